@@ -1,0 +1,125 @@
+//! `hydride`: the command-line front of the dialect generator.
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use dialectgen::validate::ValidationConfig;
+use dialectgen::x86::survey::{survey, SurveyOptions};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+#[derive(Parser)]
+#[command(name = "hydride", version, about = "Vendor ISA pseudocode to formal semantics and MLIR dialects")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Isa {
+    X86,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse an ISA's vendor pseudocode into semantics and, with --validate,
+    /// check every instruction against the real CPU.
+    Isa {
+        /// Which instruction set.
+        #[arg(value_enum)]
+        isa: Isa,
+        /// Vendor data directory (holding x86/*.xml), or one guide XML file.
+        #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
+        isa_data: PathBuf,
+        /// Reviewed corrections to the vendor pseudocode.
+        #[arg(long, default_value = "isa-specs/x86/corrections.yaml")]
+        corrections: PathBuf,
+        /// Run every parsed intrinsic natively and compare with the interpreter.
+        #[arg(long)]
+        validate: bool,
+        /// Write the full report (counts, per-CPUID counts, every failure) as JSON.
+        #[arg(long)]
+        report_json: Option<PathBuf>,
+        /// Write the semantics of every parsed intrinsic as JSON.
+        #[arg(long)]
+        semantics_json: Option<PathBuf>,
+        /// Only intrinsics whose name contains this text.
+        #[arg(long)]
+        filter: Option<String>,
+        /// Parallel jobs for compiling and running tests (default: all cores).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+        /// C compiler used to call the intrinsics.
+        #[arg(long, default_value = "clang-22")]
+        cc: PathBuf,
+        /// Keep generated test programs in this directory.
+        #[arg(long)]
+        work_dir: Option<PathBuf>,
+        /// Print each failure.
+        #[arg(long, short)]
+        verbose: bool,
+    },
+}
+
+fn main() -> Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Isa { isa: Isa::X86, isa_data, corrections, validate, report_json, semantics_json, filter, jobs, cc, work_dir, verbose } => {
+            if !isa_data.exists() {
+                bail!("ISA data directory {} does not exist (use --isa-data or HYDRIDE_ISA_DATA)", isa_data.display());
+            }
+            let validation = validate.then(|| {
+                let mut c = ValidationConfig { compiler: cc, work_dir, ..ValidationConfig::default() };
+                if let Some(j) = jobs {
+                    c.jobs = j;
+                }
+                c
+            });
+            let corrections = corrections.exists().then_some(corrections);
+            if corrections.is_none() {
+                eprintln!("note: no corrections file; using vendor pseudocode as is");
+            }
+            let opts = SurveyOptions { isa_data, corrections, validation, filter };
+            let bar = Mutex::new(None::<(String, ProgressBar)>);
+            let progress = |stage: &str, done: usize, total: usize| {
+                let mut slot = bar.lock().expect("progress lock");
+                if slot.as_ref().map(|(s, _)| s.as_str()) != Some(stage) {
+                    if let Some((_, b)) = slot.take() {
+                        b.finish();
+                    }
+                    let b = ProgressBar::new(total as u64);
+                    b.set_style(ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}").expect("template").progress_chars("=> "));
+                    b.set_message(stage.to_string());
+                    *slot = Some((stage.to_string(), b));
+                }
+                if let Some((_, b)) = slot.as_ref() {
+                    b.set_position(done as u64);
+                }
+            };
+            let result = survey(&opts, &progress).context("x86 front end failed")?;
+            if let Some((_, b)) = bar.lock().expect("progress lock").take() {
+                b.finish();
+            }
+            let report = &result.report;
+            if verbose {
+                for f in &report.failures {
+                    eprintln!("{} [{}] {}{}", f.name, f.stage, f.reason, f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default());
+                    if let Some(src) = &f.source_line {
+                        eprintln!("    | {src}");
+                    }
+                }
+            }
+            print!("{}", report.table());
+            if let Some(path) = report_json {
+                std::fs::write(&path, serde_json::to_string_pretty(report)?).with_context(|| format!("writing {}", path.display()))?;
+                eprintln!("report written to {}", path.display());
+            }
+            if let Some(path) = semantics_json {
+                let all: Vec<_> = result.semantics.iter().map(|(s, _)| s).collect();
+                std::fs::write(&path, serde_json::to_string_pretty(&all)?).with_context(|| format!("writing {}", path.display()))?;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,171 @@
+//! Helper functions that vendor pseudocode uses without defining them
+//! (`Saturate16`, `ZeroExtend64`, `ABS`, …), in terms of domain operations.
+
+use super::domain::{BvBinOp, BvCmp, Domain};
+use super::machine::{literal_of, Machine, R};
+use super::value::{as_signed, resize, unify, Bits, Value};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{ToPrimitive, Zero};
+
+/// Splits `Saturate16` into (`"Saturate"`, 16).
+fn sized(name: &str, prefix: &str) -> Option<u32> {
+    name.strip_prefix(prefix)?.parse().ok().filter(|w| *w > 0 && *w <= 512)
+}
+
+/// Multiplicative inverse in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (0 maps to 0).
+pub fn gf2p8_inverse(x: u8) -> u8 {
+    fn mul(mut a: u8, mut b: u8) -> u8 {
+        let mut p = 0u8;
+        while b != 0 {
+            if b & 1 != 0 {
+                p ^= a;
+            }
+            let carry = a & 0x80 != 0;
+            a <<= 1;
+            if carry {
+                a ^= 0x1B;
+            }
+            b >>= 1;
+        }
+        p
+    }
+    // x^254 = x^-1 for x != 0
+    let mut result = 1u8;
+    let mut base = x;
+    let mut e = 254u32;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = mul(result, base);
+        }
+        base = mul(base, base);
+        e >>= 1;
+    }
+    if x == 0 { 0 } else { result }
+}
+
+impl<D: Domain> Machine<'_, D> {
+    fn arity(&self, name: &str, args: &[Value<D::Bv>], n: usize) -> R<()> {
+        if args.len() == n {
+            Ok(())
+        } else {
+            self.invalid(format!("`{name}` takes {n} argument(s), got {}", args.len()))
+        }
+    }
+
+    pub(crate) fn builtin(&mut self, name: &str, args: Vec<Value<D::Bv>>) -> R<Value<D::Bv>> {
+        if let Some(w) = sized(name, "SaturateU") {
+            self.arity(name, &args, 1)?;
+            return self.saturate(&args[0], w, false);
+        }
+        if let Some(w) = sized(name, "Saturate") {
+            self.arity(name, &args, 1)?;
+            return self.saturate(&args[0], w, true);
+        }
+        for (prefix, mode) in [("SignExtend", 's'), ("ZeroExtend", 'z'), ("Truncate", 't')] {
+            if let Some(w) = sized(name, prefix) {
+                self.arity(name, &args, 1)?;
+                let b = self.to_bits(&args[0])?;
+                let reinterpreted = Bits { signed: mode == 's', ..b };
+                let bv = resize(self.dom, &reinterpreted, w);
+                return Ok(Value::Bits(Bits { bv, width: w, signed: mode == 's' }));
+            }
+        }
+        match name {
+            "Signed" | "Unsigned" => {
+                self.arity(name, &args, 1)?;
+                let b = self.to_bits(&args[0])?;
+                Ok(Value::Bits(Bits { signed: name == "Signed", ..b }))
+            }
+            "ABS" => {
+                self.arity(name, &args, 1)?;
+                if let Value::Int(i) = &args[0] {
+                    return Ok(Value::Int(num_traits::Signed::abs(i)));
+                }
+                let b = self.to_bits(&args[0])?;
+                if !b.signed {
+                    return Ok(Value::Bits(b));
+                }
+                let zero = self.dom.literal(&BigUint::zero(), b.width);
+                let negative = self.dom.compare(BvCmp::Slt, &b.bv, &zero, b.width);
+                let negated = self.dom.binary(BvBinOp::Sub, &zero, &b.bv, b.width);
+                let bv = self.dom.ite(&negative, &negated, &b.bv, b.width);
+                Ok(Value::Bits(Bits { bv, width: b.width, signed: false }))
+            }
+            "MAX" | "MIN" => {
+                self.arity(name, &args, 2)?;
+                let op = if name == "MAX" { crate::sema::ir::BinOp::Gt } else { crate::sema::ir::BinOp::Lt };
+                let c = self.binary(op, args[0].clone(), args[1].clone())?;
+                if let Some(t) = self.truth_literal(&c)? {
+                    return Ok(if t { args[0].clone() } else { args[1].clone() });
+                }
+                let c = self.truth(&c)?;
+                self.merge_value(&c, args[0].clone(), args[1].clone())
+            }
+            "POPCNT" | "PopCount" => {
+                self.arity(name, &args, 1)?;
+                let b = self.to_bits(&args[0])?;
+                let out_width = 32 - b.width.leading_zeros();
+                let mut sum = self.dom.literal(&BigUint::zero(), out_width);
+                for i in 0..b.width {
+                    let bit = self.dom.extract(&b.bv, b.width, i, i);
+                    let bit = self.dom.zero_extend(&bit, 1, out_width - 1);
+                    sum = self.dom.binary(BvBinOp::Add, &sum, &bit, out_width);
+                }
+                Ok(Value::Bits(Bits { bv: sum, width: out_width, signed: false }))
+            }
+            "inverse" => {
+                self.arity(name, &args, 1)?;
+                let b = self.to_bits(&args[0])?;
+                let byte = resize(self.dom, &Bits { signed: false, ..b }, 8);
+                if let Some(v) = self.dom.as_literal(&byte, 8) {
+                    let inv = gf2p8_inverse(v.to_u8().unwrap_or(0));
+                    let bv = self.dom.literal(&BigUint::from(inv), 8);
+                    return Ok(Value::Bits(Bits { bv, width: 8, signed: false }));
+                }
+                let mut table = self.dom.literal(&BigUint::zero(), 8);
+                for x in 1..=255u8 {
+                    let lit = self.dom.literal(&BigUint::from(x), 8);
+                    let c = self.dom.compare(BvCmp::Eq, &byte, &lit, 8);
+                    let inv = self.dom.literal(&BigUint::from(gf2p8_inverse(x)), 8);
+                    table = self.dom.ite(&c, &inv, &table, 8);
+                }
+                Ok(Value::Bits(Bits { bv: table, width: 8, signed: false }))
+            }
+            _ => Err(super::machine::EvalError::UnknownFunction { span: self.span, name: name.to_string() }),
+        }
+    }
+
+    fn saturate(&mut self, v: &Value<D::Bv>, width: u32, signed: bool) -> R<Value<D::Bv>> {
+        let b = self.to_bits(v)?;
+        let (lo, hi) = if signed {
+            let half = BigInt::from(1u8) << (width - 1);
+            (-half.clone(), half - 1)
+        } else {
+            (BigInt::zero(), (BigInt::from(1u8) << width) - 1)
+        };
+        let lo_b = Bits { bv: literal_of(self.dom, &lo, width + 1), width: width + 1, signed: true };
+        let hi_b = Bits { bv: literal_of(self.dom, &hi, width + 1), width: width + 1, signed: true };
+        let x = as_signed(self.dom, &b);
+        let (xv, lov, w, _) = unify(self.dom, &x, &lo_b);
+        let (_, hiv, _, _) = unify(self.dom, &x, &hi_b);
+        let below = self.dom.compare(BvCmp::Slt, &xv, &lov, w);
+        let above = self.dom.compare(BvCmp::Slt, &hiv, &xv, w);
+        let clamped = self.dom.ite(&above, &hiv, &xv, w);
+        let clamped = self.dom.ite(&below, &lov, &clamped, w);
+        let bv = self.dom.extract(&clamped, w, width - 1, 0);
+        Ok(Value::Bits(Bits { bv, width, signed }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gf2p8_inverse;
+
+    #[test]
+    fn gf_inverse_matches_known_values() {
+        assert_eq!(gf2p8_inverse(0), 0);
+        assert_eq!(gf2p8_inverse(1), 1);
+        // 0x53 * 0xCA = 1 in the AES field.
+        assert_eq!(gf2p8_inverse(0x53), 0xCA);
+    }
+}

@@ -1,0 +1,80 @@
+//! The front-end report: counts per ISA and per CPUID, and every failure.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Counts {
+    pub candidates: usize,
+    pub parsed: usize,
+    pub validated: usize,
+    pub mismatched: usize,
+    pub unsupported: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Failure {
+    pub name: String,
+    /// `excluded`, `signature`, `parse`, `type`, `compile`, `run`, `mismatch`, `cpu`.
+    pub stage: String,
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_line: Option<String>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub isa: String,
+    pub sources: Vec<String>,
+    /// Entries in the guide files (after removing repeated names).
+    pub entries: usize,
+    /// Malformed entries skipped while reading, with reasons in `failures`.
+    pub malformed: usize,
+    pub candidates: usize,
+    pub parsed: usize,
+    /// `null` unless validation ran.
+    pub validated: Option<usize>,
+    pub mismatched: Option<usize>,
+    pub unsupported: usize,
+    pub corrections_applied: usize,
+    /// Random and edge-value test vectors compared, over all intrinsics.
+    pub test_vectors: u64,
+    pub by_cpuid: BTreeMap<String, Counts>,
+    pub excluded_by_reason: BTreeMap<String, usize>,
+    pub failures: Vec<Failure>,
+    pub seconds: f64,
+}
+
+impl Report {
+    /// A short table for the terminal.
+    pub fn table(&self) -> String {
+        let mut s = String::new();
+        let opt = |v: Option<usize>| v.map_or("-".to_string(), |x| x.to_string());
+        s.push_str(&format!(
+            "{:<28} {:>10} {:>7} {:>9} {:>10} {:>11}\n",
+            "CPUID", "candidates", "parsed", "validated", "mismatched", "unsupported"
+        ));
+        for (k, c) in &self.by_cpuid {
+            s.push_str(&format!(
+                "{:<28} {:>10} {:>7} {:>9} {:>10} {:>11}\n",
+                k, c.candidates, c.parsed, c.validated, c.mismatched, c.unsupported
+            ));
+        }
+        s.push_str(&format!(
+            "{:<28} {:>10} {:>7} {:>9} {:>10} {:>11}\n",
+            "total",
+            self.candidates,
+            self.parsed,
+            opt(self.validated),
+            opt(self.mismatched),
+            self.unsupported
+        ));
+        s.push_str(&format!(
+            "{} entries read, {} malformed, {} corrections applied, {} test vectors, {:.1} s\n",
+            self.entries, self.malformed, self.corrections_applied, self.test_vectors, self.seconds
+        ));
+        s
+    }
+}

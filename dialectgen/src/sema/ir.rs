@@ -1,0 +1,212 @@
+//! The semantics IR: a small imperative bitvector language (the Hydride IR).
+//!
+//! Instruction semantics are programs over named bitvector variables with
+//! counted loops, conditionals, `CASE` selection and calls to helper
+//! functions. Integer literals and loop counters are unbounded integers;
+//! everything read from a register is a bitvector with a width and a
+//! signedness. The rules that give widths to expressions live in
+//! [`crate::eval`], so the interpreter, the Z3 encoding and the type checker
+//! share one definition.
+
+use num_bigint::BigInt;
+use serde::{Deserialize, Serialize};
+
+/// A position in the vendor pseudocode (1-based line and column).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    pub line: u32,
+    pub col: u32,
+}
+
+impl std::fmt::Display for Span {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnOp {
+    /// Arithmetic negation (exact).
+    Neg,
+    /// Bitwise complement within the operand width.
+    Not,
+    /// Logical negation: 1 when the operand is zero.
+    LogicalNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    LogicalAnd,
+    LogicalOr,
+}
+
+impl BinOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::And => "AND",
+            BinOp::Or => "OR",
+            BinOp::Xor => "XOR",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::LogicalAnd => "&&",
+            BinOp::LogicalOr => "||",
+        }
+    }
+}
+
+/// An expression. Widths are not stored: they follow from the operands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expr {
+    /// An integer literal (unbounded; takes a width from its context).
+    Int(BigInt),
+    /// A named variable, argument or symbolic constant.
+    Var(String),
+    /// Bits `hi` down to `lo` of `base`, both inclusive.
+    Slice { base: Box<Expr>, hi: Box<Expr>, lo: Box<Expr> },
+    /// One bit of `base`.
+    Bit { base: Box<Expr>, index: Box<Expr> },
+    Unary { op: UnOp, arg: Box<Expr> },
+    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// A comparison whose predicate is a value (`a OP b` with `OP := _MM_CMPINT_LT`).
+    CompareBy { predicate: Box<Expr>, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// `cond ? then : otherwise`.
+    Select { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    /// A call of a built-in helper or of a function defined with the instruction.
+    Call { func: String, args: Vec<Expr> },
+}
+
+impl Expr {
+    pub fn int(v: i64) -> Expr {
+        Expr::Int(BigInt::from(v))
+    }
+    pub fn var(name: &str) -> Expr {
+        Expr::Var(name.to_string())
+    }
+    pub fn binary(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+        Expr::Binary { op, lhs: Box::new(lhs), rhs: Box::new(rhs) }
+    }
+}
+
+/// Where an assignment writes: a whole variable or a bit range of it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Place {
+    pub var: String,
+    /// `(hi, lo)`, inclusive; `None` replaces the whole variable.
+    pub range: Option<(Expr, Expr)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stmt {
+    pub span: Span,
+    pub kind: StmtKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StmtKind {
+    Assign { place: Place, value: Expr },
+    /// `FOR var := from TO to` (inclusive, or `DOWNTO` when `descending`);
+    /// the body may change `var`.
+    For { var: String, from: Expr, to: Expr, descending: bool, body: Vec<Stmt> },
+    While { cond: Expr, body: Vec<Stmt> },
+    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
+    Case { scrutinee: Expr, arms: Vec<CaseArm> },
+    Return { value: Expr },
+    /// A call evaluated for its effect on flags only.
+    Call { func: String, args: Vec<Expr> },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CaseArm {
+    pub label: BigInt,
+    pub body: Vec<Stmt>,
+}
+
+/// A helper function defined next to an instruction (`DEFINE name(args) { … }`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Function {
+    pub name: String,
+    pub params: Vec<String>,
+    pub body: Vec<Stmt>,
+    pub span: Span,
+}
+
+/// How an argument is passed to the instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgKind {
+    /// A vector register.
+    Vector,
+    /// An AVX-512 mask register.
+    Mask,
+    /// A general-purpose scalar.
+    Scalar,
+    /// A compile-time immediate.
+    Immediate,
+}
+
+/// Element type of a register: width and whether elements read as signed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ElemType {
+    pub width: u32,
+    pub signed: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Arg {
+    pub name: String,
+    pub kind: ArgKind,
+    /// Width in bits of the value as passed.
+    pub width: u32,
+    pub elem: ElemType,
+    /// For immediates: how many low bits the instruction decodes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imm_bits: Option<u32>,
+}
+
+/// The semantics of one instruction (or intrinsic).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Semantics {
+    pub name: String,
+    pub args: Vec<Arg>,
+    /// The result: its name in the pseudocode, kind, width and element type.
+    pub result: Arg,
+    pub functions: Vec<Function>,
+    pub body: Vec<Stmt>,
+}
+
+impl Semantics {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+}

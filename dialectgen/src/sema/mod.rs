@@ -1,0 +1,4 @@
+//! The semantics IR and its printer.
+
+pub mod ir;
+pub mod print;

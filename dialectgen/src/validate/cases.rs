@@ -1,0 +1,172 @@
+//! Test vectors: random values, edge values per element, and every decoded
+//! immediate.
+
+use crate::sema::ir::{ArgKind, Semantics};
+use num_bigint::BigUint;
+
+/// One call of an instruction: the bits of every argument, immediates included.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestCase {
+    pub args: Vec<BigUint>,
+    /// The immediate's value, when the instruction takes one.
+    pub imm: Option<u32>,
+}
+
+/// SplitMix64: small, seedable, and identical everywhere.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+pub fn seed_of(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+/// Element patterns: zero, all ones, signed min, signed max, one, 0x55…, 0xAA….
+const PATTERNS: usize = 7;
+
+fn pattern_element(p: usize, w: u32) -> BigUint {
+    let ones = (BigUint::from(1u8) << w) - 1u8;
+    match p {
+        0 => BigUint::default(),
+        1 => ones,
+        2 => BigUint::from(1u8) << (w - 1),
+        3 => (BigUint::from(1u8) << (w - 1)) - 1u8,
+        4 => BigUint::from(1u8),
+        5 => ones / 3u8,       // 0x55…
+        _ => (ones / 3u8) << 1, // 0xAA…
+    }
+}
+
+fn random_bits(rng: &mut Rng, width: u32) -> BigUint {
+    let words: Vec<u64> = (0..width.div_ceil(64)).map(|_| rng.next_u64()).collect();
+    let mut v = BigUint::default();
+    for (i, w) in words.iter().enumerate() {
+        v |= BigUint::from(*w) << (64 * i);
+    }
+    v & ((BigUint::from(1u8) << width) - 1u8)
+}
+
+/// Fill `width` bits with `elem`-bit elements chosen by `pick`.
+fn elements(width: u32, elem: u32, mut pick: impl FnMut(u32) -> BigUint) -> BigUint {
+    let mut v = BigUint::default();
+    let mut pos = 0;
+    while pos < width {
+        let w = elem.min(width - pos);
+        let e = pick(w) & ((BigUint::from(1u8) << w) - 1u8);
+        v |= e << pos;
+        pos += w;
+    }
+    v
+}
+
+fn element_width(width: u32, elem: u32) -> u32 {
+    if elem >= 8 && elem <= width && width % elem == 0 { elem } else { 8.min(width) }
+}
+
+/// How a case fills a non-immediate argument.
+#[derive(Clone, Copy)]
+enum Fill {
+    Random,
+    Pattern(usize),
+    /// Each element an edge value or random, chosen at random.
+    Mixed,
+}
+
+fn fill(rng: &mut Rng, fill: Fill, kind: ArgKind, width: u32, elem: u32) -> BigUint {
+    let ew = if kind == ArgKind::Mask { 1 } else { element_width(width, elem) };
+    match fill {
+        Fill::Random => random_bits(rng, width),
+        Fill::Pattern(p) if kind == ArgKind::Mask => pattern_element(p % 2, width.max(1)),
+        Fill::Pattern(p) => elements(width, ew, |w| pattern_element(p, w.max(1))),
+        Fill::Mixed if kind == ArgKind::Mask => random_bits(rng, width),
+        Fill::Mixed => elements(width, ew, |w| {
+            let choice = rng.below(PATTERNS as u64 + 2) as usize;
+            if choice >= PATTERNS || w < 2 { random_bits(rng, w) } else { pattern_element(choice, w) }
+        }),
+    }
+}
+
+/// The values an immediate takes: every decoded value, up to 8 bits.
+pub fn immediate_values(bits: u32) -> Vec<u32> {
+    (0..(1u32 << bits.min(8))).collect()
+}
+
+/// Test cases for `sema`: `random` random cases plus edge cases, or, with an
+/// immediate, `per_imm` cases for every immediate value.
+pub fn generate(sema: &Semantics, random: usize, per_imm: usize) -> Vec<TestCase> {
+    let mut rng = Rng::new(seed_of(&sema.name));
+    let imm = sema.args.iter().position(|a| a.kind == ArgKind::Immediate);
+    let make = |rng: &mut Rng, f: &dyn Fn(usize) -> Fill, imm_value: Option<u32>| -> TestCase {
+        let args = sema
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                if Some(i) == imm {
+                    BigUint::from(imm_value.unwrap_or(0))
+                } else {
+                    fill(rng, f(i), a.kind, a.width, a.elem.width)
+                }
+            })
+            .collect();
+        TestCase { args, imm: imm_value }
+    };
+    let mut out = Vec::new();
+    match imm.map(|i| sema.args[i].imm_bits.unwrap_or(8)) {
+        None => {
+            for p in 0..PATTERNS * 2 {
+                out.push(make(&mut rng, &|i| Fill::Pattern((p + i * 3) % PATTERNS), None));
+            }
+            for k in 0..random {
+                let f = if k % 3 == 0 { Fill::Mixed } else { Fill::Random };
+                out.push(make(&mut rng, &move |_| f, None));
+            }
+        }
+        Some(bits) => {
+            for v in immediate_values(bits) {
+                for k in 0..per_imm {
+                    let f = match k % 3 {
+                        0 => Fill::Mixed,
+                        1 => Fill::Random,
+                        _ => Fill::Pattern((v as usize + k) % PATTERNS),
+                    };
+                    out.push(make(&mut rng, &move |_| f, Some(v)));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_are_edge_values() {
+        assert_eq!(pattern_element(2, 16), BigUint::from(0x8000u32));
+        assert_eq!(pattern_element(3, 8), BigUint::from(0x7Fu32));
+        assert_eq!(pattern_element(5, 8), BigUint::from(0x55u32));
+        assert_eq!(pattern_element(6, 8), BigUint::from(0xAAu32));
+    }
+
+    #[test]
+    fn elements_fill_every_lane() {
+        let v = elements(32, 16, |_| BigUint::from(0x8000u32));
+        assert_eq!(v, BigUint::from(0x8000_8000u32));
+    }
+}

@@ -1,0 +1,291 @@
+//! Validation of semantics against the real instructions on this CPU.
+//!
+//! For every intrinsic, test vectors are generated ([`cases`]), a batch of
+//! intrinsics is compiled into one C program ([`harness`]) and run natively,
+//! and every result is compared bit for bit with the concrete interpreter.
+
+pub mod cases;
+pub mod cpu;
+pub mod guide_types;
+pub mod harness;
+
+use crate::eval::{Concrete, Machine};
+use crate::sema::ir::Semantics;
+use crate::x86::guide::GuideEntry;
+use cases::TestCase;
+use guide_types::CallSignature;
+use num_bigint::BigUint;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Clone, Debug)]
+pub struct ValidationConfig {
+    /// C compiler with `immintrin.h` (clang-22).
+    pub compiler: PathBuf,
+    pub compiler_flags: Vec<String>,
+    pub jobs: usize,
+    /// Random cases for intrinsics without an immediate (edge cases are added).
+    pub random_cases: usize,
+    /// Cases per immediate value.
+    pub cases_per_immediate: usize,
+    /// Intrinsics per compiled program.
+    pub batch_size: usize,
+    /// Keep the generated C programs here (a temporary directory otherwise).
+    pub work_dir: Option<PathBuf>,
+}
+
+impl Default for ValidationConfig {
+    fn default() -> Self {
+        ValidationConfig {
+            compiler: PathBuf::from("clang-22"),
+            compiler_flags: vec!["-O1".into(), "-march=native".into(), "-w".into()],
+            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            random_cases: 48,
+            cases_per_immediate: 3,
+            batch_size: 64,
+            work_dir: None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Validated { vectors: u64 },
+    Mismatch { detail: String },
+    Failed { stage: &'static str, reason: String },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ValidationError {
+    #[error("cannot run the C compiler `{compiler}`: {source}")]
+    Compiler { compiler: String, source: std::io::Error },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+struct Item<'a> {
+    entry: &'a GuideEntry,
+    sema: &'a Semantics,
+    call: CallSignature,
+    cases: Vec<TestCase>,
+}
+
+/// Validates every `(entry, semantics)` pair; `progress` is called with the
+/// number of intrinsics finished so far.
+pub fn validate(
+    items: &[(&GuideEntry, &Semantics)],
+    cfg: &ValidationConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Outcome>, ValidationError> {
+    Command::new(&cfg.compiler)
+        .arg("--version")
+        .output()
+        .map_err(|source| ValidationError::Compiler { compiler: cfg.compiler.display().to_string(), source })?;
+    let temp = tempfile::tempdir()?;
+    let dir = cfg.work_dir.clone().unwrap_or_else(|| temp.path().to_path_buf());
+    std::fs::create_dir_all(&dir)?;
+    let cpu = cpu::CpuFeatures::detect();
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
+    let mut runnable = Vec::new();
+    for (i, (entry, sema)) in items.iter().enumerate() {
+        if let Some(missing) = cpu.missing(&entry.cpuids) {
+            outcomes[i] = Some(Outcome::Failed { stage: "cpu", reason: format!("this CPU lacks {missing}") });
+        } else if sema.args.iter().filter(|a| a.kind == crate::sema::ir::ArgKind::Immediate).count() > 1 {
+            outcomes[i] = Some(Outcome::Failed { stage: "harness", reason: "more than one immediate".into() });
+        } else {
+            runnable.push(i);
+        }
+    }
+    let built: Vec<(usize, Item)> = runnable
+        .par_iter()
+        .map(|&i| {
+            let (entry, sema) = items[i];
+            let cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
+            (i, Item { entry, sema, call: CallSignature::new(entry, sema), cases })
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs.max(1)).build().expect("thread pool");
+    let done = std::sync::atomic::AtomicUsize::new(items.len() - built.len());
+    progress(done.load(std::sync::atomic::Ordering::Relaxed));
+    let batches: Vec<&[(usize, Item)]> = built.chunks(cfg.batch_size.max(1)).collect();
+    let results: Vec<Vec<(usize, Outcome)>> = pool.install(|| {
+        batches
+            .par_iter()
+            .enumerate()
+            .map(|(b, batch)| {
+                let r = run_batch(b, batch, cfg, &dir);
+                let n = done.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed) + batch.len();
+                progress(n);
+                r
+            })
+            .collect()
+    });
+    for (i, o) in results.into_iter().flatten() {
+        outcomes[i] = Some(o);
+    }
+    Ok(outcomes.into_iter().map(|o| o.unwrap_or(Outcome::Failed { stage: "harness", reason: "not run".into() })).collect())
+}
+
+fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Path) -> Vec<(usize, Outcome)> {
+    let mut out = Vec::new();
+    let mut live: Vec<&(usize, Item)> = batch.iter().collect();
+    // Compile, dropping intrinsics the compiler rejects.
+    let exe = dir.join(format!("batch{b}"));
+    for attempt in 0..6 {
+        let calls: Vec<CallSignature> = live.iter().map(|(_, it)| it.call.clone()).collect();
+        let src = harness::c_program(&calls);
+        let c_path = dir.join(format!("batch{b}.c"));
+        if let Err(e) = std::fs::write(&c_path, &src) {
+            return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "harness", reason: e.to_string() })).collect();
+        }
+        let result = Command::new(&cfg.compiler).args(&cfg.compiler_flags).arg("-o").arg(&exe).arg(&c_path).output();
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: e.to_string() })).collect(),
+        };
+        if result.status.success() {
+            break;
+        }
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        let blamed = blame_compile_errors(&src, &stderr, &c_path);
+        if blamed.is_empty() || attempt == 5 {
+            let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
+            return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: first.clone() })).collect();
+        }
+        let mut keep = Vec::new();
+        for (k, it) in live.into_iter().enumerate() {
+            match blamed.iter().find(|(t, _)| *t == k) {
+                Some((_, msg)) => out.push((it.0, Outcome::Failed { stage: "compile", reason: msg.clone() })),
+                None => keep.push(it),
+            }
+        }
+        live = keep;
+        if live.is_empty() {
+            return out;
+        }
+    }
+    // Run; after a crash, blame the running test and go on with the rest.
+    let mut results: Vec<Option<Vec<Vec<u8>>>> = vec![None; live.len()];
+    let mut pending: Vec<usize> = (0..live.len()).collect();
+    while !pending.is_empty() {
+        let mut input = Vec::new();
+        for &k in &pending {
+            let it = &live[k].1;
+            for case in &it.cases {
+                input.extend_from_slice(&(k as u32).to_le_bytes());
+                input.extend_from_slice(&case.imm.unwrap_or(0).to_le_bytes());
+                for (a, (arg, v)) in it.sema.args.iter().zip(&case.args).enumerate() {
+                    if Some(a) != it.call.imm_index {
+                        input.extend_from_slice(&le_bytes(v, arg.width / 8));
+                    }
+                }
+            }
+        }
+        let in_path = dir.join(format!("batch{b}.in"));
+        let out_path = dir.join(format!("batch{b}.out"));
+        let status = std::fs::write(&in_path, &input).and_then(|_| Command::new(&exe).arg(&in_path).arg(&out_path).status());
+        let bytes = std::fs::read(&out_path).unwrap_or_default();
+        let mut pos = 0;
+        let mut finished = Vec::new();
+        let mut crashed = None;
+        for &k in &pending {
+            let it = &live[k].1;
+            let size = (it.call.ret_width / 8) as usize;
+            let need = size * it.cases.len();
+            if pos + need <= bytes.len() {
+                results[k] = Some(bytes[pos..pos + need].chunks(size).map(<[u8]>::to_vec).collect());
+                finished.push(k);
+                pos += need;
+            } else {
+                crashed = Some(k);
+                break;
+            }
+        }
+        match (&status, crashed) {
+            (Ok(s), None) if s.success() => break,
+            (_, Some(k)) => {
+                let why = match &status {
+                    Ok(s) => format!("test program failed ({s})"),
+                    Err(e) => e.to_string(),
+                };
+                out.push((live[k].0, Outcome::Failed { stage: "run", reason: why }));
+                pending.retain(|p| !finished.contains(p) && *p != k);
+            }
+            (s, None) => {
+                let why = format!("test program failed: {s:?}");
+                return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "run", reason: why.clone() })).collect();
+            }
+        }
+    }
+    let compared: Vec<(usize, Outcome)> = live
+        .par_iter()
+        .zip(results.par_iter())
+        .filter_map(|((i, it), r)| r.as_ref().map(|r| (*i, compare(it, r))))
+        .collect();
+    out.extend(compared);
+    out
+}
+
+fn le_bytes(v: &BigUint, n: u32) -> Vec<u8> {
+    let mut b = v.to_bytes_le();
+    b.resize(n as usize, 0);
+    b
+}
+
+/// Maps `file.c:LINE:COL: error: …` to the test whose function holds LINE.
+fn blame_compile_errors(src: &str, stderr: &str, c_path: &Path) -> Vec<(usize, String)> {
+    let starts: Vec<(usize, usize)> = src
+        .lines()
+        .enumerate()
+        .filter_map(|(n, l)| l.strip_prefix("static void t").and_then(|r| r.split('(').next()).and_then(|k| k.parse().ok()).map(|k| (n + 1, k)))
+        .collect();
+    let prefix = format!("{}:", c_path.display());
+    let mut blamed: Vec<(usize, String)> = Vec::new();
+    for l in stderr.lines() {
+        let Some(rest) = l.strip_prefix(&prefix) else { continue };
+        if !rest.contains("error:") {
+            continue;
+        }
+        let Some(line) = rest.split(':').next().and_then(|n| n.parse::<usize>().ok()) else { continue };
+        if let Some((_, k)) = starts.iter().rev().find(|(start, _)| *start <= line) {
+            if !blamed.iter().any(|(t, _)| t == k) {
+                let msg = rest.split_once("error:").map_or(rest, |(_, m)| m).trim().to_string();
+                blamed.push((*k, msg));
+            }
+        }
+    }
+    blamed
+}
+
+fn hex(v: &BigUint, width: u32) -> String {
+    format!("0x{:0>w$}", v.to_str_radix(16), w = width.div_ceil(4) as usize)
+}
+
+/// Runs the interpreter on every case and compares with the CPU's results.
+fn compare(it: &Item, cpu_results: &[Vec<u8>]) -> Outcome {
+    let width = it.sema.result.width;
+    let mask = (BigUint::from(1u8) << width) - 1u8;
+    for (case, bytes) in it.cases.iter().zip(cpu_results) {
+        let cpu = BigUint::from_bytes_le(bytes) & &mask;
+        let mut dom = Concrete;
+        let ours = match Machine::new(&mut dom, it.sema).run(&case.args) {
+            Ok(v) => v,
+            Err(e) => return Outcome::Failed { stage: "eval", reason: e.to_string() },
+        };
+        if ours != cpu {
+            let args: Vec<String> =
+                it.sema.args.iter().zip(&case.args).map(|(a, v)| format!("{}={}", a.name, hex(v, a.width))).collect();
+            return Outcome::Mismatch {
+                detail: format!(
+                    "{}: cpu {} interpreter {} for {}",
+                    it.entry.name,
+                    hex(&cpu, width),
+                    hex(&ours, width),
+                    args.join(" ")
+                ),
+            };
+        }
+    }
+    Outcome::Validated { vectors: it.cases.len() as u64 }
+}

@@ -1,0 +1,175 @@
+//! Reader for Intel Intrinsics Guide XML (`<intrinsics_list>` of `<intrinsic>`).
+
+use std::path::{Path, PathBuf};
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuideParam {
+    pub c_type: String,
+    pub varname: String,
+    pub etype: String,
+    pub immwidth: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuideInstruction {
+    pub name: String,
+    pub form: String,
+}
+
+/// One `<intrinsic>` entry, as written in the guide.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GuideEntry {
+    pub name: String,
+    pub tech: String,
+    pub cpuids: Vec<String>,
+    pub categories: Vec<String>,
+    pub types: Vec<String>,
+    pub ret: GuideParam,
+    pub params: Vec<GuideParam>,
+    pub operation: Option<String>,
+    pub instructions: Vec<GuideInstruction>,
+    pub file: PathBuf,
+    /// Line of the `<intrinsic>` element in `file`.
+    pub line: u32,
+    /// Line in `file` where the operation text starts.
+    pub operation_line: u32,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum GuideError {
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}:{line}: malformed XML: {message}")]
+    Xml { path: PathBuf, line: u32, message: String },
+}
+
+/// A malformed `<intrinsic>` element that was skipped.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkippedEntry {
+    pub name: String,
+    pub file: PathBuf,
+    pub line: u32,
+    pub reason: String,
+}
+
+pub struct Guide {
+    pub entries: Vec<GuideEntry>,
+    pub skipped: Vec<SkippedEntry>,
+}
+
+/// Byte offsets of line starts, for turning XML positions into line numbers.
+struct LineIndex(Vec<usize>);
+
+impl LineIndex {
+    fn new(text: &str) -> LineIndex {
+        LineIndex(std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect())
+    }
+    fn line_of(&self, byte: usize) -> u32 {
+        self.0.partition_point(|start| *start <= byte) as u32
+    }
+}
+
+fn param(node: roxmltree::Node) -> Result<GuideParam, String> {
+    let c_type = node.attribute("type").ok_or("missing `type`")?.trim().to_string();
+    Ok(GuideParam {
+        c_type,
+        varname: node.attribute("varname").unwrap_or("").to_string(),
+        etype: node.attribute("etype").unwrap_or("").to_string(),
+        immwidth: node.attribute("immwidth").and_then(|w| w.parse().ok()),
+    })
+}
+
+fn entry(node: roxmltree::Node, lines: &LineIndex, path: &Path) -> Result<GuideEntry, String> {
+    let name = node.attribute("name").ok_or("missing `name`")?.to_string();
+    fn children<'a, 'i>(node: roxmltree::Node<'a, 'i>, tag: &'static str) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
+        node.children().filter(move |c| c.has_tag_name(tag))
+    }
+    let texts = |tag: &'static str| children(node, tag).filter_map(|c| c.text()).map(|t| t.trim().to_string()).collect::<Vec<_>>();
+    let ret = match children(node, "return").next() {
+        Some(r) => param(r)?,
+        None => return Err("missing <return>".into()),
+    };
+    let params = children(node, "parameter").map(param).collect::<Result<Vec<_>, _>>()?;
+    // `void` as the only parameter means no parameters.
+    let params = params.into_iter().filter(|p| !(p.c_type == "void" && p.varname.is_empty())).collect();
+    let op_node = children(node, "operation").next();
+    let operation = op_node.and_then(|o| o.text()).map(str::to_string).filter(|t| !t.trim().is_empty());
+    let operation_line = op_node.map_or(0, |o| lines.line_of(o.range().start));
+    Ok(GuideEntry {
+        tech: node.attribute("tech").unwrap_or("").to_string(),
+        cpuids: texts("CPUID"),
+        categories: texts("category"),
+        types: texts("type"),
+        ret,
+        params,
+        operation,
+        instructions: children(node, "instruction")
+            .map(|i| GuideInstruction {
+                name: i.attribute("name").unwrap_or("").to_string(),
+                form: i.attribute("form").unwrap_or("").to_string(),
+            })
+            .collect(),
+        file: path.to_path_buf(),
+        line: lines.line_of(node.range().start),
+        operation_line,
+        name,
+    })
+}
+
+/// Parses one guide file. Entries that lack required parts are skipped and listed.
+pub fn read_guide(path: &Path) -> Result<Guide, GuideError> {
+    let text = std::fs::read_to_string(path).map_err(|source| GuideError::Io { path: path.to_path_buf(), source })?;
+    let doc = roxmltree::Document::parse(&text).map_err(|e| GuideError::Xml {
+        path: path.to_path_buf(),
+        line: e.pos().row,
+        message: e.to_string(),
+    })?;
+    let lines = LineIndex::new(&text);
+    let mut entries = Vec::new();
+    let mut skipped = Vec::new();
+    for node in doc.root_element().children().filter(|n| n.has_tag_name("intrinsic")) {
+        match entry(node, &lines, path) {
+            Ok(e) => entries.push(e),
+            Err(reason) => skipped.push(SkippedEntry {
+                name: node.attribute("name").unwrap_or("?").to_string(),
+                file: path.to_path_buf(),
+                line: lines.line_of(node.range().start),
+                reason,
+            }),
+        }
+    }
+    Ok(Guide { entries, skipped })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_entries_and_skips_malformed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.xml");
+        std::fs::write(
+            &path,
+            "<intrinsics_list>\n<intrinsic tech=\"SSE2\" name=\"_x\">\n<CPUID>SSE2</CPUID>\n<return type=\"__m128i\" varname=\"dst\" etype=\"UI8\"/>\n<parameter type=\"__m128i\" varname=\"a\" etype=\"UI8\"/>\n<operation>\ndst[127:0] := a[127:0]\n</operation>\n<instruction name=\"MOV\" form=\"xmm\"/>\n</intrinsic>\n<intrinsic name=\"_bad\"><CPUID>SSE2</CPUID></intrinsic>\n</intrinsics_list>\n",
+        )
+        .unwrap();
+        let g = read_guide(&path).unwrap();
+        assert_eq!(g.entries.len(), 1);
+        assert_eq!(g.entries[0].line, 2);
+        assert_eq!(g.entries[0].operation_line, 6);
+        assert_eq!(g.skipped.len(), 1);
+        assert_eq!(g.skipped[0].name, "_bad");
+    }
+
+    #[test]
+    fn malformed_xml_is_an_error_with_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.xml");
+        std::fs::write(&path, "<intrinsics_list>\n<intrinsic name=\"x\">\n</intrinsics_list>").unwrap();
+        match read_guide(&path) {
+            Err(GuideError::Xml { line, .. }) => assert_eq!(line, 3),
+            other => panic!("expected XML error, got {:?}", other.map(|g| g.entries.len())),
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! The x86 front end: Intel Intrinsics Guide XML → semantics IR.
+
+pub mod corrections;
+pub mod guide;
+pub mod lexer;
+pub mod pseudocode;
+pub mod scope;
+pub mod signature;
+pub mod survey;
+
+use crate::sema::ir::Semantics;
+use corrections::Corrections;
+use guide::{GuideEntry, GuideError, SkippedEntry};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// All entries of the guide files found for x86 under an ISA data directory.
+pub struct X86Guide {
+    pub files: Vec<PathBuf>,
+    pub entries: Vec<GuideEntry>,
+    pub skipped: Vec<SkippedEntry>,
+    /// Entries whose name already appeared in an earlier file.
+    pub duplicates: usize,
+}
+
+/// The XML files to read: `DIR/x86/*.xml`, or `DIR/*.xml` when `DIR` holds
+/// them directly, or `DIR` itself when it is a file. Sorted by name; an
+/// intrinsic defined in several files is taken from the first.
+pub fn guide_files(dir: &Path) -> Vec<PathBuf> {
+    if dir.is_file() {
+        return vec![dir.to_path_buf()];
+    }
+    let list = |d: &Path| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(d)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "xml"))
+            .collect();
+        v.sort();
+        v
+    };
+    let nested = list(&dir.join("x86"));
+    if nested.is_empty() {
+        list(dir)
+    } else {
+        nested
+    }
+}
+
+pub fn load_guide(dir: &Path) -> Result<X86Guide, GuideError> {
+    let files = guide_files(dir);
+    let mut seen = HashSet::new();
+    let mut entries = Vec::new();
+    let mut skipped = Vec::new();
+    let mut duplicates = 0;
+    for f in &files {
+        let g = guide::read_guide(f)?;
+        skipped.extend(g.skipped);
+        for e in g.entries {
+            if seen.insert(e.name.clone()) {
+                entries.push(e);
+            } else {
+                duplicates += 1;
+            }
+        }
+    }
+    Ok(X86Guide { files, entries, skipped, duplicates })
+}
+
+/// Why an in-scope entry has no semantics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrontEndFailure {
+    pub stage: &'static str,
+    pub message: String,
+    /// `file:line` in the guide, when known.
+    pub location: Option<String>,
+    /// The pseudocode line at fault.
+    pub source_line: Option<String>,
+}
+
+/// Parses an in-scope entry into semantics, applying corrections.
+pub fn lower_entry(entry: &GuideEntry, corrections: &Corrections) -> Result<Semantics, FrontEndFailure> {
+    let mut etypes = BTreeMap::new();
+    let mut operation = entry.operation.clone().unwrap_or_default();
+    let mut replaced = false;
+    for c in corrections.matching(entry) {
+        if c.exclude {
+            return Err(FrontEndFailure { stage: "excluded", message: c.reason.clone(), location: None, source_line: None });
+        }
+        etypes.extend(c.etype.clone());
+        if let Some(op) = &c.operation {
+            operation = op.clone();
+            replaced = true;
+        }
+    }
+    let (args, mut result) = signature::signature(entry, &etypes).map_err(|e| FrontEndFailure {
+        stage: "signature",
+        message: e.to_string(),
+        location: Some(format!("{}:{}", entry.file.display(), entry.line)),
+        source_line: None,
+    })?;
+    if result.name.is_empty() {
+        result.name = "dst".into();
+    }
+    let parsed = pseudocode::parse_operation(&operation).map_err(|e| {
+        let span = e.span();
+        let line_in_file = if replaced { None } else { Some(entry.operation_line + span.line - 1) };
+        FrontEndFailure {
+            stage: "parse",
+            message: e.to_string(),
+            location: line_in_file.map(|l| format!("{}:{}", entry.file.display(), l)),
+            source_line: operation.lines().nth(span.line as usize - 1).map(|l| l.trim().to_string()),
+        }
+    })?;
+    Ok(Semantics { name: entry.name.clone(), args, result, functions: parsed.functions, body: parsed.body })
+}

@@ -1,0 +1,162 @@
+//! The whole x86 front end in one call: read the guide, select the modelled
+//! intrinsics, parse them, optionally validate them, and report.
+
+use super::corrections::Corrections;
+use super::guide::GuideError;
+use super::scope;
+use crate::report::{Failure, Report};
+use crate::sema::ir::Semantics;
+use crate::validate::{self, Outcome, ValidationConfig, ValidationError};
+use rayon::prelude::*;
+use std::path::PathBuf;
+use std::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct SurveyOptions {
+    pub isa_data: PathBuf,
+    pub corrections: Option<PathBuf>,
+    /// Validate against this CPU with these settings.
+    pub validation: Option<ValidationConfig>,
+    /// Only entries whose name contains this text.
+    pub filter: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SurveyError {
+    #[error("no Intel Intrinsics Guide XML under {0} (expected {0}/x86/*.xml)")]
+    NoGuide(String),
+    #[error(transparent)]
+    Guide(#[from] GuideError),
+    #[error(transparent)]
+    Corrections(#[from] super::corrections::CorrectionsError),
+    #[error(transparent)]
+    Validation(#[from] ValidationError),
+}
+
+/// Reports the stage of long work: `(stage, done, total)`.
+pub trait Progress: Sync {
+    fn update(&self, stage: &str, done: usize, total: usize);
+}
+
+impl<F: Fn(&str, usize, usize) + Sync> Progress for F {
+    fn update(&self, stage: &str, done: usize, total: usize) {
+        self(stage, done, total)
+    }
+}
+
+pub struct Survey {
+    pub report: Report,
+    /// Semantics of every parsed intrinsic, and whether it validated.
+    pub semantics: Vec<(Semantics, bool)>,
+}
+
+pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, SurveyError> {
+    let start = Instant::now();
+    let guide = super::load_guide(&opts.isa_data)?;
+    if guide.files.is_empty() {
+        return Err(SurveyError::NoGuide(opts.isa_data.display().to_string()));
+    }
+    let corrections = match &opts.corrections {
+        Some(p) => Corrections::load(p)?,
+        None => Corrections::default(),
+    };
+    let mut report = Report {
+        isa: "x86".into(),
+        sources: guide.files.iter().map(|f| f.display().to_string()).collect(),
+        entries: guide.entries.len(),
+        malformed: guide.skipped.len(),
+        ..Report::default()
+    };
+    for s in &guide.skipped {
+        report.failures.push(Failure {
+            name: s.name.clone(),
+            stage: "malformed".into(),
+            reason: s.reason.clone(),
+            location: Some(format!("{}:{}", s.file.display(), s.line)),
+            source_line: None,
+        });
+    }
+    let mut candidates = Vec::new();
+    for e in &guide.entries {
+        if opts.filter.as_deref().is_some_and(|f| !e.name.contains(f)) {
+            continue;
+        }
+        match scope::classify(e) {
+            Ok(()) => candidates.push(e),
+            Err(x) => {
+                let key = match x {
+                    scope::Exclusion::Extension(_) => "extension".to_string(),
+                    other => other.to_string(),
+                };
+                *report.excluded_by_reason.entry(key).or_default() += 1;
+            }
+        }
+    }
+    report.candidates = candidates.len();
+    progress.update("parse", 0, candidates.len());
+    let lowered: Vec<_> = candidates.par_iter().map(|e| super::lower_entry(e, &corrections)).collect();
+    progress.update("parse", candidates.len(), candidates.len());
+    report.corrections_applied = candidates.iter().filter(|e| corrections.matching(e).next().is_some()).count();
+
+    let key = |e: &super::guide::GuideEntry| e.cpuids.iter().map(|c| scope::normalize_cpuid(c)).collect::<Vec<_>>().join("+");
+    let mut parsed_items = Vec::new();
+    for (e, l) in candidates.iter().zip(&lowered) {
+        let counts = report.by_cpuid.entry(key(e)).or_default();
+        counts.candidates += 1;
+        match l {
+            Ok(s) => {
+                counts.parsed += 1;
+                parsed_items.push((*e, s));
+            }
+            Err(f) => report.failures.push(Failure {
+                name: e.name.clone(),
+                stage: f.stage.into(),
+                reason: f.message.clone(),
+                location: f.location.clone(),
+                source_line: f.source_line.clone(),
+            }),
+        }
+    }
+    report.parsed = parsed_items.len();
+    let mut semantics = Vec::new();
+    if let Some(cfg) = &opts.validation {
+        let total = parsed_items.len();
+        let outcomes = validate::validate(&parsed_items, cfg, &|done| progress.update("validate", done, total))?;
+        let (mut validated, mut mismatched) = (0, 0);
+        for ((e, s), o) in parsed_items.iter().zip(outcomes) {
+            let counts = report.by_cpuid.get_mut(&key(e)).expect("counted above");
+            let ok = matches!(o, Outcome::Validated { .. });
+            match o {
+                Outcome::Validated { vectors } => {
+                    validated += 1;
+                    counts.validated += 1;
+                    report.test_vectors += vectors;
+                }
+                Outcome::Mismatch { detail } => {
+                    mismatched += 1;
+                    counts.mismatched += 1;
+                    report.failures.push(Failure { name: e.name.clone(), stage: "mismatch".into(), reason: detail, location: None, source_line: None });
+                }
+                Outcome::Failed { stage, reason } => {
+                    report.failures.push(Failure { name: e.name.clone(), stage: stage.into(), reason, location: None, source_line: None })
+                }
+            }
+            semantics.push(((*s).clone(), ok));
+        }
+        report.validated = Some(validated);
+        report.mismatched = Some(mismatched);
+        report.unsupported = report.candidates - validated - mismatched;
+        for c in report.by_cpuid.values_mut() {
+            c.unsupported = c.candidates - c.validated - c.mismatched;
+        }
+    } else {
+        report.unsupported = report.candidates - report.parsed;
+        for c in report.by_cpuid.values_mut() {
+            c.unsupported = c.candidates - c.parsed;
+        }
+        semantics = parsed_items.iter().map(|(_, s)| ((*s).clone(), false)).collect();
+    }
+    report.failures.sort_by(|a, b| a.name.cmp(&b.name));
+    report.seconds = start.elapsed().as_secs_f64();
+    Ok(Survey { report, semantics })
+}
