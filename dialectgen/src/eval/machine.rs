@@ -508,6 +508,10 @@ impl<'a, D: Domain> Machine<'a, D> {
         let src = self.to_bits(&value)?;
         let (hi_i, lo_i) = (self.literal_int(&hi)?, self.literal_int(&lo)?);
         if let (Some(hi), Some(lo)) = (&hi_i, &lo_i) {
+            if hi + 1u8 == *lo && !lo.is_negative() {
+                // `src[511:m]` with m = 512: nothing to read (and the write is a no-op).
+                return Ok(Value::Int(BigInt::zero()));
+            }
             if hi < lo || lo.is_negative() {
                 return self.invalid(format!("bit range [{hi}:{lo}] is empty or negative"));
             }

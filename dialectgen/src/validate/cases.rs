@@ -84,6 +84,10 @@ enum Fill {
     Pattern(usize),
     /// Each element an edge value or random, chosen at random.
     Mixed,
+    /// Every element a small number (below twice its width): shift counts, indices.
+    SmallEach,
+    /// A small number in the low 64 bits, zero above: scalar shift counts.
+    SmallLow,
 }
 
 fn fill(rng: &mut Rng, fill: Fill, kind: ArgKind, width: u32, elem: u32) -> BigUint {
@@ -93,6 +97,8 @@ fn fill(rng: &mut Rng, fill: Fill, kind: ArgKind, width: u32, elem: u32) -> BigU
         Fill::Pattern(p) if kind == ArgKind::Mask => pattern_element(p % 2, width.max(1)),
         Fill::Pattern(p) => elements(width, ew, |w| pattern_element(p, w.max(1))),
         Fill::Mixed if kind == ArgKind::Mask => random_bits(rng, width),
+        Fill::SmallEach => elements(width, ew, |w| BigUint::from(rng.below(u64::from(2 * w)))),
+        Fill::SmallLow => BigUint::from(rng.below(u64::from(2 * ew.max(8)) + 2)),
         Fill::Mixed => elements(width, ew, |w| {
             let choice = rng.below(PATTERNS as u64 + 2) as usize;
             if choice >= PATTERNS || w < 2 { random_bits(rng, w) } else { pattern_element(choice, w) }
@@ -132,16 +138,25 @@ pub fn generate(sema: &Semantics, random: usize, per_imm: usize) -> Vec<TestCase
                 out.push(make(&mut rng, &|i| Fill::Pattern((p + i * 3) % PATTERNS), None));
             }
             for k in 0..random {
-                let f = if k % 3 == 0 { Fill::Mixed } else { Fill::Random };
-                out.push(make(&mut rng, &move |_| f, None));
+                // Mix fills per argument so that, e.g., data is random while a count is small.
+                let choice = |rng: &mut Rng| match rng.below(6) {
+                    0 | 1 => Fill::Random,
+                    2 => Fill::Mixed,
+                    3 => Fill::SmallEach,
+                    4 => Fill::SmallLow,
+                    _ => Fill::Pattern(rng.below(PATTERNS as u64) as usize),
+                };
+                let fills: Vec<Fill> = (0..sema.args.len()).map(|_| if k % 4 == 0 { Fill::Random } else { choice(&mut rng) }).collect();
+                out.push(make(&mut rng, &move |i| fills[i], None));
             }
         }
         Some(bits) => {
             for v in immediate_values(bits) {
                 for k in 0..per_imm {
-                    let f = match k % 3 {
+                    let f = match k % 4 {
                         0 => Fill::Mixed,
                         1 => Fill::Random,
+                        2 => Fill::SmallEach,
                         _ => Fill::Pattern((v as usize + k) % PATTERNS),
                     };
                     out.push(make(&mut rng, &move |_| f, Some(v)));

@@ -21,7 +21,15 @@ pub struct CallSignature {
 
 impl CallSignature {
     pub fn new(entry: &GuideEntry, sema: &Semantics) -> CallSignature {
-        let c_type = |t: &str| t.trim_start_matches("const ").trim().to_string();
+        // The guide's MSVC spellings, as GCC/Clang headers name them.
+        let c_type = |t: &str| match t.trim_start_matches("const ").trim() {
+            "__int64" => "long long".to_string(),
+            "unsigned __int64" => "unsigned long long".to_string(),
+            "__int32" => "int".to_string(),
+            "__int16" => "short".to_string(),
+            "__int8" => "char".to_string(),
+            other => other.to_string(),
+        };
         let imm_index = sema.args.iter().position(|a| a.kind == ArgKind::Immediate);
         CallSignature {
             name: entry.name.clone(),

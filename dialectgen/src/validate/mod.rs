@@ -42,7 +42,7 @@ impl Default for ValidationConfig {
             compiler_flags: vec!["-O1".into(), "-march=native".into(), "-w".into()],
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             random_cases: 48,
-            cases_per_immediate: 3,
+            cases_per_immediate: 4,
             batch_size: 64,
             work_dir: None,
         }

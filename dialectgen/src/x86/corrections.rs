@@ -20,11 +20,21 @@ pub struct Correction {
     /// Element type per parameter name, e.g. `{ a: SI16 }`.
     #[serde(default)]
     pub etype: BTreeMap<String, String>,
+    /// Text substitutions in the vendor pseudocode, applied in order.
+    #[serde(default)]
+    pub patch: Vec<Patch>,
     /// Replacement pseudocode in the guide's syntax.
     #[serde(default)]
     pub operation: Option<String>,
     #[serde(default)]
     pub exclude: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Patch {
+    pub find: String,
+    pub replace: String,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -54,6 +64,14 @@ impl Corrections {
             }
         }
         Ok(c)
+    }
+
+    /// Corrections that match none of `entries`: stale after a spec update.
+    pub fn unused<'a>(&'a self, entries: &[&GuideEntry]) -> Vec<&'a Correction> {
+        self.corrections
+            .iter()
+            .filter(|c| !entries.iter().any(|e| self.matching(e).any(|m| std::ptr::eq(m, *c))))
+            .collect()
     }
 
     /// The corrections that apply to `entry`, in file order.

@@ -90,6 +90,9 @@ pub fn lower_entry(entry: &GuideEntry, corrections: &Corrections) -> Result<Sema
             return Err(FrontEndFailure { stage: "excluded", message: c.reason.clone(), location: None, source_line: None });
         }
         etypes.extend(c.etype.clone());
+        for p in &c.patch {
+            operation = operation.replace(&p.find, &p.replace);
+        }
         if let Some(op) = &c.operation {
             operation = op.clone();
             replaced = true;

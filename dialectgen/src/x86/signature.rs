@@ -64,7 +64,9 @@ pub fn to_arg(p: &GuideParam, etype_override: Option<&str>) -> Result<Arg, Signa
     } else {
         ArgKind::Scalar
     };
-    let imm_bits = (kind == ArgKind::Immediate).then(|| p.immwidth.unwrap_or(8).min(8));
+    // Comparison predicates (`_MM_CMPINT_ENUM`) take 3 bits; the compiler rejects larger values.
+    let default_bits = if p.c_type.contains("_MM_CMPINT_ENUM") { 3 } else { 8 };
+    let imm_bits = (kind == ArgKind::Immediate).then(|| p.immwidth.unwrap_or(default_bits).min(8));
     Ok(Arg { name: p.varname.clone(), kind, width, elem, imm_bits })
 }
 

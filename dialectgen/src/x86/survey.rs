@@ -96,6 +96,17 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     progress.update("parse", 0, candidates.len());
     let lowered: Vec<_> = candidates.par_iter().map(|e| super::lower_entry(e, &corrections)).collect();
     progress.update("parse", candidates.len(), candidates.len());
+    for c in corrections.unused(&candidates) {
+        let name = c.instruction.clone().or_else(|| c.intrinsic.clone()).unwrap_or_default();
+        log::warn!("correction for {name} matches no modelled intrinsic");
+        report.failures.push(Failure {
+            name,
+            stage: "stale-correction".into(),
+            reason: format!("correction matches no modelled intrinsic: {}", c.reason),
+            location: None,
+            source_line: None,
+        });
+    }
     report.corrections_applied = candidates.iter().filter(|e| corrections.matching(e).next().is_some()).count();
 
     let key = |e: &super::guide::GuideEntry| e.cpuids.iter().map(|c| scope::normalize_cpuid(c)).collect::<Vec<_>>().join("+");
