@@ -39,8 +39,21 @@ pub(crate) enum Flow<B> {
     Return(Value<B>),
 }
 
+impl EvalError {
+    pub fn span(&self) -> Span {
+        match self {
+            EvalError::UnknownVariable { span, .. }
+            | EvalError::UnknownFunction { span, .. }
+            | EvalError::Invalid { span, .. }
+            | EvalError::Symbolic { span, .. }
+            | EvalError::StepLimit { span, .. } => *span,
+        }
+    }
+}
+
 const STEP_LIMIT: u64 = 50_000_000;
 const CALL_DEPTH_LIMIT: u32 = 32;
+const SYMBOLIC_UNROLL_LIMIT: u32 = 600;
 
 pub struct Machine<'a, D: Domain> {
     pub(crate) dom: &'a mut D,
@@ -84,6 +97,48 @@ impl<'a, D: Domain> Machine<'a, D> {
         Ok(resize(self.dom, &bits, sema.result.width))
     }
 
+    /// Like [`Machine::run`], also returning every variable's final width and
+    /// signedness (integers report width 0).
+    pub fn run_typed(&mut self, args: &[D::Bv]) -> R<(D::Bv, Vec<(String, u32, bool)>)> {
+        let sema = self.sema;
+        let mut env: Env<D::Bv> = HashMap::new();
+        for (arg, bv) in sema.args.iter().zip(args) {
+            let bits = Bits { bv: bv.clone(), width: arg.width, signed: false };
+            env.insert(arg.name.clone(), Var { value: Value::Bits(bits), elem: Some(arg.elem) });
+        }
+        let zero = self.dom.literal(&BigUint::zero(), sema.result.width);
+        let initial = Bits { bv: zero, width: sema.result.width, signed: false };
+        env.insert(sema.result.name.clone(), Var { value: Value::Bits(initial), elem: Some(sema.result.elem) });
+        let value = match self.exec_block(&sema.body, &mut env)? {
+            Flow::Return(v) => v,
+            Flow::Normal => env[&sema.result.name].value.clone(),
+        };
+        let bits = self.to_bits(&value)?;
+        if bits.width > sema.result.width && !matches!(value, Value::Int(_)) {
+            let written = env.get(&sema.result.name).map_or(0, |v| match &v.value {
+                Value::Bits(b) => b.width,
+                _ => 0,
+            });
+            if written > sema.result.width {
+                return self.invalid(format!(
+                    "`{}` is written up to bit {} but the result has {} bits",
+                    sema.result.name,
+                    written - 1,
+                    sema.result.width
+                ));
+            }
+        }
+        let mut types: Vec<(String, u32, bool)> = env
+            .iter()
+            .map(|(k, v)| match &v.value {
+                Value::Bits(b) => (k.clone(), b.width, b.signed),
+                _ => (k.clone(), 0, false),
+            })
+            .collect();
+        types.sort();
+        Ok((resize(self.dom, &bits, sema.result.width), types))
+    }
+
     fn tick(&mut self) -> R<()> {
         self.steps += 1;
         if self.steps > STEP_LIMIT {
@@ -106,6 +161,9 @@ impl<'a, D: Domain> Machine<'a, D> {
         self.tick()?;
         match &stmt.kind {
             StmtKind::Assign { place, value } => {
+                if let Some(flow) = self.copy_range(place, value, env)? {
+                    return Ok(flow);
+                }
                 let v = self.eval(value, env)?;
                 self.span = stmt.span;
                 self.assign(place, v, env)?;
@@ -148,7 +206,10 @@ impl<'a, D: Domain> Machine<'a, D> {
                             return Ok(Flow::Return(v));
                         }
                     }
-                    None => return self.symbolic("loop condition depends on input"),
+                    None => {
+                        let c = self.truth(&c)?;
+                        return self.unroll_while(c, cond, body, env, SYMBOLIC_UNROLL_LIMIT);
+                    }
                 }
             },
             StmtKind::If { cond, then, otherwise } => {
@@ -171,6 +232,85 @@ impl<'a, D: Domain> Machine<'a, D> {
                 Ok(Flow::Normal)
             }
         }
+    }
+
+    /// `dst[hi:lo] := src[hi:lo]` with input-dependent bounds (the tail of a
+    /// compress): a blend under a mask of bits `lo..=hi`. `None` when the
+    /// statement is not of that form or its bounds are known.
+    fn copy_range(&mut self, place: &Place, value: &Expr, env: &mut Env<D::Bv>) -> R<Option<Flow<D::Bv>>> {
+        let Some((hi, lo)) = &place.range else { return Ok(None) };
+        // The source: the same range of another variable, or zero.
+        let src = match value {
+            Expr::Slice { base, hi: h2, lo: l2 } if hi == h2.as_ref() && lo == l2.as_ref() => match base.as_ref() {
+                Expr::Var(src) => Some(src),
+                _ => return Ok(None),
+            },
+            Expr::Int(z) if z.is_zero() => None,
+            _ => return Ok(None),
+        };
+        let (hv, lv) = (self.eval(hi, env)?, self.eval(lo, env)?);
+        if self.literal_int(&hv)?.is_some() && self.literal_int(&lv)?.is_some() {
+            return Ok(None);
+        }
+        let Some(dst_var) = env.get(&place.var).cloned() else { return Ok(None) };
+        let old = self.to_bits(&dst_var.value)?;
+        let width = old.width;
+        let src_bv = match src {
+            Some(src) => {
+                let Some(src_var) = env.get(src).cloned() else { return Ok(None) };
+                let src_bits = self.to_bits(&src_var.value)?;
+                resize(self.dom, &Bits { signed: false, ..src_bits }, width)
+            }
+            None => self.dom.literal(&BigUint::zero(), width),
+        };
+        let ones = self.dom.literal(&((BigUint::one() << width) - BigUint::one()), width);
+        let shifted = |m: &mut Self, amount: &Value<D::Bv>, left: bool| -> R<D::Bv> {
+            let a = m.to_bits(amount)?;
+            let (amt, w) = m.shift_operands(&a, width);
+            let x = if w > width { m.dom.zero_extend(&ones, width, w - width) } else { ones.clone() };
+            let r = m.dom.binary(if left { BvBinOp::Shl } else { BvBinOp::LShr }, &x, &amt, w);
+            Ok(if w > width { m.dom.extract(&r, w, width - 1, 0) } else { r })
+        };
+        let low_mask = shifted(self, &lv, true)?;
+        let top = self.binary(BinOp::Sub, Value::Int(BigInt::from(width) - 1), hv)?;
+        let high_mask = shifted(self, &top, false)?;
+        let mask = self.dom.binary(BvBinOp::And, &low_mask, &high_mask, width);
+        let keep = self.dom.not(&mask, width);
+        let kept = self.dom.binary(BvBinOp::And, &old.bv, &keep, width);
+        let taken = self.dom.binary(BvBinOp::And, &src_bv, &mask, width);
+        let bv = self.dom.binary(BvBinOp::Or, &kept, &taken, width);
+        env.insert(place.var.clone(), Var { value: Value::Bits(Bits { bv, width, signed: old.signed }), elem: dst_var.elem });
+        Ok(Some(Flow::Normal))
+    }
+
+    /// An input-dependent loop: `IF cond { body; loop }`, unrolled until the
+    /// condition is known to be false.
+    fn unroll_while(&mut self, c: D::Bv, cond: &Expr, body: &[Stmt], env: &mut Env<D::Bv>, budget: u32) -> R<Flow<D::Bv>> {
+        if budget == 0 {
+            return self.symbolic(format!("loop not bounded within {SYMBOLIC_UNROLL_LIMIT} iterations"));
+        }
+        let span = self.span;
+        let mut then_env = env.clone();
+        if let Flow::Return(_) = self.exec_block(body, &mut then_env)? {
+            return self.symbolic("RETURN inside an input-dependent loop");
+        }
+        self.span = span;
+        let next = self.eval(cond, &mut then_env)?;
+        match self.truth_literal(&next)? {
+            Some(false) => {}
+            Some(true) => {
+                // Known to continue on this path: keep running it.
+                let t = self.truth(&next)?;
+                self.unroll_while(t, cond, body, &mut then_env, budget - 1)?;
+            }
+            None => {
+                let t = self.truth(&next)?;
+                self.unroll_while(t, cond, body, &mut then_env, budget - 1)?;
+            }
+        }
+        let merged = self.merge_env(&c, then_env, std::mem::take(env))?;
+        *env = merged;
+        Ok(Flow::Normal)
     }
 
     fn exec_case(&mut self, s: &Value<D::Bv>, arms: &[crate::sema::ir::CaseArm], env: &mut Env<D::Bv>) -> R<Flow<D::Bv>> {
@@ -296,7 +436,7 @@ impl<'a, D: Domain> Machine<'a, D> {
                 let Some((old, elem)) = existing else {
                     return self.symbolic(format!("input-dependent write to new variable `{}`", place.var));
                 };
-                let field_width = self.dynamic_width(&hi_v, &lo_v)?;
+                let field_width = self.dynamic_width(hi, lo, env)?;
                 let width = old.width;
                 let field = resize(self.dom, &new, field_width);
                 let field = Bits { bv: field, width: field_width, signed: false };
@@ -323,13 +463,42 @@ impl<'a, D: Domain> Machine<'a, D> {
         }
     }
 
-    /// The width of `[hi:lo]` when the bounds depend on input but their difference does not.
-    fn dynamic_width(&mut self, hi: &Value<D::Bv>, lo: &Value<D::Bv>) -> R<u32> {
-        let diff = self.binary(BinOp::Sub, hi.clone(), lo.clone())?;
-        match self.literal_int(&diff)? {
+    /// The width of `[hi:lo]` when the bounds depend on input but their
+    /// difference does not: `a[id+31:id]` is 32 bits wide whatever `id` is.
+    /// Arithmetic is exact, so the difference of the two linear forms decides.
+    fn dynamic_width(&mut self, hi: &Expr, lo: &Expr, env: &Env<D::Bv>) -> R<u32> {
+        let diff = match (self.linear(hi, env), self.linear(lo, env)) {
+            (Some(h), Some(l)) => h.minus(&l).constant(),
+            _ => None,
+        };
+        match diff {
             Some(d) if !d.is_negative() => Ok(self.small(&d)? + 1),
             _ => self.symbolic("bit range whose width depends on input"),
         }
+    }
+
+    /// `e` as a linear combination of opaque sub-expressions, when it is one.
+    fn linear(&mut self, e: &Expr, env: &Env<D::Bv>) -> Option<super::linear::LinearForm> {
+        use super::linear::LinearForm;
+        Some(match e {
+            Expr::Int(i) => LinearForm::constant_of(i.clone()),
+            Expr::Var(name) => match env.get(name).map(|v| &v.value) {
+                Some(Value::Int(i)) => LinearForm::constant_of(i.clone()),
+                _ => LinearForm::atom(format!("{name}")),
+            },
+            Expr::Binary { op: BinOp::Add, lhs, rhs } => self.linear(lhs, env)?.plus(&self.linear(rhs, env)?),
+            Expr::Binary { op: BinOp::Sub, lhs, rhs } => self.linear(lhs, env)?.minus(&self.linear(rhs, env)?),
+            Expr::Binary { op: BinOp::Mul, lhs, rhs } => {
+                let (a, b) = (self.linear(lhs, env)?, self.linear(rhs, env)?);
+                match (a.constant(), b.constant()) {
+                    (Some(k), _) => b.scaled(&k),
+                    (_, Some(k)) => a.scaled(&k),
+                    _ => LinearForm::atom(crate::sema::print::expr_to_string(e)),
+                }
+            }
+            Expr::Unary { op: UnOp::Neg, arg } => self.linear(arg, env)?.scaled(&BigInt::from(-1)),
+            other => LinearForm::atom(crate::sema::print::expr_to_string(other)),
+        })
     }
 
     /// Shift amount and operand width for shifting a `width`-bit value by `amount`.
@@ -395,13 +564,13 @@ impl<'a, D: Domain> Machine<'a, D> {
             Expr::Int(i) => Ok(Value::Int(i.clone())),
             Expr::Var(name) => self.read_var(name, env),
             Expr::Slice { base, hi, lo } => {
-                let hi = self.eval(hi, env)?;
-                let lo = self.eval(lo, env)?;
-                self.read_slice(base, hi, lo, env)
+                let hv = self.eval(hi, env)?;
+                let lv = self.eval(lo, env)?;
+                self.read_slice(base, (hv, hi), (lv, lo), env)
             }
             Expr::Bit { base, index } => {
                 let i = self.eval(index, env)?;
-                self.read_slice(base, i.clone(), i, env)
+                self.read_slice(base, (i.clone(), index), (i, index), env)
             }
             Expr::Unary { op, arg } => {
                 let v = self.eval(arg, env)?;
@@ -497,7 +666,13 @@ impl<'a, D: Domain> Machine<'a, D> {
         Err(EvalError::UnknownVariable { span: self.span, name: name.to_string() })
     }
 
-    fn read_slice(&mut self, base: &Expr, hi: Value<D::Bv>, lo: Value<D::Bv>, env: &mut Env<D::Bv>) -> R<Value<D::Bv>> {
+    fn read_slice(
+        &mut self,
+        base: &Expr,
+        (hi, hi_e): (Value<D::Bv>, &Expr),
+        (lo, lo_e): (Value<D::Bv>, &Expr),
+        env: &mut Env<D::Bv>,
+    ) -> R<Value<D::Bv>> {
         let (value, elem) = match base {
             Expr::Var(name) => match env.get(name) {
                 Some(var) => (var.value.clone(), var.elem),
@@ -526,7 +701,7 @@ impl<'a, D: Domain> Machine<'a, D> {
             };
             return Ok(Value::Bits(Bits { bv, width, signed }));
         }
-        let width = self.dynamic_width(&hi, &lo)?;
+        let width = self.dynamic_width(hi_e, lo_e, env)?;
         let lo_b = self.to_bits(&lo)?;
         let (amount, w) = self.shift_operands(&lo_b, src.width);
         let x = resize(self.dom, &src, w);

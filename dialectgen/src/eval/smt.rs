@@ -28,6 +28,9 @@ impl Domain for Smt {
     }
     fn as_literal(&mut self, bv: &BV, _width: u32) -> Option<BigUint> {
         let numeral = |b: &BV| -> Option<BigUint> {
+            if b.kind() != z3::AstKind::Numeral {
+                return None;
+            }
             if let Some(x) = b.as_u64() {
                 return Some(BigUint::from(x));
             }

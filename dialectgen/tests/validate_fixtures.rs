@@ -1,0 +1,51 @@
+//! Validation against this CPU: correct fixtures pass, wrong ones are caught.
+
+use dialectgen::validate::ValidationConfig;
+use dialectgen::x86::survey::{survey, SurveyOptions};
+use std::path::PathBuf;
+
+fn have_compiler() -> bool {
+    std::process::Command::new("clang-22").arg("--version").output().is_ok()
+}
+
+fn run(dir: &str) -> dialectgen::report::Report {
+    let opts = SurveyOptions {
+        isa_data: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(dir),
+        corrections: None,
+        validation: Some(ValidationConfig::default()),
+        filter: None,
+    };
+    survey(&opts, &|_: &str, _: usize, _: usize| {}).expect("survey").report
+}
+
+#[test]
+fn correct_fixtures_validate_on_this_cpu() {
+    if !have_compiler() {
+        eprintln!("SKIPPED: clang-22 not found; run scripts/setup");
+        return;
+    }
+    let r = run("x86");
+    let unexpected: Vec<_> = r
+        .failures
+        .iter()
+        .filter(|f| !matches!(f.name.as_str(), "_mm_broken_syntax" | "_mm_unknown_helper"))
+        .filter(|f| f.stage != "cpu")
+        .collect();
+    assert!(unexpected.is_empty(), "{unexpected:#?}");
+    assert_eq!(r.mismatched, Some(0));
+    let cpu_missing = r.failures.iter().filter(|f| f.stage == "cpu").count();
+    assert_eq!(r.validated, Some(18 - cpu_missing));
+    assert!(r.test_vectors > 1000);
+}
+
+#[test]
+fn wrong_semantics_are_reported_as_mismatches() {
+    if !have_compiler() {
+        eprintln!("SKIPPED: clang-22 not found; run scripts/setup");
+        return;
+    }
+    let r = run("x86-wrong");
+    assert_eq!(r.mismatched, Some(2), "{:#?}", r.failures);
+    assert_eq!(r.validated, Some(0));
+    assert!(r.failures.iter().all(|f| f.stage == "mismatch" && f.reason.contains("cpu 0x")));
+}
