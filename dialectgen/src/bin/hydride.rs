@@ -31,9 +31,16 @@ enum Command {
         /// Vendor data directory (holding x86/*.xml), or one guide XML file.
         #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
         isa_data: PathBuf,
-        /// Reviewed corrections to the vendor pseudocode.
-        #[arg(long, default_value = "isa-specs/x86/corrections.yaml")]
-        corrections: PathBuf,
+        /// Reviewed corrections to the vendor pseudocode (default: the
+        /// repository's isa-specs/x86/corrections.yaml).
+        #[arg(long)]
+        corrections: Option<PathBuf>,
+        /// Use the vendor pseudocode exactly as published.
+        #[arg(long, conflicts_with = "corrections")]
+        no_corrections: bool,
+        /// Print the semantics of every parsed intrinsic in readable form.
+        #[arg(long)]
+        print: bool,
         /// Run every parsed intrinsic natively and compare with the interpreter.
         #[arg(long)]
         validate: bool,
@@ -61,11 +68,14 @@ enum Command {
     },
 }
 
+/// The corrections shipped with the source tree.
+const DEFAULT_CORRECTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-specs/x86/corrections.yaml");
+
 fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Isa { isa: Isa::X86, isa_data, corrections, validate, report_json, semantics_json, filter, jobs, cc, work_dir, verbose } => {
+        Command::Isa { isa: Isa::X86, isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, cc, work_dir, verbose } => {
             if !isa_data.exists() {
                 bail!("ISA data directory {} does not exist (use --isa-data or HYDRIDE_ISA_DATA)", isa_data.display());
             }
@@ -76,9 +86,18 @@ fn main() -> Result<()> {
                 }
                 c
             });
-            let corrections = corrections.exists().then_some(corrections);
-            if corrections.is_none() {
-                eprintln!("note: no corrections file; using vendor pseudocode as is");
+            let corrections = if no_corrections {
+                None
+            } else {
+                let default = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)];
+                match corrections {
+                    Some(p) if !p.exists() => bail!("corrections file {} does not exist", p.display()),
+                    Some(p) => Some(p),
+                    None => default.into_iter().find(|p| p.exists()),
+                }
+            };
+            if corrections.is_none() && !no_corrections {
+                eprintln!("note: no corrections file found; using vendor pseudocode as is");
             }
             let opts = SurveyOptions { isa_data, corrections, validation, filter };
             let bar = Mutex::new(None::<(String, ProgressBar)>);
@@ -108,6 +127,11 @@ fn main() -> Result<()> {
                     if let Some(src) = &f.source_line {
                         eprintln!("    | {src}");
                     }
+                }
+            }
+            if print {
+                for (sema, _) in &result.semantics {
+                    println!("{}", dialectgen::sema::print::semantics_to_string(sema));
                 }
             }
             print!("{}", report.table());
