@@ -2,7 +2,7 @@
 //! semantics → validation against real hardware → dialect design.
 
 pub mod eval;
-pub mod sema;
-pub mod x86;
 pub mod report;
+pub mod sema;
 pub mod validate;
+pub mod x86;

@@ -72,7 +72,12 @@ fn printer_and_serde_round_trip() {
     let s = survey_report();
     let sema = find(&s, "_mm256_maskz_max_epi8");
     let text = semantics_to_string(sema);
-    assert!(text.starts_with("_mm256_maskz_max_epi8(k: mask<32 x u1>, a: vec<32 x s8>, b: vec<32 x s8>) -> dst: vec<32 x u8>"), "{text}");
+    assert!(
+        text.starts_with(
+            "_mm256_maskz_max_epi8(k: mask<32 x u1>, a: vec<32 x s8>, b: vec<32 x s8>) -> dst: vec<32 x u8>"
+        ),
+        "{text}"
+    );
     assert!(text.contains("dst[(i + 7):i] := (k[j] ? MAX(a[(i + 7):i], b[(i + 7):i]) : 0)"), "{text}");
     for (sema, _) in &s.semantics {
         let json = serde_json::to_string(sema).unwrap();

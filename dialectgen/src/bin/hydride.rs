@@ -75,7 +75,21 @@ fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Isa { isa: Isa::X86, isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, cc, work_dir, verbose } => {
+        Command::Isa {
+            isa: Isa::X86,
+            isa_data,
+            corrections,
+            no_corrections,
+            print,
+            validate,
+            report_json,
+            semantics_json,
+            filter,
+            jobs,
+            cc,
+            work_dir,
+            verbose,
+        } => {
             if !isa_data.exists() {
                 bail!("ISA data directory {} does not exist (use --isa-data or HYDRIDE_ISA_DATA)", isa_data.display());
             }
@@ -108,7 +122,11 @@ fn main() -> Result<()> {
                         b.finish();
                     }
                     let b = ProgressBar::new(total as u64);
-                    b.set_style(ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}").expect("template").progress_chars("=> "));
+                    b.set_style(
+                        ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}")
+                            .expect("template")
+                            .progress_chars("=> "),
+                    );
                     b.set_message(stage.to_string());
                     *slot = Some((stage.to_string(), b));
                 }
@@ -123,7 +141,13 @@ fn main() -> Result<()> {
             let report = &result.report;
             if verbose {
                 for f in &report.failures {
-                    eprintln!("{} [{}] {}{}", f.name, f.stage, f.reason, f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default());
+                    eprintln!(
+                        "{} [{}] {}{}",
+                        f.name,
+                        f.stage,
+                        f.reason,
+                        f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default()
+                    );
                     if let Some(src) = &f.source_line {
                         eprintln!("    | {src}");
                     }
@@ -136,12 +160,14 @@ fn main() -> Result<()> {
             }
             print!("{}", report.table());
             if let Some(path) = report_json {
-                std::fs::write(&path, serde_json::to_string_pretty(report)?).with_context(|| format!("writing {}", path.display()))?;
+                std::fs::write(&path, serde_json::to_string_pretty(report)?)
+                    .with_context(|| format!("writing {}", path.display()))?;
                 eprintln!("report written to {}", path.display());
             }
             if let Some(path) = semantics_json {
                 let all: Vec<_> = result.semantics.iter().map(|(s, _)| s).collect();
-                std::fs::write(&path, serde_json::to_string_pretty(&all)?).with_context(|| format!("writing {}", path.display()))?;
+                std::fs::write(&path, serde_json::to_string_pretty(&all)?)
+                    .with_context(|| format!("writing {}", path.display()))?;
             }
         }
     }

@@ -34,7 +34,12 @@ pub fn check_agreement(sema: &Semantics, cases: &[Vec<BigUint>]) -> Result<usize
         };
         let concrete = Machine::new(&mut Concrete, sema).run(args)?;
         if from_smt != concrete {
-            return Err(AgreementError::Disagree { name: sema.name.clone(), smt: from_smt, concrete, inputs: inputs() });
+            return Err(AgreementError::Disagree {
+                name: sema.name.clone(),
+                smt: from_smt,
+                concrete,
+                inputs: inputs(),
+            });
         }
     }
     Ok(cases.len())

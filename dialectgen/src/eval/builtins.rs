@@ -40,7 +40,11 @@ pub fn gf2p8_inverse(x: u8) -> u8 {
         base = mul(base, base);
         e >>= 1;
     }
-    if x == 0 { 0 } else { result }
+    if x == 0 {
+        0
+    } else {
+        result
+    }
 }
 
 impl<D: Domain> Machine<'_, D> {

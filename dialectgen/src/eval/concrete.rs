@@ -53,9 +53,7 @@ impl Domain for Concrete {
     }
     fn binary(&mut self, op: BvBinOp, a: &BigUint, b: &BigUint, width: u32) -> BigUint {
         let m = mask(width);
-        let shift_amount = |b: &BigUint| -> Option<u32> {
-            u32::try_from(b).ok().filter(|s| *s < width)
-        };
+        let shift_amount = |b: &BigUint| -> Option<u32> { u32::try_from(b).ok().filter(|s| *s < width) };
         match op {
             BvBinOp::Add => (a + b) & m,
             BvBinOp::Sub => ((a + (BigUint::one() << width)) - b) & m,
@@ -78,7 +76,11 @@ impl Domain for Concrete {
                 let (sa, sb) = (to_signed(a, width), to_signed(b, width));
                 if sb.is_zero() {
                     return if op == BvBinOp::SDiv {
-                        if sa < num_bigint::BigInt::zero() { BigUint::one() } else { m }
+                        if sa < num_bigint::BigInt::zero() {
+                            BigUint::one()
+                        } else {
+                            m
+                        }
                     } else {
                         a.clone()
                     };

@@ -32,7 +32,10 @@ impl LinearForm {
         self.plus(&other.scaled(&BigInt::from(-1)))
     }
     pub fn scaled(&self, k: &BigInt) -> LinearForm {
-        let mut r = LinearForm { constant: &self.constant * k, terms: self.terms.iter().map(|(t, v)| (t.clone(), v * k)).collect() };
+        let mut r = LinearForm {
+            constant: &self.constant * k,
+            terms: self.terms.iter().map(|(t, v)| (t.clone(), v * k)).collect(),
+        };
         r.terms.retain(|_, v| !v.is_zero());
         r
     }

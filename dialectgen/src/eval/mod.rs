@@ -2,13 +2,15 @@
 
 pub mod agreement;
 pub mod builtins;
-pub mod smt;
-pub mod typing;
 pub mod concrete;
 pub mod domain;
+mod expr;
 pub mod linear;
 pub mod machine;
+pub mod smt;
+pub mod typing;
 pub mod value;
+mod write;
 
 pub use concrete::Concrete;
 pub use domain::Domain;

@@ -92,17 +92,42 @@ pub enum Expr {
     /// A named variable, argument or symbolic constant.
     Var(String),
     /// Bits `hi` down to `lo` of `base`, both inclusive.
-    Slice { base: Box<Expr>, hi: Box<Expr>, lo: Box<Expr> },
+    Slice {
+        base: Box<Expr>,
+        hi: Box<Expr>,
+        lo: Box<Expr>,
+    },
     /// One bit of `base`.
-    Bit { base: Box<Expr>, index: Box<Expr> },
-    Unary { op: UnOp, arg: Box<Expr> },
-    Binary { op: BinOp, lhs: Box<Expr>, rhs: Box<Expr> },
+    Bit {
+        base: Box<Expr>,
+        index: Box<Expr>,
+    },
+    Unary {
+        op: UnOp,
+        arg: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// A comparison whose predicate is a value (`a OP b` with `OP := _MM_CMPINT_LT`).
-    CompareBy { predicate: Box<Expr>, lhs: Box<Expr>, rhs: Box<Expr> },
+    CompareBy {
+        predicate: Box<Expr>,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `cond ? then : otherwise`.
-    Select { cond: Box<Expr>, then: Box<Expr>, otherwise: Box<Expr> },
+    Select {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
     /// A call of a built-in helper or of a function defined with the instruction.
-    Call { func: String, args: Vec<Expr> },
+    Call {
+        func: String,
+        args: Vec<Expr>,
+    },
 }
 
 impl Expr {
@@ -134,16 +159,40 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StmtKind {
-    Assign { place: Place, value: Expr },
+    Assign {
+        place: Place,
+        value: Expr,
+    },
     /// `FOR var := from TO to` (inclusive, or `DOWNTO` when `descending`);
     /// the body may change `var`.
-    For { var: String, from: Expr, to: Expr, descending: bool, body: Vec<Stmt> },
-    While { cond: Expr, body: Vec<Stmt> },
-    If { cond: Expr, then: Vec<Stmt>, otherwise: Vec<Stmt> },
-    Case { scrutinee: Expr, arms: Vec<CaseArm> },
-    Return { value: Expr },
+    For {
+        var: String,
+        from: Expr,
+        to: Expr,
+        descending: bool,
+        body: Vec<Stmt>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
+    Case {
+        scrutinee: Expr,
+        arms: Vec<CaseArm>,
+    },
+    Return {
+        value: Expr,
+    },
     /// A call evaluated for its effect on flags only.
-    Call { func: String, args: Vec<Expr> },
+    Call {
+        func: String,
+        args: Vec<Expr>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -27,13 +27,17 @@ pub fn expr_to_string(e: &Expr) -> String {
         Expr::Select { cond, then, otherwise } => {
             format!("({} ? {} : {})", expr_to_string(cond), expr_to_string(then), expr_to_string(otherwise))
         }
-        Expr::Call { func, args } => format!("{func}({})", args.iter().map(expr_to_string).collect::<Vec<_>>().join(", ")),
+        Expr::Call { func, args } => {
+            format!("{func}({})", args.iter().map(expr_to_string).collect::<Vec<_>>().join(", "))
+        }
     }
 }
 
 fn atom(e: &Expr) -> String {
     match e {
-        Expr::Var(_) | Expr::Int(_) | Expr::Call { .. } | Expr::Binary { .. } | Expr::Select { .. } => expr_to_string(e),
+        Expr::Var(_) | Expr::Int(_) | Expr::Call { .. } | Expr::Binary { .. } | Expr::Select { .. } => {
+            expr_to_string(e)
+        }
         _ => format!("({})", expr_to_string(e)),
     }
 }

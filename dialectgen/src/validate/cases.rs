@@ -46,7 +46,7 @@ fn pattern_element(p: usize, w: u32) -> BigUint {
         2 => BigUint::from(1u8) << (w - 1),
         3 => (BigUint::from(1u8) << (w - 1)) - 1u8,
         4 => BigUint::from(1u8),
-        5 => ones / 3u8,       // 0x55…
+        5 => ones / 3u8,        // 0x55…
         _ => (ones / 3u8) << 1, // 0xAA…
     }
 }
@@ -74,7 +74,11 @@ fn elements(width: u32, elem: u32, mut pick: impl FnMut(u32) -> BigUint) -> BigU
 }
 
 fn element_width(width: u32, elem: u32) -> u32 {
-    if elem >= 8 && elem <= width && width % elem == 0 { elem } else { 8.min(width) }
+    if elem >= 8 && elem <= width && width.is_multiple_of(elem) {
+        elem
+    } else {
+        8.min(width)
+    }
 }
 
 /// How a case fills a non-immediate argument.
@@ -101,15 +105,25 @@ fn fill(rng: &mut Rng, fill: Fill, kind: ArgKind, width: u32, elem: u32) -> BigU
         Fill::SmallLow => BigUint::from(rng.below(u64::from(2 * ew.max(8)) + 2)),
         Fill::Mixed => elements(width, ew, |w| {
             let choice = rng.below(PATTERNS as u64 + 2) as usize;
-            if choice >= PATTERNS || w < 2 { random_bits(rng, w) } else { pattern_element(choice, w) }
+            if choice >= PATTERNS || w < 2 {
+                random_bits(rng, w)
+            } else {
+                pattern_element(choice, w)
+            }
         }),
     }
 }
 
-/// The values an immediate takes: every decoded value, up to 8 bits.
+/// The values an immediate takes: every value of its low `bits` bits (at most 8).
 pub fn immediate_values(bits: u32) -> Vec<u32> {
     (0..(1u32 << bits.min(8))).collect()
 }
+
+/// Immediates are first tried with all 256 values, because many
+/// instructions decode more bits than the guide's `immwidth` says (a shift
+/// count above 15 still shifts everything out); where the compiler rejects
+/// out-of-range values, the guide's width is used instead.
+pub const FULL_IMMEDIATE_BITS: u32 = 8;
 
 /// Test cases for `sema`: `random` random cases plus edge cases, or, with an
 /// immediate, `per_imm` cases for every immediate value.
@@ -132,7 +146,7 @@ pub fn generate(sema: &Semantics, random: usize, per_imm: usize) -> Vec<TestCase
         TestCase { args, imm: imm_value }
     };
     let mut out = Vec::new();
-    match imm.map(|i| sema.args[i].imm_bits.unwrap_or(8)) {
+    match imm.map(|_| FULL_IMMEDIATE_BITS) {
         None => {
             for p in 0..PATTERNS * 2 {
                 out.push(make(&mut rng, &|i| Fill::Pattern((p + i * 3) % PATTERNS), None));
@@ -146,7 +160,8 @@ pub fn generate(sema: &Semantics, random: usize, per_imm: usize) -> Vec<TestCase
                     4 => Fill::SmallLow,
                     _ => Fill::Pattern(rng.below(PATTERNS as u64) as usize),
                 };
-                let fills: Vec<Fill> = (0..sema.args.len()).map(|_| if k % 4 == 0 { Fill::Random } else { choice(&mut rng) }).collect();
+                let fills: Vec<Fill> =
+                    (0..sema.args.len()).map(|_| if k % 4 == 0 { Fill::Random } else { choice(&mut rng) }).collect();
                 out.push(make(&mut rng, &move |i| fills[i], None));
             }
         }

@@ -33,11 +33,16 @@ impl CallSignature {
         let imm_index = sema.args.iter().position(|a| a.kind == ArgKind::Immediate);
         CallSignature {
             name: entry.name.clone(),
-            args: entry.params.iter().zip(&sema.args).map(|(p, a)| CArg { c_type: c_type(&p.c_type), width: a.width }).collect(),
+            args: entry
+                .params
+                .iter()
+                .zip(&sema.args)
+                .map(|(p, a)| CArg { c_type: c_type(&p.c_type), width: a.width })
+                .collect(),
             ret_c_type: c_type(&entry.ret.c_type),
             ret_width: sema.result.width,
             imm_index,
-            imm_values: imm_index.map(|i| super::cases::immediate_values(sema.args[i].imm_bits.unwrap_or(8))),
+            imm_values: imm_index.map(|_| super::cases::immediate_values(super::cases::FULL_IMMEDIATE_BITS)),
         }
     }
 

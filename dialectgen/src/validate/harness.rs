@@ -54,9 +54,21 @@ pub fn c_program(tests: &[CallSignature]) -> String {
         let _ = writeln!(s, "  memcpy(out, &r, {});\n}}\n", t.ret_width / 8);
     }
     s.push_str("typedef void (*test_fn)(const uint8_t *, uint8_t *, unsigned);\n");
-    let _ = writeln!(s, "static const test_fn TESTS[] = {{ {} }};", (0..tests.len()).map(|k| format!("t{k}")).collect::<Vec<_>>().join(", "));
-    let _ = writeln!(s, "static const unsigned IN_SIZE[] = {{ {} }};", tests.iter().map(|t| t.input_bytes().to_string()).collect::<Vec<_>>().join(", "));
-    let _ = writeln!(s, "static const unsigned OUT_SIZE[] = {{ {} }};", tests.iter().map(|t| (t.ret_width / 8).to_string()).collect::<Vec<_>>().join(", "));
+    let _ = writeln!(
+        s,
+        "static const test_fn TESTS[] = {{ {} }};",
+        (0..tests.len()).map(|k| format!("t{k}")).collect::<Vec<_>>().join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "static const unsigned IN_SIZE[] = {{ {} }};",
+        tests.iter().map(|t| t.input_bytes().to_string()).collect::<Vec<_>>().join(", ")
+    );
+    let _ = writeln!(
+        s,
+        "static const unsigned OUT_SIZE[] = {{ {} }};",
+        tests.iter().map(|t| (t.ret_width / 8).to_string()).collect::<Vec<_>>().join(", ")
+    );
     s.push_str(
         r#"
 int main(int argc, char **argv) {

@@ -64,11 +64,28 @@ pub enum ValidationError {
     Io(#[from] std::io::Error),
 }
 
+#[derive(Clone)]
 struct Item<'a> {
     entry: &'a GuideEntry,
     sema: &'a Semantics,
     call: CallSignature,
     cases: Vec<TestCase>,
+}
+
+impl Item<'_> {
+    /// Restricts the immediate to the bits the guide says it decodes, when
+    /// that is fewer than tried; false when there is nothing to narrow.
+    fn narrow_immediate(&mut self) -> bool {
+        let Some(i) = self.call.imm_index else { return false };
+        let bits = self.sema.args[i].imm_bits.unwrap_or(8);
+        let allowed = cases::immediate_values(bits);
+        if self.call.imm_values.as_ref().is_some_and(|v| v.len() <= allowed.len()) {
+            return false;
+        }
+        self.cases.retain(|c| c.imm.is_some_and(|v| v < (1 << bits)));
+        self.call.imm_values = Some(allowed);
+        true
+    }
 }
 
 /// Validates every `(entry, semantics)` pair; `progress` is called with the
@@ -124,12 +141,16 @@ pub fn validate(
     for (i, o) in results.into_iter().flatten() {
         outcomes[i] = Some(o);
     }
-    Ok(outcomes.into_iter().map(|o| o.unwrap_or(Outcome::Failed { stage: "harness", reason: "not run".into() })).collect())
+    Ok(outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or(Outcome::Failed { stage: "harness", reason: "not run".into() }))
+        .collect())
 }
 
 fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Path) -> Vec<(usize, Outcome)> {
     let mut out = Vec::new();
-    let mut live: Vec<&(usize, Item)> = batch.iter().collect();
+    let mut owned: Vec<(usize, Item)> = batch.iter().map(|(i, it)| (*i, it.clone())).collect();
+    let mut live: Vec<&mut (usize, Item)> = owned.iter_mut().collect();
     // Compile, dropping intrinsics the compiler rejects.
     let exe = dir.join(format!("batch{b}"));
     for attempt in 0..6 {
@@ -137,12 +158,20 @@ fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Pa
         let src = harness::c_program(&calls);
         let c_path = dir.join(format!("batch{b}.c"));
         if let Err(e) = std::fs::write(&c_path, &src) {
-            return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "harness", reason: e.to_string() })).collect();
+            return live
+                .iter()
+                .map(|(i, _)| (*i, Outcome::Failed { stage: "harness", reason: e.to_string() }))
+                .collect();
         }
         let result = Command::new(&cfg.compiler).args(&cfg.compiler_flags).arg("-o").arg(&exe).arg(&c_path).output();
         let result = match result {
             Ok(r) => r,
-            Err(e) => return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: e.to_string() })).collect(),
+            Err(e) => {
+                return live
+                    .iter()
+                    .map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: e.to_string() }))
+                    .collect()
+            }
         };
         if result.status.success() {
             break;
@@ -151,11 +180,15 @@ fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Pa
         let blamed = blame_compile_errors(&src, &stderr, &c_path);
         if blamed.is_empty() || attempt == 5 {
             let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
-            return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: first.clone() })).collect();
+            return live
+                .iter()
+                .map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: first.clone() }))
+                .collect();
         }
         let mut keep = Vec::new();
         for (k, it) in live.into_iter().enumerate() {
             match blamed.iter().find(|(t, _)| *t == k) {
+                Some((_, msg)) if msg.contains("outside the valid range") && it.1.narrow_immediate() => keep.push(it),
                 Some((_, msg)) => out.push((it.0, Outcome::Failed { stage: "compile", reason: msg.clone() })),
                 None => keep.push(it),
             }
@@ -184,7 +217,8 @@ fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Pa
         }
         let in_path = dir.join(format!("batch{b}.in"));
         let out_path = dir.join(format!("batch{b}.out"));
-        let status = std::fs::write(&in_path, &input).and_then(|_| Command::new(&exe).arg(&in_path).arg(&out_path).status());
+        let status =
+            std::fs::write(&in_path, &input).and_then(|_| Command::new(&exe).arg(&in_path).arg(&out_path).status());
         let bytes = std::fs::read(&out_path).unwrap_or_default();
         let mut pos = 0;
         let mut finished = Vec::new();
@@ -238,7 +272,12 @@ fn blame_compile_errors(src: &str, stderr: &str, c_path: &Path) -> Vec<(usize, S
     let starts: Vec<(usize, usize)> = src
         .lines()
         .enumerate()
-        .filter_map(|(n, l)| l.strip_prefix("static void t").and_then(|r| r.split('(').next()).and_then(|k| k.parse().ok()).map(|k| (n + 1, k)))
+        .filter_map(|(n, l)| {
+            l.strip_prefix("static void t")
+                .and_then(|r| r.split('(').next())
+                .and_then(|k| k.parse().ok())
+                .map(|k| (n + 1, k))
+        })
         .collect();
     let prefix = format!("{}:", c_path.display());
     let mut blamed: Vec<(usize, String)> = Vec::new();

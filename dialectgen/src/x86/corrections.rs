@@ -57,7 +57,8 @@ impl Corrections {
     pub fn load(path: &Path) -> Result<Corrections, CorrectionsError> {
         let p = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|source| CorrectionsError::Io { path: p.clone(), source })?;
-        let c: Corrections = serde_yaml::from_str(&text).map_err(|source| CorrectionsError::Yaml { path: p.clone(), source })?;
+        let c: Corrections =
+            serde_yaml::from_str(&text).map_err(|source| CorrectionsError::Yaml { path: p.clone(), source })?;
         for (index, corr) in c.corrections.iter().enumerate() {
             if corr.instruction.is_none() && corr.intrinsic.is_none() {
                 return Err(CorrectionsError::Unnamed { path: p, index });

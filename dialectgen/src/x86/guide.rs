@@ -81,10 +81,15 @@ fn param(node: roxmltree::Node) -> Result<GuideParam, String> {
 
 fn entry(node: roxmltree::Node, lines: &LineIndex, path: &Path) -> Result<GuideEntry, String> {
     let name = node.attribute("name").ok_or("missing `name`")?.to_string();
-    fn children<'a, 'i>(node: roxmltree::Node<'a, 'i>, tag: &'static str) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
+    fn children<'a, 'i>(
+        node: roxmltree::Node<'a, 'i>,
+        tag: &'static str,
+    ) -> impl Iterator<Item = roxmltree::Node<'a, 'i>> {
         node.children().filter(move |c| c.has_tag_name(tag))
     }
-    let texts = |tag: &'static str| children(node, tag).filter_map(|c| c.text()).map(|t| t.trim().to_string()).collect::<Vec<_>>();
+    let texts = |tag: &'static str| {
+        children(node, tag).filter_map(|c| c.text()).map(|t| t.trim().to_string()).collect::<Vec<_>>()
+    };
     let ret = match children(node, "return").next() {
         Some(r) => param(r)?,
         None => return Err("missing <return>".into()),

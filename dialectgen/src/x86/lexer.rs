@@ -30,8 +30,8 @@ pub struct LexError {
 }
 
 const SYMBOLS: &[&str] = &[
-    ">>=", "<<=", ":=", "+=", "-=", "|=", "&=", "^=", "==", "!=", "<>", "<=", ">=", "<<", ">>", "&&", "||", "+", "-", "*",
-    "/", "%", "&", "|", "^", "~", "!", "?", ":", "(", ")", "[", "]", "{", "}", ",", ".", "<", ">", "=", ";",
+    ">>=", "<<=", ":=", "+=", "-=", "|=", "&=", "^=", "==", "!=", "<>", "<=", ">=", "<<", ">>", "&&", "||", "+", "-",
+    "*", "/", "%", "&", "|", "^", "~", "!", "?", ":", "(", ")", "[", "]", "{", "}", ",", ".", "<", ">", "=", ";",
 ];
 
 pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
@@ -79,7 +79,10 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
             let start = i;
             let (radix, digits_start) = if c == '0' && matches!(chars.get(i + 1), Some('x' | 'X')) {
                 (16, i + 2)
-            } else if c == '0' && matches!(chars.get(i + 1), Some('b' | 'B')) && chars.get(i + 2).is_some_and(|d| *d == '0' || *d == '1') {
+            } else if c == '0'
+                && matches!(chars.get(i + 1), Some('b' | 'B'))
+                && chars.get(i + 2).is_some_and(|d| *d == '0' || *d == '1')
+            {
                 (2, i + 2)
             } else {
                 (10, i)
@@ -89,8 +92,10 @@ pub fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
                 j += 1;
             }
             let text: String = chars[digits_start..j].iter().collect();
-            let value = BigInt::parse_bytes(text.as_bytes(), radix)
-                .ok_or_else(|| LexError { span, message: format!("bad number `{}`", chars[start..j].iter().collect::<String>()) })?;
+            let value = BigInt::parse_bytes(text.as_bytes(), radix).ok_or_else(|| LexError {
+                span,
+                message: format!("bad number `{}`", chars[start..j].iter().collect::<String>()),
+            })?;
             out.push(Token { tok: Tok::Num(value), span });
             col += (j - i) as u32;
             i = j;

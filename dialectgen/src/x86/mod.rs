@@ -87,7 +87,12 @@ pub fn lower_entry(entry: &GuideEntry, corrections: &Corrections) -> Result<Sema
     let mut replaced = false;
     for c in corrections.matching(entry) {
         if c.exclude {
-            return Err(FrontEndFailure { stage: "excluded", message: c.reason.clone(), location: None, source_line: None });
+            return Err(FrontEndFailure {
+                stage: "excluded",
+                message: c.reason.clone(),
+                location: None,
+                source_line: None,
+            });
         }
         etypes.extend(c.etype.clone());
         for p in &c.patch {

@@ -200,7 +200,9 @@ impl Parser {
                 Tok::Sym("}") => return Ok(out),
                 Tok::Ident(k) if BLOCK_END.contains(&k.as_str()) => return Ok(out),
                 Tok::Num(_) if in_case && matches!(self.peek_at(1), Tok::Sym(":")) => return Ok(out),
-                Tok::Ident(k) if in_case && k == "DEFAULT" && matches!(self.peek_at(1), Tok::Sym(":")) => return Ok(out),
+                Tok::Ident(k) if in_case && k == "DEFAULT" && matches!(self.peek_at(1), Tok::Sym(":")) => {
+                    return Ok(out)
+                }
                 _ => out.push(self.parse_stmt()?),
             }
         }
@@ -397,7 +399,8 @@ impl Parser {
                     Expr::int(0)
                 };
                 let lo = if w == 1 { index } else { Expr::binary(BinOp::Mul, index, Expr::int(i64::from(w))) };
-                let hi = if w == 1 { lo.clone() } else { Expr::binary(BinOp::Add, lo.clone(), Expr::int(i64::from(w) - 1)) };
+                let hi =
+                    if w == 1 { lo.clone() } else { Expr::binary(BinOp::Add, lo.clone(), Expr::int(i64::from(w) - 1)) };
                 range = Some(offset(&range, hi, lo));
             } else {
                 return Ok(range);
@@ -558,5 +561,61 @@ fn place_expr(place: &Place) -> Expr {
         None => Expr::Var(place.var.clone()),
         Some((hi, lo)) if hi == lo => Expr::Bit { base, index: Box::new(lo.clone()) },
         Some((hi, lo)) => Expr::Slice { base, hi: Box::new(hi.clone()), lo: Box::new(lo.clone()) },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::print::expr_to_string;
+
+    fn body(src: &str) -> Vec<Stmt> {
+        parse_operation(src).unwrap().body
+    }
+
+    #[test]
+    fn lane_accessors_become_bit_ranges() {
+        let b = body("dst.qword[j].byte[i] := b.m128[h].dword[imm8[1:0]]\n");
+        let StmtKind::Assign { place, value } = &b[0].kind else { panic!() };
+        let (hi, lo) = place.range.as_ref().unwrap();
+        assert_eq!(expr_to_string(lo), "((j * 64) + (i * 8))");
+        assert_eq!(expr_to_string(hi), "((j * 64) + ((i * 8) + 7))");
+        assert_eq!(expr_to_string(value), "b[((h * 128) + ((imm8[1:0] * 32) + 31)):((h * 128) + (imm8[1:0] * 32))]");
+    }
+
+    #[test]
+    fn else_if_shares_one_fi() {
+        let b = body("IF a\n x := 1\nELSE IF b\n x := 2\nELSE\n x := 3\nFI\ny := 4\n");
+        assert_eq!(b.len(), 2);
+        let StmtKind::If { otherwise, .. } = &b[0].kind else { panic!() };
+        assert!(matches!(otherwise[0].kind, StmtKind::If { .. }));
+    }
+
+    #[test]
+    fn case_arms_and_loops() {
+        let b =
+            body("CASE (imm8[1:0]) OF\n0: x := 1\n1:\n x := 2\n y := 3\nESAC\nFOR i := 7 downto 0\n x += i\nENDFOR\n");
+        let StmtKind::Case { arms, .. } = &b[0].kind else { panic!() };
+        assert_eq!(arms.len(), 2);
+        assert_eq!(arms[1].body.len(), 2);
+        let StmtKind::For { descending, body, .. } = &b[1].kind else { panic!() };
+        assert!(*descending);
+        let StmtKind::Assign { value, .. } = &body[0].kind else { panic!() };
+        assert_eq!(expr_to_string(value), "(x + i)");
+    }
+
+    #[test]
+    fn precedence_follows_c() {
+        let b = body("x := a + b << 2 == c AND d OR e\n");
+        let StmtKind::Assign { value, .. } = &b[0].kind else { panic!() };
+        assert_eq!(expr_to_string(value), "(((((a + b) << 2) == c) AND d) OR e)");
+    }
+
+    #[test]
+    fn errors_point_at_the_token() {
+        let err = parse_operation("FOR j := 0 to 3\n  x := (1 +\nENDFOR\n").unwrap_err();
+        assert_eq!(err.span().line, 2);
+        let err = parse_operation("IF a\n x := 1\n").unwrap_err();
+        assert!(err.to_string().contains("expected `FI`"), "{err}");
     }
 }

@@ -5,9 +5,27 @@ use super::guide::GuideEntry;
 
 /// CPUID flags (as the guide spells them) of the supported extensions.
 pub const SUPPORTED_CPUIDS: &[&str] = &[
-    "SSE2", "SSE3", "SSSE3", "SSE4.1", "SSE4.2", "AVX", "AVX2", "AVX512F", "AVX512BW", "AVX512DQ", "AVX512VL",
-    "AVX512CD", "AVX512_VNNI", "AVX512_VBMI", "AVX512_VBMI2", "AVX512_BITALG", "AVX512VPOPCNTDQ", "AVX512IFMA52",
-    "AVX_VNNI", "AVX-VNNI", "GFNI",
+    "SSE2",
+    "SSE3",
+    "SSSE3",
+    "SSE4.1",
+    "SSE4.2",
+    "AVX",
+    "AVX2",
+    "AVX512F",
+    "AVX512BW",
+    "AVX512DQ",
+    "AVX512VL",
+    "AVX512CD",
+    "AVX512_VNNI",
+    "AVX512_VBMI",
+    "AVX512_VBMI2",
+    "AVX512_BITALG",
+    "AVX512VPOPCNTDQ",
+    "AVX512IFMA52",
+    "AVX_VNNI",
+    "AVX-VNNI",
+    "GFNI",
 ];
 
 /// Why an entry is outside the modelled set.
@@ -61,10 +79,25 @@ pub fn classify(e: &GuideEntry) -> Result<(), Exclusion> {
     if e.instructions.is_empty() {
         return Err(Exclusion::NoInstruction);
     }
-    if types.iter().any(|t| *t == "__m64") {
+    if types.contains(&"__m64") {
         return Err(Exclusion::Mmx);
     }
-    let fp = |t: &str| matches!(t, "__m128" | "__m256" | "__m512" | "__m128d" | "__m256d" | "__m512d" | "__m128h" | "__m256h" | "__m512h" | "float" | "double");
+    let fp = |t: &str| {
+        matches!(
+            t,
+            "__m128"
+                | "__m256"
+                | "__m512"
+                | "__m128d"
+                | "__m256d"
+                | "__m512d"
+                | "__m128h"
+                | "__m256h"
+                | "__m512h"
+                | "float"
+                | "double"
+        )
+    };
     if types.iter().any(|t| fp(t)) || e.params.iter().chain([&e.ret]).any(|p| p.etype.starts_with("FP")) {
         return Err(Exclusion::FloatingPoint);
     }

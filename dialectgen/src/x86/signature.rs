@@ -24,7 +24,13 @@ pub fn c_type_width(c_type: &str) -> Option<u32> {
         "__mmask64" => 64,
         "char" | "unsigned char" | "__int8" => 8,
         "short" | "unsigned short" | "__int16" => 16,
-        "int" | "unsigned int" | "unsigned" | "__int32" | "_MM_CMPINT_ENUM" | "_MM_PERM_ENUM" | "_MM_MANTISSA_NORM_ENUM" => 32,
+        "int"
+        | "unsigned int"
+        | "unsigned"
+        | "__int32"
+        | "_MM_CMPINT_ENUM"
+        | "_MM_PERM_ENUM"
+        | "_MM_MANTISSA_NORM_ENUM" => 32,
         "__int64" | "unsigned __int64" | "long long" | "unsigned long long" => 64,
         _ => return None,
     })
@@ -71,7 +77,10 @@ pub fn to_arg(p: &GuideParam, etype_override: Option<&str>) -> Result<Arg, Signa
 }
 
 /// Arguments and result of an entry, with element-type corrections applied.
-pub fn signature(e: &GuideEntry, etypes: &std::collections::BTreeMap<String, String>) -> Result<(Vec<Arg>, Arg), SignatureError> {
+pub fn signature(
+    e: &GuideEntry,
+    etypes: &std::collections::BTreeMap<String, String>,
+) -> Result<(Vec<Arg>, Arg), SignatureError> {
     let args = e
         .params
         .iter()

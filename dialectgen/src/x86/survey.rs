@@ -116,7 +116,8 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     }
     report.corrections_applied = candidates.iter().filter(|e| corrections.matching(e).next().is_some()).count();
 
-    let key = |e: &super::guide::GuideEntry| e.cpuids.iter().map(|c| scope::normalize_cpuid(c)).collect::<Vec<_>>().join("+");
+    let key =
+        |e: &super::guide::GuideEntry| e.cpuids.iter().map(|c| scope::normalize_cpuid(c)).collect::<Vec<_>>().join("+");
     let mut parsed_items = Vec::new();
     for (e, l) in candidates.iter().zip(&lowered) {
         let counts = report.by_cpuid.entry(key(e)).or_default();
@@ -153,11 +154,21 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
                 Outcome::Mismatch { detail } => {
                     mismatched += 1;
                     counts.mismatched += 1;
-                    report.failures.push(Failure { name: e.name.clone(), stage: "mismatch".into(), reason: detail, location: None, source_line: None });
+                    report.failures.push(Failure {
+                        name: e.name.clone(),
+                        stage: "mismatch".into(),
+                        reason: detail,
+                        location: None,
+                        source_line: None,
+                    });
                 }
-                Outcome::Failed { stage, reason } => {
-                    report.failures.push(Failure { name: e.name.clone(), stage: stage.into(), reason, location: None, source_line: None })
-                }
+                Outcome::Failed { stage, reason } => report.failures.push(Failure {
+                    name: e.name.clone(),
+                    stage: stage.into(),
+                    reason,
+                    location: None,
+                    source_line: None,
+                }),
             }
             semantics.push(((*s).clone(), ok));
         }
