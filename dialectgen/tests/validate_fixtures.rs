@@ -28,13 +28,13 @@ fn correct_fixtures_validate_on_this_cpu() {
     let unexpected: Vec<_> = r
         .failures
         .iter()
-        .filter(|f| !matches!(f.name.as_str(), "_mm_broken_syntax" | "_mm_unknown_helper"))
+        .filter(|f| !matches!(f.name.as_str(), "_mm_broken_syntax" | "_mm_unknown_helper" | "_mm_unclosed_tag"))
         .filter(|f| f.stage != "cpu")
         .collect();
     assert!(unexpected.is_empty(), "{unexpected:#?}");
     assert_eq!(r.mismatched, Some(0));
     let cpu_missing = r.failures.iter().filter(|f| f.stage == "cpu").count();
-    assert_eq!(r.validated, Some(18 - cpu_missing));
+    assert_eq!(r.validated, Some(19 - cpu_missing));
     assert!(r.test_vectors > 1000);
 }
 

@@ -79,7 +79,7 @@ fn param(node: roxmltree::Node) -> Result<GuideParam, String> {
     })
 }
 
-fn entry(node: roxmltree::Node, lines: &LineIndex, path: &Path) -> Result<GuideEntry, String> {
+fn entry(node: roxmltree::Node, lines: &LineIndex, base: usize, path: &Path) -> Result<GuideEntry, String> {
     let name = node.attribute("name").ok_or("missing `name`")?.to_string();
     fn children<'a, 'i>(
         node: roxmltree::Node<'a, 'i>,
@@ -99,7 +99,7 @@ fn entry(node: roxmltree::Node, lines: &LineIndex, path: &Path) -> Result<GuideE
     let params = params.into_iter().filter(|p| !(p.c_type == "void" && p.varname.is_empty())).collect();
     let op_node = children(node, "operation").next();
     let operation = op_node.and_then(|o| o.text()).map(str::to_string).filter(|t| !t.trim().is_empty());
-    let operation_line = op_node.map_or(0, |o| lines.line_of(o.range().start));
+    let operation_line = op_node.map_or(0, |o| lines.line_of(base + o.range().start));
     Ok(GuideEntry {
         tech: node.attribute("tech").unwrap_or("").to_string(),
         cpuids: texts("CPUID"),
@@ -115,35 +115,67 @@ fn entry(node: roxmltree::Node, lines: &LineIndex, path: &Path) -> Result<GuideE
             })
             .collect(),
         file: path.to_path_buf(),
-        line: lines.line_of(node.range().start),
+        line: lines.line_of(base + node.range().start),
         operation_line,
         name,
     })
 }
 
-/// Parses one guide file. Entries that lack required parts are skipped and listed.
+/// Parses one guide file. Entries that lack required parts are skipped and
+/// listed. When the file is not well-formed XML, each `<intrinsic>` element
+/// is parsed on its own, so one broken entry costs only itself.
 pub fn read_guide(path: &Path) -> Result<Guide, GuideError> {
     let text = std::fs::read_to_string(path).map_err(|source| GuideError::Io { path: path.to_path_buf(), source })?;
-    let doc = roxmltree::Document::parse(&text).map_err(|e| GuideError::Xml {
-        path: path.to_path_buf(),
-        line: e.pos().row,
-        message: e.to_string(),
-    })?;
     let lines = LineIndex::new(&text);
-    let mut entries = Vec::new();
-    let mut skipped = Vec::new();
-    for node in doc.root_element().children().filter(|n| n.has_tag_name("intrinsic")) {
-        match entry(node, &lines, path) {
-            Ok(e) => entries.push(e),
-            Err(reason) => skipped.push(SkippedEntry {
-                name: node.attribute("name").unwrap_or("?").to_string(),
-                file: path.to_path_buf(),
-                line: lines.line_of(node.range().start),
-                reason,
-            }),
+    let mut guide = Guide { entries: Vec::new(), skipped: Vec::new() };
+    match roxmltree::Document::parse(&text) {
+        Ok(doc) => {
+            for node in doc.root_element().children().filter(|n| n.has_tag_name("intrinsic")) {
+                add_entry(&mut guide, node, &lines, 0, path);
+            }
+        }
+        Err(e) => {
+            let starts: Vec<usize> = text.match_indices("<intrinsic ").map(|(i, _)| i).collect();
+            if starts.is_empty() {
+                return Err(GuideError::Xml { path: path.to_path_buf(), line: e.pos().row, message: e.to_string() });
+            }
+            for (k, &start) in starts.iter().enumerate() {
+                let end = starts.get(k + 1).copied().unwrap_or(text.len());
+                let chunk = &text[start..end];
+                let chunk = chunk.rfind("</intrinsic>").map_or(chunk, |i| &chunk[..i + "</intrinsic>".len()]);
+                match roxmltree::Document::parse(chunk) {
+                    Ok(doc) => add_entry(&mut guide, doc.root_element(), &lines, start, path),
+                    Err(err) => guide.skipped.push(SkippedEntry {
+                        name: attribute_in_tag(chunk, "name").unwrap_or_else(|| "?".into()),
+                        file: path.to_path_buf(),
+                        line: lines.line_of(start) + err.pos().row - 1,
+                        reason: format!("malformed XML: {err}"),
+                    }),
+                }
+            }
         }
     }
-    Ok(Guide { entries, skipped })
+    Ok(guide)
+}
+
+fn add_entry(guide: &mut Guide, node: roxmltree::Node, lines: &LineIndex, base: usize, path: &Path) {
+    match entry(node, lines, base, path) {
+        Ok(e) => guide.entries.push(e),
+        Err(reason) => guide.skipped.push(SkippedEntry {
+            name: node.attribute("name").unwrap_or("?").to_string(),
+            file: path.to_path_buf(),
+            line: lines.line_of(base + node.range().start),
+            reason,
+        }),
+    }
+}
+
+/// `attr="value"` from the first tag of `xml`, without parsing it.
+fn attribute_in_tag(xml: &str, attr: &str) -> Option<String> {
+    let tag = &xml[..xml.find('>')?];
+    let key = format!("{attr}=\"");
+    let start = tag.find(&key)? + key.len();
+    Some(tag[start..].split('"').next()?.to_string())
 }
 
 #[cfg(test)]
@@ -168,10 +200,25 @@ mod tests {
     }
 
     #[test]
-    fn malformed_xml_is_an_error_with_line() {
+    fn a_broken_entry_costs_only_itself() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("g.xml");
-        std::fs::write(&path, "<intrinsics_list>\n<intrinsic name=\"x\">\n</intrinsics_list>").unwrap();
+        let good = "<intrinsic name=\"_ok\"><CPUID>SSE2</CPUID><return type=\"int\" varname=\"dst\" etype=\"UI32\"/></intrinsic>";
+        std::fs::write(&path, format!("<intrinsics_list>\n{good}\n<intrinsic name=\"_broken\">\n<CPUID>SSE2</CPU>\n</intrinsic>\n{good}\n</intrinsics_list>")).unwrap();
+        let g = read_guide(&path).unwrap();
+        assert_eq!(g.entries.len(), 2);
+        assert_eq!(g.entries[1].line, 6);
+        assert_eq!(g.skipped.len(), 1);
+        assert_eq!(g.skipped[0].name, "_broken");
+        assert_eq!(g.skipped[0].line, 4);
+        assert!(g.skipped[0].reason.starts_with("malformed XML"), "{}", g.skipped[0].reason);
+    }
+
+    #[test]
+    fn a_file_without_entries_is_an_error_with_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("g.xml");
+        std::fs::write(&path, "<intrinsics_list>\n<oops>\n</intrinsics_list>").unwrap();
         match read_guide(&path) {
             Err(GuideError::Xml { line, .. }) => assert_eq!(line, 3),
             other => panic!("expected XML error, got {:?}", other.map(|g| g.entries.len())),
