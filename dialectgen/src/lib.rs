@@ -6,3 +6,4 @@ pub mod report;
 pub mod sema;
 pub mod validate;
 pub mod x86;
+pub mod classify;

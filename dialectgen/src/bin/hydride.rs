@@ -22,6 +22,22 @@ enum Isa {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Regenerate the design data from vendor specs: similarity classes and
+    /// the class database (validated semantics only).
+    Gen {
+        /// Vendor data directory (holding x86/*.xml).
+        #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
+        isa_data: PathBuf,
+        /// Where generated files go.
+        #[arg(long, default_value = "generated")]
+        out: PathBuf,
+        /// Classify parsed semantics without validating them on this CPU first.
+        #[arg(long)]
+        no_validate: bool,
+        /// Z3 timeout per proof query, in milliseconds.
+        #[arg(long, default_value_t = 5000)]
+        timeout_ms: u32,
+    },
     /// Parse an ISA's vendor pseudocode into semantics and, with --validate,
     /// check every instruction against the real CPU.
     Isa {
@@ -75,6 +91,7 @@ fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
+        Command::Gen { isa_data, out, no_validate, timeout_ms } => gen(isa_data, out, no_validate, timeout_ms)?,
         Command::Isa {
             isa: Isa::X86,
             isa_data,
@@ -171,5 +188,24 @@ fn main() -> Result<()> {
             }
         }
     }
+    Ok(())
+}
+
+fn gen(isa_data: PathBuf, out: PathBuf, no_validate: bool, timeout_ms: u32) -> Result<()> {
+    let corrections = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)].into_iter().find(|p| p.exists());
+    let validation = (!no_validate).then(ValidationConfig::default);
+    let opts = SurveyOptions { isa_data, corrections, validation, filter: None };
+    let progress = |stage: &str, done: usize, total: usize| eprint!("\r{stage}: {done}/{total}   ");
+    let survey = survey(&opts, &progress).context("x86 front end failed")?;
+    eprintln!();
+    let semantics: Vec<_> =
+        survey.semantics.into_iter().filter(|(_, ok)| *ok || no_validate).map(|(s, _)| s).collect();
+    eprintln!("classifying {} instructions", semantics.len());
+    let (classes, stats) = dialectgen::classify::engine::classify(&semantics, timeout_ms);
+    std::fs::create_dir_all(out.join("x86"))?;
+    let summary = serde_json::json!({ "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "rejected": stats.rejected } });
+    std::fs::write(out.join("classes.json"), serde_json::to_string_pretty(&summary)? + "\n")?;
+    std::fs::write(out.join("x86/classes.json"), serde_json::to_string_pretty(&classes)? + "\n")?;
+    println!("x86: {} instructions, {} classes, {} unproved, {} rejected", stats.instructions, stats.classes, stats.unproved_pairs, stats.rejected.len());
     Ok(())
 }

@@ -40,3 +40,9 @@ pub fn formula(sema: &Semantics) -> Result<Formula, EvalError> {
 pub fn infer_types(sema: &Semantics) -> Result<Vec<VarType>, EvalError> {
     formula(sema).map(|f| f.types)
 }
+
+/// The formula of `sema` over the given input terms (one per argument).
+pub fn formula_over(sema: &Semantics, inputs: &[BV]) -> Result<BV, EvalError> {
+    let mut dom = Smt;
+    Machine::new(&mut dom, sema).run(inputs)
+}

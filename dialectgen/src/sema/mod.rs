@@ -2,3 +2,4 @@
 
 pub mod ir;
 pub mod print;
+pub mod visit;

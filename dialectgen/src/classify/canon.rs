@@ -1,0 +1,259 @@
+//! Canonical form of instruction semantics, so that instructions written
+//! differently by the vendor but computing alike look alike.
+//!
+//! - writes of `dst[MAX:w]` beyond the result are dropped;
+//! - integer locals defined once from loop counters and literals
+//!   (`i := j*16`) are substituted into their uses;
+//! - literal-only integer arithmetic is folded;
+//! - names become positional: arguments `a0, a1, …` in order of first use
+//!   (so argument order does not matter), locals `v0, …`, helpers `f0, …`
+//!   with parameters `p0, …`.
+//!
+//! Each transformation keeps the meaning; the classifier proves that for
+//! every instruction by comparing formulas.
+
+use crate::sema::ir::{BinOp, Expr, Semantics, Stmt, StmtKind};
+use crate::sema::visit::{walk_expr_mut, walk_semantics_mut, walk_stmts_mut};
+use num_bigint::BigInt;
+use num_traits::Zero;
+use std::collections::{HashMap, HashSet};
+
+/// A canonical instruction and, per canonical argument, the index of the
+/// instruction's own argument it stands for.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Canonical {
+    pub sema: Semantics,
+    pub arg_order: Vec<usize>,
+}
+
+pub fn canonicalize(original: &Semantics) -> Canonical {
+    let mut s = original.clone();
+    drop_writes_beyond_result(&mut s);
+    for f in &mut s.functions {
+        inline_integer_locals(&mut f.body);
+    }
+    inline_integer_locals(&mut s.body);
+    walk_semantics_mut(&mut s, &mut fold_literals, &mut |_| {});
+    let arg_order = rename(&mut s);
+    Canonical { sema: s, arg_order }
+}
+
+fn drop_writes_beyond_result(s: &mut Semantics) {
+    let result = s.result.name.clone();
+    let width = BigInt::from(s.result.width);
+    s.body.retain(|st| match &st.kind {
+        StmtKind::Assign { place, .. } if place.var == result => !matches!(
+            &place.range,
+            Some((Expr::Var(hi), Expr::Int(lo))) if hi == "MAX" && *lo >= width
+        ),
+        _ => true,
+    });
+}
+
+fn fold_literals(e: &mut Expr) {
+    let folded = match e {
+        Expr::Binary { op, lhs, rhs } => match (lhs.as_ref(), rhs.as_ref()) {
+            (Expr::Int(a), Expr::Int(b)) => match op {
+                BinOp::Add => Some(a + b),
+                BinOp::Sub => Some(a - b),
+                BinOp::Mul => Some(a * b),
+                BinOp::Div if !b.is_zero() && (a % b).is_zero() => Some(a / b),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    };
+    if let Some(v) = folded {
+        *e = Expr::Int(v);
+    }
+}
+
+/// Names assigned anywhere in `body` (with how many assignments).
+fn assignment_counts(body: &[Stmt]) -> HashMap<String, usize> {
+    let mut counts = HashMap::new();
+    let mut body = body.to_vec();
+    walk_stmts_mut(&mut body, &mut |_| {}, &mut |n: &mut String| *counts.entry(n.clone()).or_insert(0) += 1);
+    counts
+}
+
+/// Whether `e` is integer arithmetic over literals and the names in `ints`.
+fn is_integer_expr(e: &Expr, ints: &HashSet<String>) -> bool {
+    match e {
+        Expr::Int(_) => true,
+        Expr::Var(v) => ints.contains(v),
+        Expr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul, lhs, rhs } => {
+            is_integer_expr(lhs, ints) && is_integer_expr(rhs, ints)
+        }
+        Expr::Unary { arg, .. } => is_integer_expr(arg, ints) && !matches!(e, Expr::Unary { op: crate::sema::ir::UnOp::LogicalNot, .. }),
+        _ => false,
+    }
+}
+
+fn inline_integer_locals(body: &mut Vec<Stmt>) {
+    let counts = assignment_counts(body);
+    let mut ints: HashSet<String> = HashSet::new();
+    collect_loop_counters(body, &counts, &mut ints);
+    inline_block(body, &counts, &mut ints, &HashMap::new());
+}
+
+/// Loop counters that the body does not assign.
+fn collect_loop_counters(body: &[Stmt], counts: &HashMap<String, usize>, ints: &mut HashSet<String>) {
+    for s in body {
+        match &s.kind {
+            StmtKind::For { var, body, .. } => {
+                if counts.get(var) == Some(&1) {
+                    ints.insert(var.clone());
+                }
+                collect_loop_counters(body, counts, ints);
+            }
+            StmtKind::While { body, .. } => collect_loop_counters(body, counts, ints),
+            StmtKind::If { then, otherwise, .. } => {
+                collect_loop_counters(then, counts, ints);
+                collect_loop_counters(otherwise, counts, ints);
+            }
+            StmtKind::Case { arms, .. } => arms.iter().for_each(|a| collect_loop_counters(&a.body, counts, ints)),
+            _ => {}
+        }
+    }
+}
+
+fn substitute(e: &mut Expr, subst: &HashMap<String, Expr>) {
+    walk_expr_mut(e, &mut |x: &mut Expr| {
+        if let Expr::Var(v) = x {
+            if let Some(r) = subst.get(v) {
+                *x = r.clone();
+            }
+        }
+    });
+}
+
+fn inline_block(body: &mut Vec<Stmt>, counts: &HashMap<String, usize>, ints: &mut HashSet<String>, outer: &HashMap<String, Expr>) {
+    let mut subst = outer.clone();
+    let mut out = Vec::with_capacity(body.len());
+    for mut s in std::mem::take(body) {
+        walk_stmts_mut(std::slice::from_mut(&mut s), &mut |e: &mut Expr| substitute_top(e, &subst), &mut |_| {});
+        match &mut s.kind {
+            StmtKind::Assign { place, value } if place.range.is_none() && counts.get(&place.var) == Some(&1) && is_integer_expr(value, ints) => {
+                ints.insert(place.var.clone());
+                subst.insert(place.var.clone(), value.clone());
+                continue;
+            }
+            StmtKind::For { body: inner, .. } | StmtKind::While { body: inner, .. } => inline_block(inner, counts, ints, &subst),
+            StmtKind::If { then, otherwise, .. } => {
+                inline_block(then, counts, ints, &subst);
+                inline_block(otherwise, counts, ints, &subst);
+            }
+            StmtKind::Case { arms, .. } => arms.iter_mut().for_each(|a| inline_block(&mut a.body, counts, ints, &subst)),
+            _ => {}
+        }
+        out.push(s);
+    }
+    *body = out;
+}
+
+/// Substitution applied to one expression tree (not to nested statements,
+/// which `inline_block` visits with its own map).
+fn substitute_top(e: &mut Expr, subst: &HashMap<String, Expr>) {
+    if !subst.is_empty() {
+        substitute(e, subst);
+    }
+}
+
+/// Positional names; returns the argument order.
+fn rename(s: &mut Semantics) -> Vec<usize> {
+    let arg_names: Vec<String> = s.args.iter().map(|a| a.name.clone()).collect();
+    // Arguments in order of first use in the body (helpers' bodies count
+    // where they are called, approximated by the main body order).
+    let mut first_use: Vec<usize> = Vec::new();
+    let mut probe = s.clone();
+    walk_semantics_mut(
+        &mut probe,
+        &mut |e: &mut Expr| {
+            if let Expr::Var(v) = e {
+                if let Some(i) = arg_names.iter().position(|a| a == v) {
+                    if !first_use.contains(&i) {
+                        first_use.push(i);
+                    }
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    // Post-order walks visit operands before the expressions using them, so
+    // the order is "first operand first"; unused arguments go last.
+    for i in 0..arg_names.len() {
+        if !first_use.contains(&i) {
+            first_use.push(i);
+        }
+    }
+    let mut globals: HashMap<String, String> = HashMap::new();
+    for (k, &i) in first_use.iter().enumerate() {
+        globals.insert(arg_names[i].clone(), format!("a{k}"));
+    }
+    globals.insert(s.result.name.clone(), "dst".into());
+    let fn_names: HashMap<String, String> =
+        s.functions.iter().enumerate().map(|(k, f)| (f.name.clone(), format!("f{k}"))).collect();
+    for f in &mut s.functions {
+        let mut r = Renamer { names: globals.clone(), prefix: 'l', next: 0 };
+        for (k, p) in f.params.iter_mut().enumerate() {
+            r.names.insert(p.clone(), format!("p{k}"));
+        }
+        f.params = (0..f.params.len()).map(|k| format!("p{k}")).collect();
+        rename_body(&mut f.body, r, &fn_names);
+        f.name = fn_names[&f.name].clone();
+    }
+    let r = rename_body(&mut s.body, Renamer { names: globals, prefix: 'v', next: 0 }, &fn_names);
+    let mut args = Vec::with_capacity(s.args.len());
+    for &i in &first_use {
+        let mut a = s.args[i].clone();
+        a.name = r.names[&a.name].clone();
+        args.push(a);
+    }
+    s.args = args;
+    s.result.name = "dst".into();
+    first_use
+}
+
+/// Maps names to positional ones, allocating `v0, v1, …` on first sight.
+struct Renamer {
+    names: HashMap<String, String>,
+    prefix: char,
+    next: usize,
+}
+
+impl Renamer {
+    fn rename(&mut self, n: &mut String) {
+        if n == "MAX" || n.starts_with("_MM_") {
+            return;
+        }
+        let new = match self.names.get(n.as_str()) {
+            Some(x) => x.clone(),
+            None => {
+                let x = format!("{}{}", self.prefix, self.next);
+                self.next += 1;
+                self.names.insert(n.clone(), x.clone());
+                x
+            }
+        };
+        *n = new;
+    }
+}
+
+fn rename_body(body: &mut [Stmt], r: Renamer, fn_names: &HashMap<String, String>) -> Renamer {
+    let cell = std::cell::RefCell::new(r);
+    walk_stmts_mut(
+        body,
+        &mut |e: &mut Expr| match e {
+            Expr::Var(v) => cell.borrow_mut().rename(v),
+            Expr::Call { func, .. } => {
+                if let Some(n) = fn_names.get(func.as_str()) {
+                    *func = n.clone();
+                }
+            }
+            _ => {}
+        },
+        &mut |n: &mut String| cell.borrow_mut().rename(n),
+    );
+    cell.into_inner()
+}

@@ -1,0 +1,184 @@
+//! The similarity engine: canonicalize, extract parameters, group by
+//! template, link and drop parameters, and prove every membership.
+
+use super::canon::{canonicalize, Canonical};
+use super::proof::{prove_equal, Verdict};
+use super::template::{hole, instantiate, parameterize, Parameterized};
+use crate::sema::ir::{Expr, Semantics};
+use crate::sema::visit::walk_semantics_mut;
+use num_bigint::BigInt;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// A class parameter: the holes it fills (linked because every member
+/// gives them the same value).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassParam {
+    pub name: String,
+    pub holes: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ClassMember {
+    pub intrinsic: String,
+    /// Operand `k` of the class op is argument `arg_order[k]` of the intrinsic.
+    pub arg_order: Vec<usize>,
+    /// One value per class parameter.
+    pub values: Vec<BigInt>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SimilarityClass {
+    pub name: String,
+    /// Parameterized semantics: holes named after the class parameters.
+    pub template: Semantics,
+    pub params: Vec<ClassParam>,
+    pub members: Vec<ClassMember>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ClassStats {
+    pub instructions: usize,
+    pub classes: usize,
+    /// Memberships (or canonical forms) Z3 did not prove: timeout or unknown.
+    pub unproved_pairs: usize,
+    /// Instructions left out because a proof failed or the canonical form differed.
+    pub rejected: Vec<String>,
+}
+
+struct Prepared {
+    canonical: Canonical,
+    param: Parameterized,
+}
+
+/// Classifies `semantics`; every proof query gets `timeout_ms`.
+pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClass>, ClassStats) {
+    let mut stats = ClassStats { instructions: semantics.len(), ..ClassStats::default() };
+    // Canonicalize and prove each canonical form equal to its original.
+    let prepared: Vec<(usize, Result<Prepared, (String, Verdict)>)> = semantics
+        .par_iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let canonical = canonicalize(s);
+            let verdict = prove_equal(s, &canonical.sema, &canonical.arg_order, timeout_ms);
+            if verdict != Verdict::Equal {
+                return (i, Err((s.name.clone(), verdict)));
+            }
+            let param = parameterize(&canonical.sema);
+            let back = instantiate(&param.template, &param.values, &canonical.sema.name);
+            if back != canonical.sema {
+                return (i, Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))));
+            }
+            (i, Ok(Prepared { canonical, param }))
+        })
+        .collect();
+    let mut buckets: BTreeMap<String, Vec<(usize, Prepared)>> = BTreeMap::new();
+    for (i, p) in prepared {
+        match p {
+            Ok(p) => buckets.entry(p.param.key.clone()).or_default().push((i, p)),
+            Err((name, verdict)) => {
+                if matches!(verdict, Verdict::Unknown(_)) {
+                    stats.unproved_pairs += 1;
+                }
+                log::warn!("{name}: canonical form not proved equal: {verdict:?}");
+                stats.rejected.push(name);
+            }
+        }
+    }
+    let mut classes: Vec<SimilarityClass> = buckets.into_values().map(|members| build_class(semantics, members)).collect();
+    name_classes(&mut classes);
+    stats.classes = classes.len();
+    (classes, stats)
+}
+
+/// Links holes equal in every member, folds holes constant across the class.
+fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> SimilarityClass {
+    let holes = members[0].1.param.values.len();
+    let column = |h: usize| members.iter().map(|(_, p)| p.param.values[h].clone()).collect::<Vec<_>>();
+    let mut params: Vec<ClassParam> = Vec::new();
+    let mut fixed: BTreeMap<usize, BigInt> = BTreeMap::new();
+    let mut seen: Vec<(Vec<BigInt>, usize)> = Vec::new();
+    for h in 0..holes {
+        let col = column(h);
+        if col.iter().all(|v| *v == col[0]) {
+            fixed.insert(h, col[0].clone());
+        } else if let Some((_, k)) = seen.iter().find(|(c, _)| *c == col) {
+            params[*k].holes.push(h);
+        } else {
+            seen.push((col, params.len()));
+            params.push(ClassParam { name: String::new(), holes: vec![h] });
+        }
+    }
+    let template0 = &members[0].1.param.template;
+    let body_holes = holes - 3 * template0.args.len() - 2;
+    for p in &mut params {
+        p.name = param_name(p.holes[0], body_holes, template0);
+    }
+    let mut template = template0.clone();
+    let hole_param: BTreeMap<usize, String> =
+        params.iter().flat_map(|p| p.holes.iter().map(move |h| (*h, p.name.clone()))).collect();
+    walk_semantics_mut(
+        &mut template,
+        &mut |e: &mut Expr| {
+            if let Expr::Var(v) = e {
+                if let Some(h) = v.strip_prefix('$').and_then(|k| k.parse::<usize>().ok()) {
+                    *e = match (fixed.get(&h), hole_param.get(&h)) {
+                        (Some(c), _) => Expr::Int(c.clone()),
+                        (_, Some(name)) => Expr::Var(name.clone()),
+                        _ => Expr::Var(hole(h)),
+                    };
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    let members = members
+        .iter()
+        .map(|(i, p)| ClassMember {
+            intrinsic: semantics[*i].name.clone(),
+            arg_order: p.canonical.arg_order.clone(),
+            values: params.iter().map(|cp| p.param.values[cp.holes[0]].clone()).collect(),
+        })
+        .collect();
+    SimilarityClass { name: String::new(), template, params, members }
+}
+
+/// Names signature parameters after what they are; body numbers `k0, k1, …`.
+fn param_name(h: usize, body_holes: usize, t: &Semantics) -> String {
+    if h < body_holes {
+        return format!("k{h}");
+    }
+    let sig = h - body_holes;
+    let (arg, field) = (sig / 3, sig % 3);
+    if arg < t.args.len() {
+        let what = ["width", "elem_width", "imm_bits"][field];
+        format!("{}_{what}", t.args[arg].name)
+    } else if sig == 3 * t.args.len() {
+        "result_width".into()
+    } else {
+        "result_elem_width".into()
+    }
+}
+
+/// `_mm512_mask_adds_epi16` → `adds_epi`; unique names per class.
+fn name_classes(classes: &mut [SimilarityClass]) {
+    let mut used: BTreeMap<String, usize> = BTreeMap::new();
+    for c in classes.iter_mut() {
+        let base = stem(&c.members[0].intrinsic);
+        let n = used.entry(base.clone()).or_insert(0);
+        *n += 1;
+        c.name = if *n == 1 { base } else { format!("{base}_{n}") };
+    }
+}
+
+fn stem(intrinsic: &str) -> String {
+    let mut s = intrinsic.trim_start_matches('_');
+    for prefix in ["mm512_", "mm256_", "mm_", "mask2_", "maskz_", "mask_"] {
+        s = s.strip_prefix(prefix).unwrap_or(s);
+    }
+    for prefix in ["mask2_", "maskz_", "mask_"] {
+        s = s.strip_prefix(prefix).unwrap_or(s);
+    }
+    s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
+}

@@ -1,0 +1,7 @@
+//! Similarity classes: instructions that compute the same thing up to
+//! numbers (widths, element sizes, counts, offsets).
+
+pub mod canon;
+pub mod engine;
+pub mod proof;
+pub mod template;

@@ -1,0 +1,81 @@
+//! Parameter extraction: every number in a canonical instruction becomes a
+//! hole `$k`, so instructions that differ only in numbers share a template.
+
+use crate::sema::ir::{Expr, Semantics};
+use crate::sema::visit::walk_semantics_mut;
+use num_bigint::BigInt;
+
+/// A template (holes `$0, $1, …` for the numbers of the body, zeros for
+/// the widths in the signature) and the numbers of one instruction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parameterized {
+    pub template: Semantics,
+    /// Body holes first, then per argument its width, element width and
+    /// decoded immediate bits, then the result's width and element width.
+    pub values: Vec<BigInt>,
+    /// Identifies the template: equal keys, same template.
+    pub key: String,
+}
+
+pub fn hole(k: usize) -> String {
+    format!("${k}")
+}
+
+pub fn parameterize(canonical: &Semantics) -> Parameterized {
+    let mut t = canonical.clone();
+    let mut values = Vec::new();
+    walk_semantics_mut(
+        &mut t,
+        &mut |e: &mut Expr| {
+            if let Expr::Int(v) = e {
+                let k = values.len();
+                values.push(v.clone());
+                *e = Expr::Var(hole(k));
+            }
+        },
+        &mut |_| {},
+    );
+    for a in &mut t.args {
+        values.push(BigInt::from(a.width));
+        values.push(BigInt::from(a.elem.width));
+        values.push(BigInt::from(a.imm_bits.unwrap_or(0)));
+        a.width = 0;
+        a.elem.width = 0;
+        a.imm_bits = a.imm_bits.map(|_| 0);
+    }
+    values.push(BigInt::from(t.result.width));
+    values.push(BigInt::from(t.result.elem.width));
+    t.result.width = 0;
+    t.result.elem.width = 0;
+    t.name = String::new();
+    let key = serde_json::to_string(&(&t.args, &t.result, &t.functions, &t.body)).expect("IR serializes");
+    Parameterized { template: t, values, key }
+}
+
+/// The instruction a template stands for with these numbers.
+pub fn instantiate(template: &Semantics, values: &[BigInt], name: &str) -> Semantics {
+    let mut s = template.clone();
+    let body_holes = values.len() - 3 * s.args.len() - 2;
+    walk_semantics_mut(
+        &mut s,
+        &mut |e: &mut Expr| {
+            if let Expr::Var(v) = e {
+                if let Some(k) = v.strip_prefix('$').and_then(|k| k.parse::<usize>().ok()) {
+                    *e = Expr::Int(values[k].clone());
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    let num = |v: &BigInt| u32::try_from(v).unwrap_or(0);
+    for (i, a) in s.args.iter_mut().enumerate() {
+        let base = body_holes + 3 * i;
+        a.width = num(&values[base]);
+        a.elem.width = num(&values[base + 1]);
+        a.imm_bits = a.imm_bits.map(|_| num(&values[base + 2]));
+    }
+    s.result.width = num(&values[values.len() - 2]);
+    s.result.elem.width = num(&values[values.len() - 1]);
+    s.name = name.to_string();
+    s
+}
