@@ -1,9 +1,9 @@
 //! hydride's offline generator: vendor ISA pseudocode → formal bitvector
 //! semantics → validation against real hardware → dialect design.
 
+pub mod classify;
 pub mod eval;
 pub mod report;
 pub mod sema;
 pub mod validate;
 pub mod x86;
-pub mod classify;

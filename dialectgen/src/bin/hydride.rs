@@ -192,20 +192,27 @@ fn main() -> Result<()> {
 }
 
 fn gen(isa_data: PathBuf, out: PathBuf, no_validate: bool, timeout_ms: u32) -> Result<()> {
-    let corrections = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)].into_iter().find(|p| p.exists());
+    let corrections = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)]
+        .into_iter()
+        .find(|p| p.exists());
     let validation = (!no_validate).then(ValidationConfig::default);
     let opts = SurveyOptions { isa_data, corrections, validation, filter: None };
     let progress = |stage: &str, done: usize, total: usize| eprint!("\r{stage}: {done}/{total}   ");
     let survey = survey(&opts, &progress).context("x86 front end failed")?;
     eprintln!();
-    let semantics: Vec<_> =
-        survey.semantics.into_iter().filter(|(_, ok)| *ok || no_validate).map(|(s, _)| s).collect();
+    let semantics: Vec<_> = survey.semantics.into_iter().filter(|(_, ok)| *ok || no_validate).map(|(s, _)| s).collect();
     eprintln!("classifying {} instructions", semantics.len());
     let (classes, stats) = dialectgen::classify::engine::classify(&semantics, timeout_ms);
     std::fs::create_dir_all(out.join("x86"))?;
     let summary = serde_json::json!({ "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "rejected": stats.rejected } });
     std::fs::write(out.join("classes.json"), serde_json::to_string_pretty(&summary)? + "\n")?;
     std::fs::write(out.join("x86/classes.json"), serde_json::to_string_pretty(&classes)? + "\n")?;
-    println!("x86: {} instructions, {} classes, {} unproved, {} rejected", stats.instructions, stats.classes, stats.unproved_pairs, stats.rejected.len());
+    println!(
+        "x86: {} instructions, {} classes, {} unproved, {} rejected",
+        stats.instructions,
+        stats.classes,
+        stats.unproved_pairs,
+        stats.rejected.len()
+    );
     Ok(())
 }

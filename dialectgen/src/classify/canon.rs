@@ -5,6 +5,7 @@
 //! - integer locals defined once from loop counters and literals
 //!   (`i := j*16`) are substituted into their uses;
 //! - literal-only integer arithmetic is folded;
+//! - source positions are dropped;
 //! - names become positional: arguments `a0, a1, …` in order of first use
 //!   (so argument order does not matter), locals `v0, …`, helpers `f0, …`
 //!   with parameters `p0, …`.
@@ -13,7 +14,7 @@
 //! every instruction by comparing formulas.
 
 use crate::sema::ir::{BinOp, Expr, Semantics, Stmt, StmtKind};
-use crate::sema::visit::{walk_expr_mut, walk_semantics_mut, walk_stmts_mut};
+use crate::sema::visit::{clear_spans, walk_expr_mut, walk_semantics_mut, walk_stmts_mut};
 use num_bigint::BigInt;
 use num_traits::Zero;
 use std::collections::{HashMap, HashSet};
@@ -35,6 +36,11 @@ pub fn canonicalize(original: &Semantics) -> Canonical {
     inline_integer_locals(&mut s.body);
     walk_semantics_mut(&mut s, &mut fold_literals, &mut |_| {});
     let arg_order = rename(&mut s);
+    for f in &mut s.functions {
+        f.span = Default::default();
+        clear_spans(&mut f.body);
+    }
+    clear_spans(&mut s.body);
     Canonical { sema: s, arg_order }
 }
 
@@ -85,7 +91,9 @@ fn is_integer_expr(e: &Expr, ints: &HashSet<String>) -> bool {
         Expr::Binary { op: BinOp::Add | BinOp::Sub | BinOp::Mul, lhs, rhs } => {
             is_integer_expr(lhs, ints) && is_integer_expr(rhs, ints)
         }
-        Expr::Unary { arg, .. } => is_integer_expr(arg, ints) && !matches!(e, Expr::Unary { op: crate::sema::ir::UnOp::LogicalNot, .. }),
+        Expr::Unary { arg, .. } => {
+            is_integer_expr(arg, ints) && !matches!(e, Expr::Unary { op: crate::sema::ir::UnOp::LogicalNot, .. })
+        }
         _ => false,
     }
 }
@@ -128,23 +136,34 @@ fn substitute(e: &mut Expr, subst: &HashMap<String, Expr>) {
     });
 }
 
-fn inline_block(body: &mut Vec<Stmt>, counts: &HashMap<String, usize>, ints: &mut HashSet<String>, outer: &HashMap<String, Expr>) {
+fn inline_block(
+    body: &mut Vec<Stmt>,
+    counts: &HashMap<String, usize>,
+    ints: &mut HashSet<String>,
+    outer: &HashMap<String, Expr>,
+) {
     let mut subst = outer.clone();
     let mut out = Vec::with_capacity(body.len());
     for mut s in std::mem::take(body) {
         walk_stmts_mut(std::slice::from_mut(&mut s), &mut |e: &mut Expr| substitute_top(e, &subst), &mut |_| {});
         match &mut s.kind {
-            StmtKind::Assign { place, value } if place.range.is_none() && counts.get(&place.var) == Some(&1) && is_integer_expr(value, ints) => {
+            StmtKind::Assign { place, value }
+                if place.range.is_none() && counts.get(&place.var) == Some(&1) && is_integer_expr(value, ints) =>
+            {
                 ints.insert(place.var.clone());
                 subst.insert(place.var.clone(), value.clone());
                 continue;
             }
-            StmtKind::For { body: inner, .. } | StmtKind::While { body: inner, .. } => inline_block(inner, counts, ints, &subst),
+            StmtKind::For { body: inner, .. } | StmtKind::While { body: inner, .. } => {
+                inline_block(inner, counts, ints, &subst)
+            }
             StmtKind::If { then, otherwise, .. } => {
                 inline_block(then, counts, ints, &subst);
                 inline_block(otherwise, counts, ints, &subst);
             }
-            StmtKind::Case { arms, .. } => arms.iter_mut().for_each(|a| inline_block(&mut a.body, counts, ints, &subst)),
+            StmtKind::Case { arms, .. } => {
+                arms.iter_mut().for_each(|a| inline_block(&mut a.body, counts, ints, &subst))
+            }
             _ => {}
         }
         out.push(s);

@@ -17,6 +17,8 @@ use std::collections::BTreeMap;
 pub struct ClassParam {
     pub name: String,
     pub holes: Vec<usize>,
+    /// Holes that are this parameter plus a constant (`elem_width - 1`).
+    pub offset_holes: Vec<(usize, BigInt)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -68,7 +70,10 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
             let param = parameterize(&canonical.sema);
             let back = instantiate(&param.template, &param.values, &canonical.sema.name);
             if back != canonical.sema {
-                return (i, Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))));
+                return (
+                    i,
+                    Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))),
+                );
             }
             (i, Ok(Prepared { canonical, param }))
         })
@@ -86,7 +91,8 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
             }
         }
     }
-    let mut classes: Vec<SimilarityClass> = buckets.into_values().map(|members| build_class(semantics, members)).collect();
+    let mut classes: Vec<SimilarityClass> =
+        buckets.into_values().map(|members| build_class(semantics, members)).collect();
     name_classes(&mut classes);
     stats.classes = classes.len();
     (classes, stats)
@@ -105,19 +111,31 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
             fixed.insert(h, col[0].clone());
         } else if let Some((_, k)) = seen.iter().find(|(c, _)| *c == col) {
             params[*k].holes.push(h);
+        } else if let Some((k, offset)) = seen.iter().find_map(|(c, k)| constant_offset(&col, c).map(|o| (*k, o))) {
+            params[k].offset_holes.push((h, offset));
         } else {
             seen.push((col, params.len()));
-            params.push(ClassParam { name: String::new(), holes: vec![h] });
+            params.push(ClassParam { name: String::new(), holes: vec![h], offset_holes: Vec::new() });
         }
     }
     let template0 = &members[0].1.param.template;
     let body_holes = holes - 3 * template0.args.len() - 2;
     for p in &mut params {
-        p.name = param_name(p.holes[0], body_holes, template0);
+        // Prefer a signature name (`a0_elem_width`) over a body number.
+        let h = p.holes.iter().copied().find(|h| *h >= body_holes).unwrap_or(p.holes[0]);
+        p.name = param_name(h, body_holes, template0);
     }
     let mut template = template0.clone();
-    let hole_param: BTreeMap<usize, String> =
-        params.iter().flat_map(|p| p.holes.iter().map(move |h| (*h, p.name.clone()))).collect();
+    let hole_param: BTreeMap<usize, Expr> = params
+        .iter()
+        .flat_map(|p| {
+            let direct = p.holes.iter().map(move |h| (*h, Expr::Var(p.name.clone())));
+            let offset = p.offset_holes.iter().map(move |(h, o)| {
+                (*h, Expr::binary(crate::sema::ir::BinOp::Add, Expr::Var(p.name.clone()), Expr::Int(o.clone())))
+            });
+            direct.chain(offset)
+        })
+        .collect();
     walk_semantics_mut(
         &mut template,
         &mut |e: &mut Expr| {
@@ -125,7 +143,7 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
                 if let Some(h) = v.strip_prefix('$').and_then(|k| k.parse::<usize>().ok()) {
                     *e = match (fixed.get(&h), hole_param.get(&h)) {
                         (Some(c), _) => Expr::Int(c.clone()),
-                        (_, Some(name)) => Expr::Var(name.clone()),
+                        (_, Some(e)) => e.clone(),
                         _ => Expr::Var(hole(h)),
                     };
                 }
@@ -142,6 +160,12 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
         })
         .collect();
     SimilarityClass { name: String::new(), template, params, members }
+}
+
+/// `Some(c)` when `col[i] == base[i] + c` for every member.
+fn constant_offset(col: &[BigInt], base: &[BigInt]) -> Option<BigInt> {
+    let c = &col[0] - &base[0];
+    col.iter().zip(base).all(|(x, y)| x - y == c).then_some(c)
 }
 
 /// Names signature parameters after what they are; body numbers `k0, k1, …`.

@@ -87,3 +87,19 @@ pub fn walk_semantics_mut(
     }
     walk_stmts_mut(&mut s.body, on_expr, on_name);
 }
+
+/// Forgets source positions (for comparing programs by structure).
+pub fn clear_spans(body: &mut [Stmt]) {
+    for s in body {
+        s.span = Default::default();
+        match &mut s.kind {
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => clear_spans(body),
+            StmtKind::If { then, otherwise, .. } => {
+                clear_spans(then);
+                clear_spans(otherwise);
+            }
+            StmtKind::Case { arms, .. } => arms.iter_mut().for_each(|a| clear_spans(&mut a.body)),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! The similarity engine on fixtures: alike instructions share a class,
+//! different ones do not, and every membership reproduces the instruction.
+
+use dialectgen::classify::canon::canonicalize;
+use dialectgen::classify::engine::classify;
+use dialectgen::classify::proof::{prove_equal, Verdict};
+use dialectgen::classify::template::instantiate;
+use dialectgen::sema::ir::Semantics;
+use dialectgen::x86::survey::{survey, SurveyOptions};
+use std::path::PathBuf;
+
+fn fixture_semantics() -> Vec<Semantics> {
+    let opts = SurveyOptions {
+        isa_data: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/x86-classes"),
+        corrections: None,
+        validation: None,
+        filter: None,
+    };
+    survey(&opts, &|_: &str, _: usize, _: usize| {}).expect("survey").semantics.into_iter().map(|(s, _)| s).collect()
+}
+
+fn by_name<'a>(all: &'a [Semantics], name: &str) -> &'a Semantics {
+    all.iter().find(|s| s.name == name).unwrap()
+}
+
+#[test]
+fn alike_instructions_share_a_class() {
+    let all = fixture_semantics();
+    assert_eq!(all.len(), 6);
+    let (classes, stats) = classify(&all, 5000);
+    assert_eq!(stats.unproved_pairs, 0);
+    assert!(stats.rejected.is_empty());
+    let class_of = |n: &str| classes.iter().position(|c| c.members.iter().any(|m| m.intrinsic == n)).unwrap();
+    // Different styles and widths, one operation.
+    assert_eq!(class_of("_mm_add_epi16"), class_of("_mm256_add_epi8"));
+    assert_eq!(class_of("_mm_add_epi16"), class_of("_mm512_add_epi32"));
+    // Saturating add is another operation.
+    assert_ne!(class_of("_mm_add_epi16"), class_of("_mm_adds_epi16"));
+    // Blend and masked move differ only in argument order.
+    assert_eq!(class_of("_mm512_mask_blend_epi32"), class_of("_mm512_mask_mov_epi32"));
+    assert_eq!(classes.len(), 3);
+
+    let add = &classes[class_of("_mm_add_epi16")];
+    // Lane count and element width vary; they are linked to the widths.
+    assert!(add.params.iter().any(|p| p.name == "a0_elem_width"), "{:?}", add.params);
+    // Lanes - 1, element width (elem - 1 derived from it), vector width.
+    assert_eq!(add.params.len(), 3, "{:?}", add.params);
+}
+
+#[test]
+fn every_member_is_its_class_template_instantiated() {
+    let all = fixture_semantics();
+    let (classes, _) = classify(&all, 5000);
+    for c in &classes {
+        for m in &c.members {
+            let original = by_name(&all, &m.intrinsic);
+            let canonical = canonicalize(original);
+            assert_eq!(canonical.arg_order, m.arg_order);
+            // Fill every class parameter, then compare with the canonical form.
+            let mut filled = c.template.clone();
+            let names: Vec<(String, num_bigint::BigInt)> =
+                c.params.iter().map(|p| p.name.clone()).zip(m.values.iter().cloned()).collect();
+            dialectgen::sema::visit::walk_semantics_mut(
+                &mut filled,
+                &mut |e: &mut dialectgen::sema::ir::Expr| {
+                    if let dialectgen::sema::ir::Expr::Var(v) = e {
+                        if let Some((_, val)) = names.iter().find(|(n, _)| n == v) {
+                            *e = dialectgen::sema::ir::Expr::Int(val.clone());
+                        }
+                    }
+                },
+                &mut |_| {},
+            );
+            assert_eq!(
+                prove_equal(original, &instantiate_signature(&filled, &canonical.sema), &m.arg_order, 5000),
+                Verdict::Equal,
+                "{}",
+                m.intrinsic
+            );
+        }
+    }
+}
+
+/// The template's signature widths are zeroed; take them from the canonical form.
+fn instantiate_signature(filled: &Semantics, canonical: &Semantics) -> Semantics {
+    let mut s = filled.clone();
+    s.args = canonical.args.clone();
+    s.result = canonical.result.clone();
+    s.name = canonical.name.clone();
+    s
+}
+
+#[test]
+fn different_semantics_are_not_proved_equal() {
+    let all = fixture_semantics();
+    let add = by_name(&all, "_mm_add_epi16");
+    let adds = by_name(&all, "_mm_adds_epi16");
+    assert_eq!(prove_equal(add, adds, &[0, 1], 5000), Verdict::Differ);
+    // Swapping the operands of an add is still an add.
+    assert_eq!(prove_equal(add, add, &[1, 0], 5000), Verdict::Equal);
+    let _ = instantiate;
+}
+
+#[test]
+#[ignore]
+fn print_canonical_forms() {
+    for s in fixture_semantics() {
+        let c = canonicalize(&s);
+        println!("{}", dialectgen::sema::print::semantics_to_string(&c.sema));
+        let p = dialectgen::classify::template::parameterize(&c.sema);
+        println!("{}\n", p.key);
+    }
+}
