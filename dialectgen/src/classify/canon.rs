@@ -5,7 +5,11 @@
 //! - integer locals defined once from loop counters and literals
 //!   (`i := j*16`) are substituted into their uses;
 //! - literal-only integer arithmetic is folded;
+//! - sized helpers take their width as an argument (`Saturate(x, 16)`);
 //! - source positions are dropped;
+//! - runs of statements stepping through numbers are rerolled into loops;
+//! - integer index arithmetic over loop counters is put in one normal
+//!   form, `((v0 * c0) + (v1 * c1)) + c`;
 //! - names become positional: arguments `a0, a1, …` in order of first use
 //!   (so argument order does not matter), locals `v0, …`, helpers `f0, …`
 //!   with parameters `p0, …`.
@@ -30,12 +34,22 @@ pub struct Canonical {
 pub fn canonicalize(original: &Semantics) -> Canonical {
     let mut s = original.clone();
     drop_writes_beyond_result(&mut s);
+    walk_semantics_mut(&mut s, &mut width_as_argument, &mut |_| {});
+    let mut next = 0;
+    for f in &mut s.functions {
+        super::reroll::reroll(&mut f.body, "rr", &mut next);
+    }
+    super::reroll::reroll(&mut s.body, "rr", &mut next);
     for f in &mut s.functions {
         inline_integer_locals(&mut f.body);
     }
     inline_integer_locals(&mut s.body);
     walk_semantics_mut(&mut s, &mut fold_literals, &mut |_| {});
     let arg_order = rename(&mut s);
+    for f in &mut s.functions {
+        normalize_index_arithmetic(&mut f.body);
+    }
+    normalize_index_arithmetic(&mut s.body);
     for f in &mut s.functions {
         f.span = Default::default();
         clear_spans(&mut f.body);
@@ -54,6 +68,21 @@ fn drop_writes_beyond_result(s: &mut Semantics) {
         ),
         _ => true,
     });
+}
+
+/// `Saturate16(x)` → `Saturate(x, 16)`: the width becomes a number, so it
+/// can be a parameter.
+fn width_as_argument(e: &mut Expr) {
+    let Expr::Call { func, args } = e else { return };
+    for prefix in ["SaturateU", "Saturate", "SignExtend", "ZeroExtend", "Truncate"] {
+        if let Some(w) = func.strip_prefix(prefix).and_then(|w| w.parse::<u32>().ok()) {
+            if args.len() == 1 {
+                *func = prefix.to_string();
+                args.push(Expr::Int(BigInt::from(w)));
+            }
+            return;
+        }
+    }
 }
 
 fn fold_literals(e: &mut Expr) {
@@ -177,6 +206,71 @@ fn substitute_top(e: &mut Expr, subst: &HashMap<String, Expr>) {
     if !subst.is_empty() {
         substitute(e, subst);
     }
+}
+
+/// Rewrites every integer expression over loop counters and literals into
+/// `((x * a) + (y * b)) + c`, terms ordered by name, so that `i+7` with
+/// `i := j*8`, `j*8+7` and `7+8*j` agree.
+fn normalize_index_arithmetic(body: &mut [Stmt]) {
+    let counts = assignment_counts(body);
+    let mut ints = HashSet::new();
+    collect_loop_counters(body, &counts, &mut ints);
+    walk_stmts_mut(body, &mut |e: &mut Expr| normalize_top(e, &ints), &mut |_| {});
+}
+
+fn normalize_top(e: &mut Expr, ints: &HashSet<String>) {
+    if matches!(e, Expr::Int(_) | Expr::Var(_)) || !is_integer_expr(e, ints) {
+        return;
+    }
+    let Some(form) = linear_form(e) else { return };
+    let mut acc: Option<Expr> = None;
+    for (var, coeff) in &form.0 {
+        let term = Expr::binary(BinOp::Mul, Expr::Var(var.clone()), Expr::Int(coeff.clone()));
+        acc = Some(match acc {
+            None => term,
+            Some(a) => Expr::binary(BinOp::Add, a, term),
+        });
+    }
+    *e = match acc {
+        None => Expr::Int(form.1),
+        Some(a) => Expr::binary(BinOp::Add, a, Expr::Int(form.1)),
+    };
+}
+
+/// Coefficients per variable (sorted) and the constant, when `e` is linear.
+fn linear_form(e: &Expr) -> Option<(std::collections::BTreeMap<String, BigInt>, BigInt)> {
+    use std::collections::BTreeMap;
+    Some(match e {
+        Expr::Int(c) => (BTreeMap::new(), c.clone()),
+        Expr::Var(v) => (BTreeMap::from([(v.clone(), BigInt::from(1))]), BigInt::zero()),
+        Expr::Binary { op: op @ (BinOp::Add | BinOp::Sub), lhs, rhs } => {
+            let (mut a, ca) = linear_form(lhs)?;
+            let (b, cb) = linear_form(rhs)?;
+            let sign = if *op == BinOp::Add { BigInt::from(1) } else { BigInt::from(-1) };
+            for (k, v) in b {
+                *a.entry(k).or_insert_with(BigInt::zero) += &sign * v;
+            }
+            a.retain(|_, v| !v.is_zero());
+            (a, ca + sign * cb)
+        }
+        Expr::Binary { op: BinOp::Mul, lhs, rhs } => {
+            let (a, ca) = linear_form(lhs)?;
+            let (b, cb) = linear_form(rhs)?;
+            let scale = |m: BTreeMap<String, BigInt>, k: &BigInt| {
+                m.into_iter().map(|(v, c)| (v, c * k)).filter(|(_, c)| !c.is_zero()).collect()
+            };
+            match (a.is_empty(), b.is_empty()) {
+                (true, _) => (scale(b, &ca), ca * cb),
+                (_, true) => (scale(a, &cb), ca * cb),
+                _ => return None,
+            }
+        }
+        Expr::Unary { op: crate::sema::ir::UnOp::Neg, arg } => {
+            let (a, c) = linear_form(arg)?;
+            (a.into_iter().map(|(v, k)| (v, -k)).collect(), -c)
+        }
+        _ => return None,
+    })
 }
 
 /// Positional names; returns the argument order.

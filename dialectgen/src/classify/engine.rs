@@ -58,7 +58,8 @@ struct Prepared {
 pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClass>, ClassStats) {
     let mut stats = ClassStats { instructions: semantics.len(), ..ClassStats::default() };
     // Canonicalize and prove each canonical form equal to its original.
-    let prepared: Vec<(usize, Result<Prepared, (String, Verdict)>)> = semantics
+    type Outcome = Result<Prepared, (String, Verdict)>;
+    let prepared: Vec<(usize, Outcome)> = semantics
         .par_iter()
         .enumerate()
         .map(|(i, s)| {

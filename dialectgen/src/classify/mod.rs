@@ -4,4 +4,5 @@
 pub mod canon;
 pub mod engine;
 pub mod proof;
+pub mod reroll;
 pub mod template;

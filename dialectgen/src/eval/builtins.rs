@@ -56,18 +56,33 @@ impl<D: Domain> Machine<'_, D> {
         }
     }
 
-    pub(crate) fn builtin(&mut self, name: &str, args: Vec<Value<D::Bv>>) -> R<Value<D::Bv>> {
-        if let Some(w) = sized(name, "SaturateU") {
-            self.arity(name, &args, 1)?;
+    /// The width of a sized helper: from its name (`Saturate16(x)`) or, in
+    /// canonical form, from a second argument (`Saturate(x, 16)`).
+    fn helper_width(&mut self, name: &str, prefix: &str, args: &mut Vec<Value<D::Bv>>) -> R<Option<u32>> {
+        if let Some(w) = sized(name, prefix) {
+            self.arity(name, args, 1)?;
+            return Ok(Some(w));
+        }
+        if name != prefix {
+            return Ok(None);
+        }
+        self.arity(name, args, 2)?;
+        let w = args.pop().expect("two arguments");
+        match self.literal_int(&w)?.and_then(|w| w.to_u32()).filter(|w| *w > 0 && *w <= 512) {
+            Some(w) => Ok(Some(w)),
+            None => self.invalid(format!("`{name}` needs a constant width")),
+        }
+    }
+
+    pub(crate) fn builtin(&mut self, name: &str, mut args: Vec<Value<D::Bv>>) -> R<Value<D::Bv>> {
+        if let Some(w) = self.helper_width(name, "SaturateU", &mut args)? {
             return self.saturate(&args[0], w, false);
         }
-        if let Some(w) = sized(name, "Saturate") {
-            self.arity(name, &args, 1)?;
+        if let Some(w) = self.helper_width(name, "Saturate", &mut args)? {
             return self.saturate(&args[0], w, true);
         }
         for (prefix, mode) in [("SignExtend", 's'), ("ZeroExtend", 'z'), ("Truncate", 't')] {
-            if let Some(w) = sized(name, prefix) {
-                self.arity(name, &args, 1)?;
+            if let Some(w) = self.helper_width(name, prefix, &mut args)? {
                 let b = self.to_bits(&args[0])?;
                 let reinterpreted = Bits { signed: mode == 's', ..b };
                 let bv = resize(self.dom, &reinterpreted, w);
