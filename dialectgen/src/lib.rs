@@ -2,6 +2,7 @@
 //! semantics → validation against real hardware → dialect design.
 
 pub mod classify;
+pub mod design;
 pub mod eval;
 pub mod report;
 pub mod sema;

@@ -37,6 +37,15 @@ enum Command {
         /// Z3 timeout per proof query, in milliseconds.
         #[arg(long, default_value_t = 5000)]
         timeout_ms: u32,
+        /// Directory of the tera templates (default: the repository's templates/).
+        #[arg(long)]
+        templates: Option<PathBuf>,
+        /// Where the generated lit round-trip tests go (`<dir>/Dialect/<dialect>/roundtrip.mlir`).
+        #[arg(long, default_value = "lit-tests")]
+        lit_dir: PathBuf,
+        /// Also write the front-end report (as `hydride isa x86 --report-json`).
+        #[arg(long)]
+        report_json: Option<PathBuf>,
     },
     /// Parse an ISA's vendor pseudocode into semantics and, with --validate,
     /// check every instruction against the real CPU.
@@ -84,6 +93,9 @@ enum Command {
     },
 }
 
+/// The templates shipped with the source tree.
+const DEFAULT_TEMPLATES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../templates");
+
 /// The corrections shipped with the source tree.
 const DEFAULT_CORRECTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-specs/x86/corrections.yaml");
 
@@ -91,7 +103,15 @@ fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Gen { isa_data, out, no_validate, timeout_ms } => gen(isa_data, out, no_validate, timeout_ms)?,
+        Command::Gen { isa_data, out, no_validate, timeout_ms, templates, lit_dir, report_json } => {
+            let templates = templates.unwrap_or_else(|| {
+                [PathBuf::from("templates"), PathBuf::from(DEFAULT_TEMPLATES)]
+                    .into_iter()
+                    .find(|p| p.is_dir())
+                    .unwrap_or_default()
+            });
+            gen(isa_data, out, no_validate, timeout_ms, &templates, &lit_dir, report_json)?
+        }
         Command::Isa {
             isa: Isa::X86,
             isa_data,
@@ -191,7 +211,16 @@ fn main() -> Result<()> {
     Ok(())
 }
 
-fn gen(isa_data: PathBuf, out: PathBuf, no_validate: bool, timeout_ms: u32) -> Result<()> {
+fn gen(
+    isa_data: PathBuf,
+    out: PathBuf,
+    no_validate: bool,
+    timeout_ms: u32,
+    templates: &std::path::Path,
+    lit_dir: &std::path::Path,
+    report_json: Option<PathBuf>,
+) -> Result<()> {
+    use dialectgen::design::{build, render::render};
     let corrections = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)]
         .into_iter()
         .find(|p| p.exists());
@@ -200,19 +229,47 @@ fn gen(isa_data: PathBuf, out: PathBuf, no_validate: bool, timeout_ms: u32) -> R
     let progress = |stage: &str, done: usize, total: usize| eprint!("\r{stage}: {done}/{total}   ");
     let survey = survey(&opts, &progress).context("x86 front end failed")?;
     eprintln!();
+    if let Some(path) = report_json {
+        std::fs::write(&path, serde_json::to_string_pretty(&survey.report)?)
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     let semantics: Vec<_> = survey.semantics.into_iter().filter(|(_, ok)| *ok || no_validate).map(|(s, _)| s).collect();
     eprintln!("classifying {} instructions", semantics.len());
     let (classes, stats) = dialectgen::classify::engine::classify(&semantics, timeout_ms);
+    let command = "hydride gen --isa-data <vendor data>";
     std::fs::create_dir_all(out.join("x86"))?;
-    let summary = serde_json::json!({ "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "rejected": stats.rejected } });
+    let summary = serde_json::json!({
+        "_generated_by": command,
+        "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "rejected": stats.rejected }
+    });
     std::fs::write(out.join("classes.json"), serde_json::to_string_pretty(&summary)? + "\n")?;
-    std::fs::write(out.join("x86/classes.json"), serde_json::to_string_pretty(&classes)? + "\n")?;
+    // One class per line: reviewable diffs without a 10 MB pretty print.
+    let mut db = format!("{{\"_generated_by\": {:?}, \"isa\": \"x86\", \"classes\": [\n", command);
+    for (i, c) in classes.iter().enumerate() {
+        db.push_str(&serde_json::to_string(c)?);
+        db.push_str(if i + 1 < classes.len() { ",\n" } else { "\n" });
+    }
+    db.push_str("]}\n");
+    std::fs::write(out.join("x86/class-database.json"), db)?;
+    let template = templates.join("irdl_dialect.mlir.tera");
+    let target = build::target_dialect("hydride_x86", "x86", &semantics, command);
+    std::fs::write(out.join("x86/hydride_x86.irdl.mlir"), render(&template, &target)?)?;
+    let autollvm = build::autollvm_dialect(&classes, &semantics, command);
+    std::fs::write(out.join("autollvm.irdl.mlir"), render(&template, &autollvm)?)?;
+    for design in [&autollvm, &target] {
+        let dir = lit_dir.join("Dialect").join(&design.name);
+        std::fs::create_dir_all(&dir)?;
+        std::fs::write(dir.join("roundtrip.mlir"), render(&templates.join("roundtrip.mlir.tera"), design)?)?;
+    }
     println!(
-        "x86: {} instructions, {} classes, {} unproved, {} rejected",
+        "x86: {} instructions, {} classes, {} unproved, {} rejected; {} target ops, {} autollvm ops written to {}",
         stats.instructions,
         stats.classes,
         stats.unproved_pairs,
-        stats.rejected.len()
+        stats.rejected.len(),
+        target.ops.len(),
+        autollvm.ops.len(),
+        out.display()
     );
     Ok(())
 }

@@ -1,0 +1,25 @@
+// RUN: %mlir_opt %load_hydride %s -split-input-file -verify-diagnostics
+
+// PSRAW's immediate is one byte.
+func.func @immediate_out_of_range(%a: vector<8xi16>) -> vector<8xi16> {
+  // expected-error @+1 {{does not satisfy the constraint}}
+  %0 = "hydride_x86.mm_srai_epi16"(%a) { imm8 = 300 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// -----
+
+// PADDSW takes 16-bit lanes, not bytes.
+func.func @wrong_operand_type(%a: vector<16xi8>, %b: vector<16xi8>) -> vector<16xi8> {
+  // expected-error @+1 {{does not satisfy the constraint}}
+  %0 = "hydride_x86.mm_adds_epi16"(%a, %b) : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// -----
+
+func.func @wrong_arity(%a: vector<8xi16>) -> vector<8xi16> {
+  // expected-error @+1 {{expects exactly 2 operands, but got 1}}
+  %0 = "hydride_x86.mm_adds_epi16"(%a) : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}

@@ -1,0 +1,18 @@
+# lit configuration for hydride: dialect round trips and diagnostics through
+# stock mlir-opt with libhydride.so loaded as a dialect plugin.
+import os
+import lit.formats
+
+config.name = "hydride"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+
+repo = os.path.dirname(config.test_source_root)
+llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
+plugin = os.path.join(repo, "target", "release", "libhydride.so")
+
+config.substitutions.append(("%mlir_opt", os.path.join(llvm_bin, "mlir-opt")))
+config.substitutions.append(("%load_hydride", "--load-dialect-plugin=" + plugin))
+config.substitutions.append(("%hydride_opt", os.path.join(repo, "target", "release", "hydride-opt")))
+config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")

@@ -1,0 +1,47 @@
+// Registers hydride's generated dialects (IRDL definitions embedded in the
+// plugin) with an MLIR dialect registry, and runs the hydride-opt driver.
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/IRDL/IR/IRDL.h"
+#include "mlir/Dialect/IRDL/IRDLLoading.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+static const char *definitions;
+static size_t definitions_len;
+
+// Dynamic dialects can only be created once the context is fully set up, so
+// they are loaded together with the first of these dialects, which any
+// vector program has.
+static void load(mlir::MLIRContext *ctx) {
+  if (ctx->getLoadedDialect("autollvm"))
+    return;
+  ctx->loadDialect<mlir::irdl::IRDLDialect>();
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(llvm::StringRef(definitions, definitions_len), ctx);
+  if (!module || mlir::failed(mlir::irdl::loadDialects(*module)))
+    llvm::report_fatal_error("hydride: the embedded dialect definitions do not load");
+}
+
+extern "C" void hydride_register_dialects(void *registry_ptr, const char *irdl, size_t len) {
+  definitions = irdl;
+  definitions_len = len;
+  auto *registry = static_cast<mlir::DialectRegistry *>(registry_ptr);
+  registry->insert<mlir::irdl::IRDLDialect, mlir::func::FuncDialect, mlir::arith::ArithDialect,
+                   mlir::vector::VectorDialect>();
+  registry->addExtension(+[](mlir::MLIRContext *ctx, mlir::func::FuncDialect *) { load(ctx); });
+  registry->addExtension(+[](mlir::MLIRContext *ctx, mlir::arith::ArithDialect *) { load(ctx); });
+  registry->addExtension(+[](mlir::MLIRContext *ctx, mlir::vector::VectorDialect *) { load(ctx); });
+}
+
+extern "C" int hydride_opt_main(int argc, char **argv, const char *irdl, size_t len) {
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllPasses();
+  hydride_register_dialects(&registry, irdl, len);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "hydride optimizer driver\n", registry));
+}
