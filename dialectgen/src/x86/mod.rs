@@ -3,6 +3,7 @@
 pub mod corrections;
 pub mod guide;
 pub mod lexer;
+pub mod lowering;
 pub mod pseudocode;
 pub mod scope;
 pub mod signature;

@@ -1,0 +1,213 @@
+//! How clang lowers each intrinsic: the LLVM intrinsics or IR operations it
+//! becomes, and the machine instructions it costs on a target CPU.
+//!
+//! Each intrinsic is compiled alone (immediates set to 1) by `clang-22 -O1`,
+//! once to LLVM IR and once to assembly for `-march=<cpu>`; the cost of an
+//! instruction is the number of machine instructions of that function
+//! (without `ret`/`vzeroupper`), which is what the lowering passes minimize.
+
+use crate::sema::ir::{Arg, ArgKind, Semantics};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Lowering {
+    /// `llvm.*` intrinsics called, e.g. `llvm.x86.avx512.vpdpbusd.512`.
+    pub llvm_intrinsics: Vec<String>,
+    /// Other LLVM IR operations, e.g. `ashr`, `icmp`, `shufflevector`.
+    pub llvm_ops: Vec<String>,
+    /// Machine instructions, e.g. `vpdpbusd`.
+    pub machine: Vec<String>,
+    /// `machine.len()`.
+    pub cost: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoweringError {
+    #[error("cannot run {compiler}: {source}")]
+    Compiler { compiler: String, source: std::io::Error },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// The C type of an argument as the intrinsic headers spell it.
+pub fn c_type(a: &Arg) -> String {
+    match a.kind {
+        ArgKind::Vector => format!("__m{}i", a.width),
+        ArgKind::Mask => format!("__mmask{}", a.width),
+        ArgKind::Immediate => "int".into(),
+        ArgKind::Scalar => match a.width {
+            8 => "char",
+            16 => "short",
+            64 => "long long",
+            _ => "int",
+        }
+        .into(),
+    }
+}
+
+fn c_source(sems: &[&Semantics]) -> String {
+    let mut s = String::from("#include <immintrin.h>\n");
+    for (k, sem) in sems.iter().enumerate() {
+        let params: Vec<String> = sem
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.kind != ArgKind::Immediate)
+            .map(|(i, a)| format!("{} a{i}", c_type(a)))
+            .collect();
+        let call_args: Vec<String> = sem
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| if a.kind == ArgKind::Immediate { "1".into() } else { format!("a{i}") })
+            .collect();
+        let ret = c_type(&sem.result);
+        let _ = writeln!(
+            s,
+            "{ret} hydride_f{k}({}) {{ return {}({}); }}",
+            params.join(", "),
+            sem.name,
+            call_args.join(", ")
+        );
+    }
+    s
+}
+
+/// Lowers every instruction; those the compiler rejects are left out.
+pub fn lowerings(
+    sems: &[Semantics],
+    compiler: &Path,
+    cpu: &str,
+    dir: &Path,
+) -> Result<BTreeMap<String, Lowering>, LoweringError> {
+    let mut live: Vec<&Semantics> = sems.iter().collect();
+    let c_path = dir.join("lowering.c");
+    let run = |args: &[&str], out: &Path| -> Result<std::process::Output, LoweringError> {
+        Command::new(compiler)
+            .args(["-O1", "-w", &format!("-march={cpu}")])
+            .args(args)
+            .arg("-o")
+            .arg(out)
+            .arg(&c_path)
+            .output()
+            .map_err(|source| LoweringError::Compiler { compiler: compiler.display().to_string(), source })
+    };
+    let ll_path = dir.join("lowering.ll");
+    for _ in 0..8 {
+        std::fs::write(&c_path, c_source(&live))?;
+        let out = run(&["-S", "-emit-llvm"], &ll_path)?;
+        if out.status.success() {
+            break;
+        }
+        // Drop the functions the compiler rejects (line k + 2 holds function k).
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let prefix = format!("{}:", c_path.display());
+        let bad: Vec<usize> = stderr
+            .lines()
+            .filter(|l| l.contains("error:"))
+            .filter_map(|l| l.strip_prefix(&prefix)?.split(':').next()?.parse::<usize>().ok())
+            .filter_map(|line| line.checked_sub(2))
+            .collect();
+        if bad.is_empty() {
+            return Ok(BTreeMap::new());
+        }
+        live = live.into_iter().enumerate().filter(|(k, _)| !bad.contains(k)).map(|(_, s)| s).collect();
+    }
+    let s_path = dir.join("lowering.s");
+    run(&["-S"], &s_path)?;
+    let ir = std::fs::read_to_string(&ll_path)?;
+    let asm = std::fs::read_to_string(&s_path)?;
+    let ir_bodies = split_ir(&ir);
+    let asm_bodies = split_asm(&asm);
+    let mut result = BTreeMap::new();
+    for (k, sem) in live.iter().enumerate() {
+        let name = format!("hydride_f{k}");
+        let mut l = Lowering::default();
+        for line in ir_bodies.get(&name).map(Vec::as_slice).unwrap_or_default() {
+            if let Some(i) = line.find("@llvm.") {
+                let callee: String = line[i + 1..].chars().take_while(|c| *c != '(').collect();
+                if !l.llvm_intrinsics.contains(&callee) {
+                    l.llvm_intrinsics.push(callee);
+                }
+            } else if let Some((_, rhs)) = line.split_once(" = ") {
+                let op = rhs.split_whitespace().next().unwrap_or("").to_string();
+                if !matches!(op.as_str(), "bitcast" | "tail" | "call") && !l.llvm_ops.contains(&op) {
+                    l.llvm_ops.push(op);
+                }
+            }
+        }
+        l.machine = asm_bodies.get(&name).cloned().unwrap_or_default();
+        l.cost = l.machine.len();
+        result.insert(sem.name.clone(), l);
+    }
+    Ok(result)
+}
+
+fn split_ir(ir: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out = BTreeMap::new();
+    let mut current: Option<(String, Vec<String>)> = None;
+    for line in ir.lines() {
+        if line.starts_with("define ") {
+            let name = line.split('@').nth(1).and_then(|r| r.split('(').next()).unwrap_or("").to_string();
+            current = Some((name, Vec::new()));
+        } else if line == "}" {
+            if let Some((n, body)) = current.take() {
+                out.insert(n, body);
+            }
+        } else if let Some((_, body)) = current.as_mut() {
+            body.push(line.trim().to_string());
+        }
+    }
+    out
+}
+
+fn split_asm(asm: &str) -> BTreeMap<String, Vec<String>> {
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in asm.lines() {
+        let first = line.split_whitespace().next().unwrap_or("");
+        if let Some(label) = first.strip_suffix(':').filter(|l| l.starts_with("hydride_f")) {
+            current = Some(label.to_string());
+            continue;
+        }
+        let Some(name) = &current else { continue };
+        let t = line.trim();
+        if t.starts_with("# -- End function") {
+            current = None;
+            continue;
+        }
+        if t.is_empty() || t.starts_with('#') || t.starts_with('.') {
+            continue;
+        }
+        let mnemonic = t.split_whitespace().next().unwrap_or("").to_string();
+        if matches!(mnemonic.as_str(), "retq" | "ret" | "vzeroupper") {
+            continue;
+        }
+        out.entry(name.clone()).or_default().push(mnemonic);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assembly_is_split_per_function() {
+        let asm = "\t.text\nhydride_f0:                             # @hydride_f0\n\t.cfi_startproc\n\tvpaddsw\t%xmm1, %xmm0, %xmm0\n\tretq\n.Lfunc_end0:\n                                        # -- End function\nhydride_f1:  # @hydride_f1\n\tvpcmpgtd\t%zmm0, %zmm1, %k0\n\tkmovd\t%k0, %eax\n\t# kill: def $ax\n\tvzeroupper\n\tretq\n                                        # -- End function\n";
+        let m = split_asm(asm);
+        assert_eq!(m["hydride_f0"], vec!["vpaddsw"]);
+        assert_eq!(m["hydride_f1"], vec!["vpcmpgtd", "kmovd"]);
+    }
+
+    #[test]
+    fn ir_is_split_per_function() {
+        let ir = "define <2 x i64> @hydride_f0(<2 x i64> %0) #0 {\n  %2 = bitcast <2 x i64> %0 to <8 x i16>\n  %3 = tail call <8 x i16> @llvm.sadd.sat.v8i16(<8 x i16> %2, <8 x i16> %2)\n  ret <2 x i64> %0\n}\n";
+        let m = split_ir(ir);
+        assert_eq!(m["hydride_f0"].len(), 3);
+    }
+}
