@@ -22844,311 +22844,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm512_maskz_shuffle_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       CASE p1[1:0] OF
-  //       0:
-  //         l0[31:0] := p0[31:0]
-  //       1:
-  //         l0[31:0] := p0[63:32]
-  //       2:
-  //         l0[31:0] := p0[95:64]
-  //       3:
-  //         l0[31:0] := p0[127:96]
-  //       ESAC
-  //       RETURN l0[31:0]
-  //     END
-  //     FOR v0 := 0 to 3
-  //       v1[((v0 * 32) + 31):((v0 * 32) + 0)] := f0(a0[127:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       v1[((v2 * 32) + 159):((v2 * 32) + 128)] := f0(a0[255:128], a1[((v2 * 2) + 1):((v2 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v3 := 0 to 3
-  //       v1[((v3 * 32) + 287):((v3 * 32) + 256)] := f0(a0[383:256], a1[((v3 * 2) + 1):((v3 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v4 := 0 to 3
-  //       v1[((v4 * 32) + 415):((v4 * 32) + 384)] := f0(a0[511:384], a1[((v4 * 2) + 1):((v4 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v5 := 0 to 15
-  //       IF a2[v5]
-  //         dst[((v5 * 32) + 31):((v5 * 32) + 0)] := v1[((v5 * 32) + 31):((v5 * 32) + 0)]
-  //       ELSE
-  //         dst[((v5 * 32) + 31):((v5 * 32) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @shuffle_epi_5 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi32>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 0 : i32
-    %a0_1 = irdl.is 1 : i32
-    %a0_2 = irdl.is 2 : i32
-    %a0_3 = irdl.is 3 : i32
-    %a0_4 = irdl.is 4 : i32
-    %a0_5 = irdl.is 5 : i32
-    %a0_6 = irdl.is 6 : i32
-    %a0_7 = irdl.is 7 : i32
-    %a0_8 = irdl.is 8 : i32
-    %a0_9 = irdl.is 9 : i32
-    %a0_10 = irdl.is 10 : i32
-    %a0_11 = irdl.is 11 : i32
-    %a0_12 = irdl.is 12 : i32
-    %a0_13 = irdl.is 13 : i32
-    %a0_14 = irdl.is 14 : i32
-    %a0_15 = irdl.is 15 : i32
-    %a0_16 = irdl.is 16 : i32
-    %a0_17 = irdl.is 17 : i32
-    %a0_18 = irdl.is 18 : i32
-    %a0_19 = irdl.is 19 : i32
-    %a0_20 = irdl.is 20 : i32
-    %a0_21 = irdl.is 21 : i32
-    %a0_22 = irdl.is 22 : i32
-    %a0_23 = irdl.is 23 : i32
-    %a0_24 = irdl.is 24 : i32
-    %a0_25 = irdl.is 25 : i32
-    %a0_26 = irdl.is 26 : i32
-    %a0_27 = irdl.is 27 : i32
-    %a0_28 = irdl.is 28 : i32
-    %a0_29 = irdl.is 29 : i32
-    %a0_30 = irdl.is 30 : i32
-    %a0_31 = irdl.is 31 : i32
-    %a0_32 = irdl.is 32 : i32
-    %a0_33 = irdl.is 33 : i32
-    %a0_34 = irdl.is 34 : i32
-    %a0_35 = irdl.is 35 : i32
-    %a0_36 = irdl.is 36 : i32
-    %a0_37 = irdl.is 37 : i32
-    %a0_38 = irdl.is 38 : i32
-    %a0_39 = irdl.is 39 : i32
-    %a0_40 = irdl.is 40 : i32
-    %a0_41 = irdl.is 41 : i32
-    %a0_42 = irdl.is 42 : i32
-    %a0_43 = irdl.is 43 : i32
-    %a0_44 = irdl.is 44 : i32
-    %a0_45 = irdl.is 45 : i32
-    %a0_46 = irdl.is 46 : i32
-    %a0_47 = irdl.is 47 : i32
-    %a0_48 = irdl.is 48 : i32
-    %a0_49 = irdl.is 49 : i32
-    %a0_50 = irdl.is 50 : i32
-    %a0_51 = irdl.is 51 : i32
-    %a0_52 = irdl.is 52 : i32
-    %a0_53 = irdl.is 53 : i32
-    %a0_54 = irdl.is 54 : i32
-    %a0_55 = irdl.is 55 : i32
-    %a0_56 = irdl.is 56 : i32
-    %a0_57 = irdl.is 57 : i32
-    %a0_58 = irdl.is 58 : i32
-    %a0_59 = irdl.is 59 : i32
-    %a0_60 = irdl.is 60 : i32
-    %a0_61 = irdl.is 61 : i32
-    %a0_62 = irdl.is 62 : i32
-    %a0_63 = irdl.is 63 : i32
-    %a0_64 = irdl.is 64 : i32
-    %a0_65 = irdl.is 65 : i32
-    %a0_66 = irdl.is 66 : i32
-    %a0_67 = irdl.is 67 : i32
-    %a0_68 = irdl.is 68 : i32
-    %a0_69 = irdl.is 69 : i32
-    %a0_70 = irdl.is 70 : i32
-    %a0_71 = irdl.is 71 : i32
-    %a0_72 = irdl.is 72 : i32
-    %a0_73 = irdl.is 73 : i32
-    %a0_74 = irdl.is 74 : i32
-    %a0_75 = irdl.is 75 : i32
-    %a0_76 = irdl.is 76 : i32
-    %a0_77 = irdl.is 77 : i32
-    %a0_78 = irdl.is 78 : i32
-    %a0_79 = irdl.is 79 : i32
-    %a0_80 = irdl.is 80 : i32
-    %a0_81 = irdl.is 81 : i32
-    %a0_82 = irdl.is 82 : i32
-    %a0_83 = irdl.is 83 : i32
-    %a0_84 = irdl.is 84 : i32
-    %a0_85 = irdl.is 85 : i32
-    %a0_86 = irdl.is 86 : i32
-    %a0_87 = irdl.is 87 : i32
-    %a0_88 = irdl.is 88 : i32
-    %a0_89 = irdl.is 89 : i32
-    %a0_90 = irdl.is 90 : i32
-    %a0_91 = irdl.is 91 : i32
-    %a0_92 = irdl.is 92 : i32
-    %a0_93 = irdl.is 93 : i32
-    %a0_94 = irdl.is 94 : i32
-    %a0_95 = irdl.is 95 : i32
-    %a0_96 = irdl.is 96 : i32
-    %a0_97 = irdl.is 97 : i32
-    %a0_98 = irdl.is 98 : i32
-    %a0_99 = irdl.is 99 : i32
-    %a0_100 = irdl.is 100 : i32
-    %a0_101 = irdl.is 101 : i32
-    %a0_102 = irdl.is 102 : i32
-    %a0_103 = irdl.is 103 : i32
-    %a0_104 = irdl.is 104 : i32
-    %a0_105 = irdl.is 105 : i32
-    %a0_106 = irdl.is 106 : i32
-    %a0_107 = irdl.is 107 : i32
-    %a0_108 = irdl.is 108 : i32
-    %a0_109 = irdl.is 109 : i32
-    %a0_110 = irdl.is 110 : i32
-    %a0_111 = irdl.is 111 : i32
-    %a0_112 = irdl.is 112 : i32
-    %a0_113 = irdl.is 113 : i32
-    %a0_114 = irdl.is 114 : i32
-    %a0_115 = irdl.is 115 : i32
-    %a0_116 = irdl.is 116 : i32
-    %a0_117 = irdl.is 117 : i32
-    %a0_118 = irdl.is 118 : i32
-    %a0_119 = irdl.is 119 : i32
-    %a0_120 = irdl.is 120 : i32
-    %a0_121 = irdl.is 121 : i32
-    %a0_122 = irdl.is 122 : i32
-    %a0_123 = irdl.is 123 : i32
-    %a0_124 = irdl.is 124 : i32
-    %a0_125 = irdl.is 125 : i32
-    %a0_126 = irdl.is 126 : i32
-    %a0_127 = irdl.is 127 : i32
-    %a0_128 = irdl.is 128 : i32
-    %a0_129 = irdl.is 129 : i32
-    %a0_130 = irdl.is 130 : i32
-    %a0_131 = irdl.is 131 : i32
-    %a0_132 = irdl.is 132 : i32
-    %a0_133 = irdl.is 133 : i32
-    %a0_134 = irdl.is 134 : i32
-    %a0_135 = irdl.is 135 : i32
-    %a0_136 = irdl.is 136 : i32
-    %a0_137 = irdl.is 137 : i32
-    %a0_138 = irdl.is 138 : i32
-    %a0_139 = irdl.is 139 : i32
-    %a0_140 = irdl.is 140 : i32
-    %a0_141 = irdl.is 141 : i32
-    %a0_142 = irdl.is 142 : i32
-    %a0_143 = irdl.is 143 : i32
-    %a0_144 = irdl.is 144 : i32
-    %a0_145 = irdl.is 145 : i32
-    %a0_146 = irdl.is 146 : i32
-    %a0_147 = irdl.is 147 : i32
-    %a0_148 = irdl.is 148 : i32
-    %a0_149 = irdl.is 149 : i32
-    %a0_150 = irdl.is 150 : i32
-    %a0_151 = irdl.is 151 : i32
-    %a0_152 = irdl.is 152 : i32
-    %a0_153 = irdl.is 153 : i32
-    %a0_154 = irdl.is 154 : i32
-    %a0_155 = irdl.is 155 : i32
-    %a0_156 = irdl.is 156 : i32
-    %a0_157 = irdl.is 157 : i32
-    %a0_158 = irdl.is 158 : i32
-    %a0_159 = irdl.is 159 : i32
-    %a0_160 = irdl.is 160 : i32
-    %a0_161 = irdl.is 161 : i32
-    %a0_162 = irdl.is 162 : i32
-    %a0_163 = irdl.is 163 : i32
-    %a0_164 = irdl.is 164 : i32
-    %a0_165 = irdl.is 165 : i32
-    %a0_166 = irdl.is 166 : i32
-    %a0_167 = irdl.is 167 : i32
-    %a0_168 = irdl.is 168 : i32
-    %a0_169 = irdl.is 169 : i32
-    %a0_170 = irdl.is 170 : i32
-    %a0_171 = irdl.is 171 : i32
-    %a0_172 = irdl.is 172 : i32
-    %a0_173 = irdl.is 173 : i32
-    %a0_174 = irdl.is 174 : i32
-    %a0_175 = irdl.is 175 : i32
-    %a0_176 = irdl.is 176 : i32
-    %a0_177 = irdl.is 177 : i32
-    %a0_178 = irdl.is 178 : i32
-    %a0_179 = irdl.is 179 : i32
-    %a0_180 = irdl.is 180 : i32
-    %a0_181 = irdl.is 181 : i32
-    %a0_182 = irdl.is 182 : i32
-    %a0_183 = irdl.is 183 : i32
-    %a0_184 = irdl.is 184 : i32
-    %a0_185 = irdl.is 185 : i32
-    %a0_186 = irdl.is 186 : i32
-    %a0_187 = irdl.is 187 : i32
-    %a0_188 = irdl.is 188 : i32
-    %a0_189 = irdl.is 189 : i32
-    %a0_190 = irdl.is 190 : i32
-    %a0_191 = irdl.is 191 : i32
-    %a0_192 = irdl.is 192 : i32
-    %a0_193 = irdl.is 193 : i32
-    %a0_194 = irdl.is 194 : i32
-    %a0_195 = irdl.is 195 : i32
-    %a0_196 = irdl.is 196 : i32
-    %a0_197 = irdl.is 197 : i32
-    %a0_198 = irdl.is 198 : i32
-    %a0_199 = irdl.is 199 : i32
-    %a0_200 = irdl.is 200 : i32
-    %a0_201 = irdl.is 201 : i32
-    %a0_202 = irdl.is 202 : i32
-    %a0_203 = irdl.is 203 : i32
-    %a0_204 = irdl.is 204 : i32
-    %a0_205 = irdl.is 205 : i32
-    %a0_206 = irdl.is 206 : i32
-    %a0_207 = irdl.is 207 : i32
-    %a0_208 = irdl.is 208 : i32
-    %a0_209 = irdl.is 209 : i32
-    %a0_210 = irdl.is 210 : i32
-    %a0_211 = irdl.is 211 : i32
-    %a0_212 = irdl.is 212 : i32
-    %a0_213 = irdl.is 213 : i32
-    %a0_214 = irdl.is 214 : i32
-    %a0_215 = irdl.is 215 : i32
-    %a0_216 = irdl.is 216 : i32
-    %a0_217 = irdl.is 217 : i32
-    %a0_218 = irdl.is 218 : i32
-    %a0_219 = irdl.is 219 : i32
-    %a0_220 = irdl.is 220 : i32
-    %a0_221 = irdl.is 221 : i32
-    %a0_222 = irdl.is 222 : i32
-    %a0_223 = irdl.is 223 : i32
-    %a0_224 = irdl.is 224 : i32
-    %a0_225 = irdl.is 225 : i32
-    %a0_226 = irdl.is 226 : i32
-    %a0_227 = irdl.is 227 : i32
-    %a0_228 = irdl.is 228 : i32
-    %a0_229 = irdl.is 229 : i32
-    %a0_230 = irdl.is 230 : i32
-    %a0_231 = irdl.is 231 : i32
-    %a0_232 = irdl.is 232 : i32
-    %a0_233 = irdl.is 233 : i32
-    %a0_234 = irdl.is 234 : i32
-    %a0_235 = irdl.is 235 : i32
-    %a0_236 = irdl.is 236 : i32
-    %a0_237 = irdl.is 237 : i32
-    %a0_238 = irdl.is 238 : i32
-    %a0_239 = irdl.is 239 : i32
-    %a0_240 = irdl.is 240 : i32
-    %a0_241 = irdl.is 241 : i32
-    %a0_242 = irdl.is 242 : i32
-    %a0_243 = irdl.is 243 : i32
-    %a0_244 = irdl.is 244 : i32
-    %a0_245 = irdl.is 245 : i32
-    %a0_246 = irdl.is 246 : i32
-    %a0_247 = irdl.is 247 : i32
-    %a0_248 = irdl.is 248 : i32
-    %a0_249 = irdl.is 249 : i32
-    %a0_250 = irdl.is 250 : i32
-    %a0_251 = irdl.is 251 : i32
-    %a0_252 = irdl.is 252 : i32
-    %a0_253 = irdl.is 253 : i32
-    %a0_254 = irdl.is 254 : i32
-    %a0_255 = irdl.is 255 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5, %a0_6, %a0_7, %a0_8, %a0_9, %a0_10, %a0_11, %a0_12, %a0_13, %a0_14, %a0_15, %a0_16, %a0_17, %a0_18, %a0_19, %a0_20, %a0_21, %a0_22, %a0_23, %a0_24, %a0_25, %a0_26, %a0_27, %a0_28, %a0_29, %a0_30, %a0_31, %a0_32, %a0_33, %a0_34, %a0_35, %a0_36, %a0_37, %a0_38, %a0_39, %a0_40, %a0_41, %a0_42, %a0_43, %a0_44, %a0_45, %a0_46, %a0_47, %a0_48, %a0_49, %a0_50, %a0_51, %a0_52, %a0_53, %a0_54, %a0_55, %a0_56, %a0_57, %a0_58, %a0_59, %a0_60, %a0_61, %a0_62, %a0_63, %a0_64, %a0_65, %a0_66, %a0_67, %a0_68, %a0_69, %a0_70, %a0_71, %a0_72, %a0_73, %a0_74, %a0_75, %a0_76, %a0_77, %a0_78, %a0_79, %a0_80, %a0_81, %a0_82, %a0_83, %a0_84, %a0_85, %a0_86, %a0_87, %a0_88, %a0_89, %a0_90, %a0_91, %a0_92, %a0_93, %a0_94, %a0_95, %a0_96, %a0_97, %a0_98, %a0_99, %a0_100, %a0_101, %a0_102, %a0_103, %a0_104, %a0_105, %a0_106, %a0_107, %a0_108, %a0_109, %a0_110, %a0_111, %a0_112, %a0_113, %a0_114, %a0_115, %a0_116, %a0_117, %a0_118, %a0_119, %a0_120, %a0_121, %a0_122, %a0_123, %a0_124, %a0_125, %a0_126, %a0_127, %a0_128, %a0_129, %a0_130, %a0_131, %a0_132, %a0_133, %a0_134, %a0_135, %a0_136, %a0_137, %a0_138, %a0_139, %a0_140, %a0_141, %a0_142, %a0_143, %a0_144, %a0_145, %a0_146, %a0_147, %a0_148, %a0_149, %a0_150, %a0_151, %a0_152, %a0_153, %a0_154, %a0_155, %a0_156, %a0_157, %a0_158, %a0_159, %a0_160, %a0_161, %a0_162, %a0_163, %a0_164, %a0_165, %a0_166, %a0_167, %a0_168, %a0_169, %a0_170, %a0_171, %a0_172, %a0_173, %a0_174, %a0_175, %a0_176, %a0_177, %a0_178, %a0_179, %a0_180, %a0_181, %a0_182, %a0_183, %a0_184, %a0_185, %a0_186, %a0_187, %a0_188, %a0_189, %a0_190, %a0_191, %a0_192, %a0_193, %a0_194, %a0_195, %a0_196, %a0_197, %a0_198, %a0_199, %a0_200, %a0_201, %a0_202, %a0_203, %a0_204, %a0_205, %a0_206, %a0_207, %a0_208, %a0_209, %a0_210, %a0_211, %a0_212, %a0_213, %a0_214, %a0_215, %a0_216, %a0_217, %a0_218, %a0_219, %a0_220, %a0_221, %a0_222, %a0_223, %a0_224, %a0_225, %a0_226, %a0_227, %a0_228, %a0_229, %a0_230, %a0_231, %a0_232, %a0_233, %a0_234, %a0_235, %a0_236, %a0_237, %a0_238, %a0_239, %a0_240, %a0_241, %a0_242, %a0_243, %a0_244, %a0_245, %a0_246, %a0_247, %a0_248, %a0_249, %a0_250, %a0_251, %a0_252, %a0_253, %a0_254, %a0_255)
-    irdl.operands(a0: %o0, a2: %o1)
-    irdl.attributes { "a1" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 6 parameter(s)
-  //   Members (2): _mm256_maskz_shuffle_epi32, _mm512_maskz_permutex_epi64.
+  // 3 instructions computing the same thing up to 7 parameter(s)
+  //   Members (3): _mm256_maskz_shuffle_epi32, _mm512_maskz_permutex_epi64, _mm512_maskz_shuffle_epi32.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
@@ -23163,28 +22860,31 @@ irdl.dialect @autollvm {
   //       ESAC
   //       RETURN l0[k2:0]
   //     END
-  //     FOR v0 := 0 to 3
-  //       v1[((v0 * (k2 + 1)) + k2):((v0 * (k2 + 1)) + 0)] := f0(a0[k16:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
+  //     FOR v0 := 0 to k21
+  //       v1[((v0 * (k16 + 1)) + k2):((v0 * (k16 + 1)) + 0)] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[1:0])
+  //       v1[((v0 * (k16 + 1)) + k8):((v0 * (k16 + 1)) + (k2 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[3:2])
+  //       v1[((v0 * (k16 + 1)) + k12):((v0 * (k16 + 1)) + (k8 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[5:4])
+  //       v1[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + (k12 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[7:6])
   //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       v1[((v2 * (k2 + 1)) + k35):((v2 * (k2 + 1)) + (k16 + 1))] := f0(a0[k38:(k16 + 1)], a1[((v2 * 2) + 1):((v2 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v3 := 0 to 7
-  //       IF a2[v3]
-  //         dst[((v3 * (k2 + 1)) + k2):((v3 * (k2 + 1)) + 0)] := v1[((v3 * (k2 + 1)) + k2):((v3 * (k2 + 1)) + 0)]
+  //     FOR v2 := 0 to k63
+  //       IF a2[v2]
+  //         dst[((v2 * (k2 + 1)) + k2):((v2 * (k2 + 1)) + 0)] := v1[((v2 * (k2 + 1)) + k2):((v2 * (k2 + 1)) + 0)]
   //       ELSE
-  //         dst[((v3 * (k2 + 1)) + k2):((v3 * (k2 + 1)) + 0)] := 0
+  //         dst[((v2 * (k2 + 1)) + k2):((v2 * (k2 + 1)) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @shuffle_epi_6 {
-    %o0_0 = irdl.is vector<8xi32>
-    %o0_1 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi32>
-    %r_1 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1)
+  irdl.operation @shuffle_epi_5 {
+    %o0_0 = irdl.is vector<16xi32>
+    %o0_1 = irdl.is vector<8xi32>
+    %o0_2 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<16xi1>
+    %o1_1 = irdl.is vector<8xi1>
+    %o1 = irdl.any_of(%o1_0, %o1_1)
+    %r_0 = irdl.is vector<16xi32>
+    %r_1 = irdl.is vector<8xi32>
+    %r_2 = irdl.is vector<8xi64>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0_0 = irdl.is 0 : i32
     %a0_1 = irdl.is 1 : i32
     %a0_2 = irdl.is 2 : i32
@@ -23454,14 +23154,17 @@ irdl.dialect @autollvm {
     %a4_0 = irdl.is 127 : i32
     %a4_1 = irdl.is 255 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 159 : i32
-    %a5_1 = irdl.is 319 : i32
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 3 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 255 : i32
-    %a6_1 = irdl.is 511 : i32
+    %a6_0 = irdl.is 7 : i32
+    %a6_1 = irdl.is 15 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1)
+    %a7_0 = irdl.is 256 : i32
+    %a7_1 = irdl.is 512 : i32
+    %a7 = irdl.any_of(%a7_0, %a7_1)
     irdl.operands(a0: %o0, a2: %o1)
-    irdl.attributes { "a1" = %a0, "k2" = %a1, "k8" = %a2, "k12" = %a3, "k16" = %a4, "k35" = %a5, "k38" = %a6 }
+    irdl.attributes { "a1" = %a0, "k2" = %a1, "k8" = %a2, "k12" = %a3, "k16" = %a4, "k21" = %a5, "k63" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 4 parameter(s)
@@ -28982,302 +28685,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm512_shuffle_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       CASE p1[1:0] OF
-  //       0:
-  //         l0[31:0] := p0[31:0]
-  //       1:
-  //         l0[31:0] := p0[63:32]
-  //       2:
-  //         l0[31:0] := p0[95:64]
-  //       3:
-  //         l0[31:0] := p0[127:96]
-  //       ESAC
-  //       RETURN l0[31:0]
-  //     END
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := f0(a0[127:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 32) + 159):((v1 * 32) + 128)] := f0(a0[255:128], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 32) + 287):((v2 * 32) + 256)] := f0(a0[383:256], a1[((v2 * 2) + 1):((v2 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 32) + 415):((v3 * 32) + 384)] := f0(a0[511:384], a1[((v3 * 2) + 1):((v3 * 2) + 0)])
-  //     ENDFOR
-  irdl.operation @shuffle_epi_7 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi32>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 0 : i32
-    %a0_1 = irdl.is 1 : i32
-    %a0_2 = irdl.is 2 : i32
-    %a0_3 = irdl.is 3 : i32
-    %a0_4 = irdl.is 4 : i32
-    %a0_5 = irdl.is 5 : i32
-    %a0_6 = irdl.is 6 : i32
-    %a0_7 = irdl.is 7 : i32
-    %a0_8 = irdl.is 8 : i32
-    %a0_9 = irdl.is 9 : i32
-    %a0_10 = irdl.is 10 : i32
-    %a0_11 = irdl.is 11 : i32
-    %a0_12 = irdl.is 12 : i32
-    %a0_13 = irdl.is 13 : i32
-    %a0_14 = irdl.is 14 : i32
-    %a0_15 = irdl.is 15 : i32
-    %a0_16 = irdl.is 16 : i32
-    %a0_17 = irdl.is 17 : i32
-    %a0_18 = irdl.is 18 : i32
-    %a0_19 = irdl.is 19 : i32
-    %a0_20 = irdl.is 20 : i32
-    %a0_21 = irdl.is 21 : i32
-    %a0_22 = irdl.is 22 : i32
-    %a0_23 = irdl.is 23 : i32
-    %a0_24 = irdl.is 24 : i32
-    %a0_25 = irdl.is 25 : i32
-    %a0_26 = irdl.is 26 : i32
-    %a0_27 = irdl.is 27 : i32
-    %a0_28 = irdl.is 28 : i32
-    %a0_29 = irdl.is 29 : i32
-    %a0_30 = irdl.is 30 : i32
-    %a0_31 = irdl.is 31 : i32
-    %a0_32 = irdl.is 32 : i32
-    %a0_33 = irdl.is 33 : i32
-    %a0_34 = irdl.is 34 : i32
-    %a0_35 = irdl.is 35 : i32
-    %a0_36 = irdl.is 36 : i32
-    %a0_37 = irdl.is 37 : i32
-    %a0_38 = irdl.is 38 : i32
-    %a0_39 = irdl.is 39 : i32
-    %a0_40 = irdl.is 40 : i32
-    %a0_41 = irdl.is 41 : i32
-    %a0_42 = irdl.is 42 : i32
-    %a0_43 = irdl.is 43 : i32
-    %a0_44 = irdl.is 44 : i32
-    %a0_45 = irdl.is 45 : i32
-    %a0_46 = irdl.is 46 : i32
-    %a0_47 = irdl.is 47 : i32
-    %a0_48 = irdl.is 48 : i32
-    %a0_49 = irdl.is 49 : i32
-    %a0_50 = irdl.is 50 : i32
-    %a0_51 = irdl.is 51 : i32
-    %a0_52 = irdl.is 52 : i32
-    %a0_53 = irdl.is 53 : i32
-    %a0_54 = irdl.is 54 : i32
-    %a0_55 = irdl.is 55 : i32
-    %a0_56 = irdl.is 56 : i32
-    %a0_57 = irdl.is 57 : i32
-    %a0_58 = irdl.is 58 : i32
-    %a0_59 = irdl.is 59 : i32
-    %a0_60 = irdl.is 60 : i32
-    %a0_61 = irdl.is 61 : i32
-    %a0_62 = irdl.is 62 : i32
-    %a0_63 = irdl.is 63 : i32
-    %a0_64 = irdl.is 64 : i32
-    %a0_65 = irdl.is 65 : i32
-    %a0_66 = irdl.is 66 : i32
-    %a0_67 = irdl.is 67 : i32
-    %a0_68 = irdl.is 68 : i32
-    %a0_69 = irdl.is 69 : i32
-    %a0_70 = irdl.is 70 : i32
-    %a0_71 = irdl.is 71 : i32
-    %a0_72 = irdl.is 72 : i32
-    %a0_73 = irdl.is 73 : i32
-    %a0_74 = irdl.is 74 : i32
-    %a0_75 = irdl.is 75 : i32
-    %a0_76 = irdl.is 76 : i32
-    %a0_77 = irdl.is 77 : i32
-    %a0_78 = irdl.is 78 : i32
-    %a0_79 = irdl.is 79 : i32
-    %a0_80 = irdl.is 80 : i32
-    %a0_81 = irdl.is 81 : i32
-    %a0_82 = irdl.is 82 : i32
-    %a0_83 = irdl.is 83 : i32
-    %a0_84 = irdl.is 84 : i32
-    %a0_85 = irdl.is 85 : i32
-    %a0_86 = irdl.is 86 : i32
-    %a0_87 = irdl.is 87 : i32
-    %a0_88 = irdl.is 88 : i32
-    %a0_89 = irdl.is 89 : i32
-    %a0_90 = irdl.is 90 : i32
-    %a0_91 = irdl.is 91 : i32
-    %a0_92 = irdl.is 92 : i32
-    %a0_93 = irdl.is 93 : i32
-    %a0_94 = irdl.is 94 : i32
-    %a0_95 = irdl.is 95 : i32
-    %a0_96 = irdl.is 96 : i32
-    %a0_97 = irdl.is 97 : i32
-    %a0_98 = irdl.is 98 : i32
-    %a0_99 = irdl.is 99 : i32
-    %a0_100 = irdl.is 100 : i32
-    %a0_101 = irdl.is 101 : i32
-    %a0_102 = irdl.is 102 : i32
-    %a0_103 = irdl.is 103 : i32
-    %a0_104 = irdl.is 104 : i32
-    %a0_105 = irdl.is 105 : i32
-    %a0_106 = irdl.is 106 : i32
-    %a0_107 = irdl.is 107 : i32
-    %a0_108 = irdl.is 108 : i32
-    %a0_109 = irdl.is 109 : i32
-    %a0_110 = irdl.is 110 : i32
-    %a0_111 = irdl.is 111 : i32
-    %a0_112 = irdl.is 112 : i32
-    %a0_113 = irdl.is 113 : i32
-    %a0_114 = irdl.is 114 : i32
-    %a0_115 = irdl.is 115 : i32
-    %a0_116 = irdl.is 116 : i32
-    %a0_117 = irdl.is 117 : i32
-    %a0_118 = irdl.is 118 : i32
-    %a0_119 = irdl.is 119 : i32
-    %a0_120 = irdl.is 120 : i32
-    %a0_121 = irdl.is 121 : i32
-    %a0_122 = irdl.is 122 : i32
-    %a0_123 = irdl.is 123 : i32
-    %a0_124 = irdl.is 124 : i32
-    %a0_125 = irdl.is 125 : i32
-    %a0_126 = irdl.is 126 : i32
-    %a0_127 = irdl.is 127 : i32
-    %a0_128 = irdl.is 128 : i32
-    %a0_129 = irdl.is 129 : i32
-    %a0_130 = irdl.is 130 : i32
-    %a0_131 = irdl.is 131 : i32
-    %a0_132 = irdl.is 132 : i32
-    %a0_133 = irdl.is 133 : i32
-    %a0_134 = irdl.is 134 : i32
-    %a0_135 = irdl.is 135 : i32
-    %a0_136 = irdl.is 136 : i32
-    %a0_137 = irdl.is 137 : i32
-    %a0_138 = irdl.is 138 : i32
-    %a0_139 = irdl.is 139 : i32
-    %a0_140 = irdl.is 140 : i32
-    %a0_141 = irdl.is 141 : i32
-    %a0_142 = irdl.is 142 : i32
-    %a0_143 = irdl.is 143 : i32
-    %a0_144 = irdl.is 144 : i32
-    %a0_145 = irdl.is 145 : i32
-    %a0_146 = irdl.is 146 : i32
-    %a0_147 = irdl.is 147 : i32
-    %a0_148 = irdl.is 148 : i32
-    %a0_149 = irdl.is 149 : i32
-    %a0_150 = irdl.is 150 : i32
-    %a0_151 = irdl.is 151 : i32
-    %a0_152 = irdl.is 152 : i32
-    %a0_153 = irdl.is 153 : i32
-    %a0_154 = irdl.is 154 : i32
-    %a0_155 = irdl.is 155 : i32
-    %a0_156 = irdl.is 156 : i32
-    %a0_157 = irdl.is 157 : i32
-    %a0_158 = irdl.is 158 : i32
-    %a0_159 = irdl.is 159 : i32
-    %a0_160 = irdl.is 160 : i32
-    %a0_161 = irdl.is 161 : i32
-    %a0_162 = irdl.is 162 : i32
-    %a0_163 = irdl.is 163 : i32
-    %a0_164 = irdl.is 164 : i32
-    %a0_165 = irdl.is 165 : i32
-    %a0_166 = irdl.is 166 : i32
-    %a0_167 = irdl.is 167 : i32
-    %a0_168 = irdl.is 168 : i32
-    %a0_169 = irdl.is 169 : i32
-    %a0_170 = irdl.is 170 : i32
-    %a0_171 = irdl.is 171 : i32
-    %a0_172 = irdl.is 172 : i32
-    %a0_173 = irdl.is 173 : i32
-    %a0_174 = irdl.is 174 : i32
-    %a0_175 = irdl.is 175 : i32
-    %a0_176 = irdl.is 176 : i32
-    %a0_177 = irdl.is 177 : i32
-    %a0_178 = irdl.is 178 : i32
-    %a0_179 = irdl.is 179 : i32
-    %a0_180 = irdl.is 180 : i32
-    %a0_181 = irdl.is 181 : i32
-    %a0_182 = irdl.is 182 : i32
-    %a0_183 = irdl.is 183 : i32
-    %a0_184 = irdl.is 184 : i32
-    %a0_185 = irdl.is 185 : i32
-    %a0_186 = irdl.is 186 : i32
-    %a0_187 = irdl.is 187 : i32
-    %a0_188 = irdl.is 188 : i32
-    %a0_189 = irdl.is 189 : i32
-    %a0_190 = irdl.is 190 : i32
-    %a0_191 = irdl.is 191 : i32
-    %a0_192 = irdl.is 192 : i32
-    %a0_193 = irdl.is 193 : i32
-    %a0_194 = irdl.is 194 : i32
-    %a0_195 = irdl.is 195 : i32
-    %a0_196 = irdl.is 196 : i32
-    %a0_197 = irdl.is 197 : i32
-    %a0_198 = irdl.is 198 : i32
-    %a0_199 = irdl.is 199 : i32
-    %a0_200 = irdl.is 200 : i32
-    %a0_201 = irdl.is 201 : i32
-    %a0_202 = irdl.is 202 : i32
-    %a0_203 = irdl.is 203 : i32
-    %a0_204 = irdl.is 204 : i32
-    %a0_205 = irdl.is 205 : i32
-    %a0_206 = irdl.is 206 : i32
-    %a0_207 = irdl.is 207 : i32
-    %a0_208 = irdl.is 208 : i32
-    %a0_209 = irdl.is 209 : i32
-    %a0_210 = irdl.is 210 : i32
-    %a0_211 = irdl.is 211 : i32
-    %a0_212 = irdl.is 212 : i32
-    %a0_213 = irdl.is 213 : i32
-    %a0_214 = irdl.is 214 : i32
-    %a0_215 = irdl.is 215 : i32
-    %a0_216 = irdl.is 216 : i32
-    %a0_217 = irdl.is 217 : i32
-    %a0_218 = irdl.is 218 : i32
-    %a0_219 = irdl.is 219 : i32
-    %a0_220 = irdl.is 220 : i32
-    %a0_221 = irdl.is 221 : i32
-    %a0_222 = irdl.is 222 : i32
-    %a0_223 = irdl.is 223 : i32
-    %a0_224 = irdl.is 224 : i32
-    %a0_225 = irdl.is 225 : i32
-    %a0_226 = irdl.is 226 : i32
-    %a0_227 = irdl.is 227 : i32
-    %a0_228 = irdl.is 228 : i32
-    %a0_229 = irdl.is 229 : i32
-    %a0_230 = irdl.is 230 : i32
-    %a0_231 = irdl.is 231 : i32
-    %a0_232 = irdl.is 232 : i32
-    %a0_233 = irdl.is 233 : i32
-    %a0_234 = irdl.is 234 : i32
-    %a0_235 = irdl.is 235 : i32
-    %a0_236 = irdl.is 236 : i32
-    %a0_237 = irdl.is 237 : i32
-    %a0_238 = irdl.is 238 : i32
-    %a0_239 = irdl.is 239 : i32
-    %a0_240 = irdl.is 240 : i32
-    %a0_241 = irdl.is 241 : i32
-    %a0_242 = irdl.is 242 : i32
-    %a0_243 = irdl.is 243 : i32
-    %a0_244 = irdl.is 244 : i32
-    %a0_245 = irdl.is 245 : i32
-    %a0_246 = irdl.is 246 : i32
-    %a0_247 = irdl.is 247 : i32
-    %a0_248 = irdl.is 248 : i32
-    %a0_249 = irdl.is 249 : i32
-    %a0_250 = irdl.is 250 : i32
-    %a0_251 = irdl.is 251 : i32
-    %a0_252 = irdl.is 252 : i32
-    %a0_253 = irdl.is 253 : i32
-    %a0_254 = irdl.is 254 : i32
-    %a0_255 = irdl.is 255 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5, %a0_6, %a0_7, %a0_8, %a0_9, %a0_10, %a0_11, %a0_12, %a0_13, %a0_14, %a0_15, %a0_16, %a0_17, %a0_18, %a0_19, %a0_20, %a0_21, %a0_22, %a0_23, %a0_24, %a0_25, %a0_26, %a0_27, %a0_28, %a0_29, %a0_30, %a0_31, %a0_32, %a0_33, %a0_34, %a0_35, %a0_36, %a0_37, %a0_38, %a0_39, %a0_40, %a0_41, %a0_42, %a0_43, %a0_44, %a0_45, %a0_46, %a0_47, %a0_48, %a0_49, %a0_50, %a0_51, %a0_52, %a0_53, %a0_54, %a0_55, %a0_56, %a0_57, %a0_58, %a0_59, %a0_60, %a0_61, %a0_62, %a0_63, %a0_64, %a0_65, %a0_66, %a0_67, %a0_68, %a0_69, %a0_70, %a0_71, %a0_72, %a0_73, %a0_74, %a0_75, %a0_76, %a0_77, %a0_78, %a0_79, %a0_80, %a0_81, %a0_82, %a0_83, %a0_84, %a0_85, %a0_86, %a0_87, %a0_88, %a0_89, %a0_90, %a0_91, %a0_92, %a0_93, %a0_94, %a0_95, %a0_96, %a0_97, %a0_98, %a0_99, %a0_100, %a0_101, %a0_102, %a0_103, %a0_104, %a0_105, %a0_106, %a0_107, %a0_108, %a0_109, %a0_110, %a0_111, %a0_112, %a0_113, %a0_114, %a0_115, %a0_116, %a0_117, %a0_118, %a0_119, %a0_120, %a0_121, %a0_122, %a0_123, %a0_124, %a0_125, %a0_126, %a0_127, %a0_128, %a0_129, %a0_130, %a0_131, %a0_132, %a0_133, %a0_134, %a0_135, %a0_136, %a0_137, %a0_138, %a0_139, %a0_140, %a0_141, %a0_142, %a0_143, %a0_144, %a0_145, %a0_146, %a0_147, %a0_148, %a0_149, %a0_150, %a0_151, %a0_152, %a0_153, %a0_154, %a0_155, %a0_156, %a0_157, %a0_158, %a0_159, %a0_160, %a0_161, %a0_162, %a0_163, %a0_164, %a0_165, %a0_166, %a0_167, %a0_168, %a0_169, %a0_170, %a0_171, %a0_172, %a0_173, %a0_174, %a0_175, %a0_176, %a0_177, %a0_178, %a0_179, %a0_180, %a0_181, %a0_182, %a0_183, %a0_184, %a0_185, %a0_186, %a0_187, %a0_188, %a0_189, %a0_190, %a0_191, %a0_192, %a0_193, %a0_194, %a0_195, %a0_196, %a0_197, %a0_198, %a0_199, %a0_200, %a0_201, %a0_202, %a0_203, %a0_204, %a0_205, %a0_206, %a0_207, %a0_208, %a0_209, %a0_210, %a0_211, %a0_212, %a0_213, %a0_214, %a0_215, %a0_216, %a0_217, %a0_218, %a0_219, %a0_220, %a0_221, %a0_222, %a0_223, %a0_224, %a0_225, %a0_226, %a0_227, %a0_228, %a0_229, %a0_230, %a0_231, %a0_232, %a0_233, %a0_234, %a0_235, %a0_236, %a0_237, %a0_238, %a0_239, %a0_240, %a0_241, %a0_242, %a0_243, %a0_244, %a0_245, %a0_246, %a0_247, %a0_248, %a0_249, %a0_250, %a0_251, %a0_252, %a0_253, %a0_254, %a0_255)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 6 parameter(s)
-  //   Members (2): _mm256_shuffle_epi32, _mm512_permutex_epi64.
+  // 3 instructions computing the same thing up to 6 parameter(s)
+  //   Members (3): _mm256_shuffle_epi32, _mm512_permutex_epi64, _mm512_shuffle_epi32.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
@@ -29292,19 +28701,21 @@ irdl.dialect @autollvm {
   //       ESAC
   //       RETURN l0[k2:0]
   //     END
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * (k2 + 1)) + k2):((v0 * (k2 + 1)) + 0)] := f0(a0[k16:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
+  //     FOR v0 := 0 to k21
+  //       dst[((v0 * (k16 + 1)) + k2):((v0 * (k16 + 1)) + 0)] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[1:0])
+  //       dst[((v0 * (k16 + 1)) + k8):((v0 * (k16 + 1)) + (k2 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[3:2])
+  //       dst[((v0 * (k16 + 1)) + k12):((v0 * (k16 + 1)) + (k8 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[5:4])
+  //       dst[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + (k12 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[7:6])
   //     ENDFOR
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * (k2 + 1)) + k35):((v1 * (k2 + 1)) + (k16 + 1))] := f0(a0[k38:(k16 + 1)], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
-  //     ENDFOR
-  irdl.operation @shuffle_epi_8 {
-    %o0_0 = irdl.is vector<8xi32>
-    %o0_1 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %r_0 = irdl.is vector<8xi32>
-    %r_1 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1)
+  irdl.operation @shuffle_epi_6 {
+    %o0_0 = irdl.is vector<16xi32>
+    %o0_1 = irdl.is vector<8xi32>
+    %o0_2 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %r_0 = irdl.is vector<16xi32>
+    %r_1 = irdl.is vector<8xi32>
+    %r_2 = irdl.is vector<8xi64>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0_0 = irdl.is 0 : i32
     %a0_1 = irdl.is 1 : i32
     %a0_2 = irdl.is 2 : i32
@@ -29574,14 +28985,14 @@ irdl.dialect @autollvm {
     %a4_0 = irdl.is 127 : i32
     %a4_1 = irdl.is 255 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 159 : i32
-    %a5_1 = irdl.is 319 : i32
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 3 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 255 : i32
-    %a6_1 = irdl.is 511 : i32
+    %a6_0 = irdl.is 256 : i32
+    %a6_1 = irdl.is 512 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "k2" = %a1, "k8" = %a2, "k12" = %a3, "k16" = %a4, "k35" = %a5, "k38" = %a6 }
+    irdl.attributes { "a1" = %a0, "k2" = %a1, "k8" = %a2, "k12" = %a3, "k16" = %a4, "k21" = %a5, "a0_width" = %a6 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 4 parameter(s)
@@ -33890,313 +33301,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "a2" = %a0, "k1" = %a1, "k15" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm512_mask_shuffle_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       CASE p1[1:0] OF
-  //       0:
-  //         l0[31:0] := p0[31:0]
-  //       1:
-  //         l0[31:0] := p0[63:32]
-  //       2:
-  //         l0[31:0] := p0[95:64]
-  //       3:
-  //         l0[31:0] := p0[127:96]
-  //       ESAC
-  //       RETURN l0[31:0]
-  //     END
-  //     FOR v0 := 0 to 3
-  //       v1[((v0 * 32) + 31):((v0 * 32) + 0)] := f0(a1[127:0], a2[((v0 * 2) + 1):((v0 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       v1[((v2 * 32) + 159):((v2 * 32) + 128)] := f0(a1[255:128], a2[((v2 * 2) + 1):((v2 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v3 := 0 to 3
-  //       v1[((v3 * 32) + 287):((v3 * 32) + 256)] := f0(a1[383:256], a2[((v3 * 2) + 1):((v3 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v4 := 0 to 3
-  //       v1[((v4 * 32) + 415):((v4 * 32) + 384)] := f0(a1[511:384], a2[((v4 * 2) + 1):((v4 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v5 := 0 to 15
-  //       IF a3[v5]
-  //         dst[((v5 * 32) + 31):((v5 * 32) + 0)] := v1[((v5 * 32) + 31):((v5 * 32) + 0)]
-  //       ELSE
-  //         dst[((v5 * 32) + 31):((v5 * 32) + 0)] := a0[((v5 * 32) + 31):((v5 * 32) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @shuffle_epi_9 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi32>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 0 : i32
-    %a0_1 = irdl.is 1 : i32
-    %a0_2 = irdl.is 2 : i32
-    %a0_3 = irdl.is 3 : i32
-    %a0_4 = irdl.is 4 : i32
-    %a0_5 = irdl.is 5 : i32
-    %a0_6 = irdl.is 6 : i32
-    %a0_7 = irdl.is 7 : i32
-    %a0_8 = irdl.is 8 : i32
-    %a0_9 = irdl.is 9 : i32
-    %a0_10 = irdl.is 10 : i32
-    %a0_11 = irdl.is 11 : i32
-    %a0_12 = irdl.is 12 : i32
-    %a0_13 = irdl.is 13 : i32
-    %a0_14 = irdl.is 14 : i32
-    %a0_15 = irdl.is 15 : i32
-    %a0_16 = irdl.is 16 : i32
-    %a0_17 = irdl.is 17 : i32
-    %a0_18 = irdl.is 18 : i32
-    %a0_19 = irdl.is 19 : i32
-    %a0_20 = irdl.is 20 : i32
-    %a0_21 = irdl.is 21 : i32
-    %a0_22 = irdl.is 22 : i32
-    %a0_23 = irdl.is 23 : i32
-    %a0_24 = irdl.is 24 : i32
-    %a0_25 = irdl.is 25 : i32
-    %a0_26 = irdl.is 26 : i32
-    %a0_27 = irdl.is 27 : i32
-    %a0_28 = irdl.is 28 : i32
-    %a0_29 = irdl.is 29 : i32
-    %a0_30 = irdl.is 30 : i32
-    %a0_31 = irdl.is 31 : i32
-    %a0_32 = irdl.is 32 : i32
-    %a0_33 = irdl.is 33 : i32
-    %a0_34 = irdl.is 34 : i32
-    %a0_35 = irdl.is 35 : i32
-    %a0_36 = irdl.is 36 : i32
-    %a0_37 = irdl.is 37 : i32
-    %a0_38 = irdl.is 38 : i32
-    %a0_39 = irdl.is 39 : i32
-    %a0_40 = irdl.is 40 : i32
-    %a0_41 = irdl.is 41 : i32
-    %a0_42 = irdl.is 42 : i32
-    %a0_43 = irdl.is 43 : i32
-    %a0_44 = irdl.is 44 : i32
-    %a0_45 = irdl.is 45 : i32
-    %a0_46 = irdl.is 46 : i32
-    %a0_47 = irdl.is 47 : i32
-    %a0_48 = irdl.is 48 : i32
-    %a0_49 = irdl.is 49 : i32
-    %a0_50 = irdl.is 50 : i32
-    %a0_51 = irdl.is 51 : i32
-    %a0_52 = irdl.is 52 : i32
-    %a0_53 = irdl.is 53 : i32
-    %a0_54 = irdl.is 54 : i32
-    %a0_55 = irdl.is 55 : i32
-    %a0_56 = irdl.is 56 : i32
-    %a0_57 = irdl.is 57 : i32
-    %a0_58 = irdl.is 58 : i32
-    %a0_59 = irdl.is 59 : i32
-    %a0_60 = irdl.is 60 : i32
-    %a0_61 = irdl.is 61 : i32
-    %a0_62 = irdl.is 62 : i32
-    %a0_63 = irdl.is 63 : i32
-    %a0_64 = irdl.is 64 : i32
-    %a0_65 = irdl.is 65 : i32
-    %a0_66 = irdl.is 66 : i32
-    %a0_67 = irdl.is 67 : i32
-    %a0_68 = irdl.is 68 : i32
-    %a0_69 = irdl.is 69 : i32
-    %a0_70 = irdl.is 70 : i32
-    %a0_71 = irdl.is 71 : i32
-    %a0_72 = irdl.is 72 : i32
-    %a0_73 = irdl.is 73 : i32
-    %a0_74 = irdl.is 74 : i32
-    %a0_75 = irdl.is 75 : i32
-    %a0_76 = irdl.is 76 : i32
-    %a0_77 = irdl.is 77 : i32
-    %a0_78 = irdl.is 78 : i32
-    %a0_79 = irdl.is 79 : i32
-    %a0_80 = irdl.is 80 : i32
-    %a0_81 = irdl.is 81 : i32
-    %a0_82 = irdl.is 82 : i32
-    %a0_83 = irdl.is 83 : i32
-    %a0_84 = irdl.is 84 : i32
-    %a0_85 = irdl.is 85 : i32
-    %a0_86 = irdl.is 86 : i32
-    %a0_87 = irdl.is 87 : i32
-    %a0_88 = irdl.is 88 : i32
-    %a0_89 = irdl.is 89 : i32
-    %a0_90 = irdl.is 90 : i32
-    %a0_91 = irdl.is 91 : i32
-    %a0_92 = irdl.is 92 : i32
-    %a0_93 = irdl.is 93 : i32
-    %a0_94 = irdl.is 94 : i32
-    %a0_95 = irdl.is 95 : i32
-    %a0_96 = irdl.is 96 : i32
-    %a0_97 = irdl.is 97 : i32
-    %a0_98 = irdl.is 98 : i32
-    %a0_99 = irdl.is 99 : i32
-    %a0_100 = irdl.is 100 : i32
-    %a0_101 = irdl.is 101 : i32
-    %a0_102 = irdl.is 102 : i32
-    %a0_103 = irdl.is 103 : i32
-    %a0_104 = irdl.is 104 : i32
-    %a0_105 = irdl.is 105 : i32
-    %a0_106 = irdl.is 106 : i32
-    %a0_107 = irdl.is 107 : i32
-    %a0_108 = irdl.is 108 : i32
-    %a0_109 = irdl.is 109 : i32
-    %a0_110 = irdl.is 110 : i32
-    %a0_111 = irdl.is 111 : i32
-    %a0_112 = irdl.is 112 : i32
-    %a0_113 = irdl.is 113 : i32
-    %a0_114 = irdl.is 114 : i32
-    %a0_115 = irdl.is 115 : i32
-    %a0_116 = irdl.is 116 : i32
-    %a0_117 = irdl.is 117 : i32
-    %a0_118 = irdl.is 118 : i32
-    %a0_119 = irdl.is 119 : i32
-    %a0_120 = irdl.is 120 : i32
-    %a0_121 = irdl.is 121 : i32
-    %a0_122 = irdl.is 122 : i32
-    %a0_123 = irdl.is 123 : i32
-    %a0_124 = irdl.is 124 : i32
-    %a0_125 = irdl.is 125 : i32
-    %a0_126 = irdl.is 126 : i32
-    %a0_127 = irdl.is 127 : i32
-    %a0_128 = irdl.is 128 : i32
-    %a0_129 = irdl.is 129 : i32
-    %a0_130 = irdl.is 130 : i32
-    %a0_131 = irdl.is 131 : i32
-    %a0_132 = irdl.is 132 : i32
-    %a0_133 = irdl.is 133 : i32
-    %a0_134 = irdl.is 134 : i32
-    %a0_135 = irdl.is 135 : i32
-    %a0_136 = irdl.is 136 : i32
-    %a0_137 = irdl.is 137 : i32
-    %a0_138 = irdl.is 138 : i32
-    %a0_139 = irdl.is 139 : i32
-    %a0_140 = irdl.is 140 : i32
-    %a0_141 = irdl.is 141 : i32
-    %a0_142 = irdl.is 142 : i32
-    %a0_143 = irdl.is 143 : i32
-    %a0_144 = irdl.is 144 : i32
-    %a0_145 = irdl.is 145 : i32
-    %a0_146 = irdl.is 146 : i32
-    %a0_147 = irdl.is 147 : i32
-    %a0_148 = irdl.is 148 : i32
-    %a0_149 = irdl.is 149 : i32
-    %a0_150 = irdl.is 150 : i32
-    %a0_151 = irdl.is 151 : i32
-    %a0_152 = irdl.is 152 : i32
-    %a0_153 = irdl.is 153 : i32
-    %a0_154 = irdl.is 154 : i32
-    %a0_155 = irdl.is 155 : i32
-    %a0_156 = irdl.is 156 : i32
-    %a0_157 = irdl.is 157 : i32
-    %a0_158 = irdl.is 158 : i32
-    %a0_159 = irdl.is 159 : i32
-    %a0_160 = irdl.is 160 : i32
-    %a0_161 = irdl.is 161 : i32
-    %a0_162 = irdl.is 162 : i32
-    %a0_163 = irdl.is 163 : i32
-    %a0_164 = irdl.is 164 : i32
-    %a0_165 = irdl.is 165 : i32
-    %a0_166 = irdl.is 166 : i32
-    %a0_167 = irdl.is 167 : i32
-    %a0_168 = irdl.is 168 : i32
-    %a0_169 = irdl.is 169 : i32
-    %a0_170 = irdl.is 170 : i32
-    %a0_171 = irdl.is 171 : i32
-    %a0_172 = irdl.is 172 : i32
-    %a0_173 = irdl.is 173 : i32
-    %a0_174 = irdl.is 174 : i32
-    %a0_175 = irdl.is 175 : i32
-    %a0_176 = irdl.is 176 : i32
-    %a0_177 = irdl.is 177 : i32
-    %a0_178 = irdl.is 178 : i32
-    %a0_179 = irdl.is 179 : i32
-    %a0_180 = irdl.is 180 : i32
-    %a0_181 = irdl.is 181 : i32
-    %a0_182 = irdl.is 182 : i32
-    %a0_183 = irdl.is 183 : i32
-    %a0_184 = irdl.is 184 : i32
-    %a0_185 = irdl.is 185 : i32
-    %a0_186 = irdl.is 186 : i32
-    %a0_187 = irdl.is 187 : i32
-    %a0_188 = irdl.is 188 : i32
-    %a0_189 = irdl.is 189 : i32
-    %a0_190 = irdl.is 190 : i32
-    %a0_191 = irdl.is 191 : i32
-    %a0_192 = irdl.is 192 : i32
-    %a0_193 = irdl.is 193 : i32
-    %a0_194 = irdl.is 194 : i32
-    %a0_195 = irdl.is 195 : i32
-    %a0_196 = irdl.is 196 : i32
-    %a0_197 = irdl.is 197 : i32
-    %a0_198 = irdl.is 198 : i32
-    %a0_199 = irdl.is 199 : i32
-    %a0_200 = irdl.is 200 : i32
-    %a0_201 = irdl.is 201 : i32
-    %a0_202 = irdl.is 202 : i32
-    %a0_203 = irdl.is 203 : i32
-    %a0_204 = irdl.is 204 : i32
-    %a0_205 = irdl.is 205 : i32
-    %a0_206 = irdl.is 206 : i32
-    %a0_207 = irdl.is 207 : i32
-    %a0_208 = irdl.is 208 : i32
-    %a0_209 = irdl.is 209 : i32
-    %a0_210 = irdl.is 210 : i32
-    %a0_211 = irdl.is 211 : i32
-    %a0_212 = irdl.is 212 : i32
-    %a0_213 = irdl.is 213 : i32
-    %a0_214 = irdl.is 214 : i32
-    %a0_215 = irdl.is 215 : i32
-    %a0_216 = irdl.is 216 : i32
-    %a0_217 = irdl.is 217 : i32
-    %a0_218 = irdl.is 218 : i32
-    %a0_219 = irdl.is 219 : i32
-    %a0_220 = irdl.is 220 : i32
-    %a0_221 = irdl.is 221 : i32
-    %a0_222 = irdl.is 222 : i32
-    %a0_223 = irdl.is 223 : i32
-    %a0_224 = irdl.is 224 : i32
-    %a0_225 = irdl.is 225 : i32
-    %a0_226 = irdl.is 226 : i32
-    %a0_227 = irdl.is 227 : i32
-    %a0_228 = irdl.is 228 : i32
-    %a0_229 = irdl.is 229 : i32
-    %a0_230 = irdl.is 230 : i32
-    %a0_231 = irdl.is 231 : i32
-    %a0_232 = irdl.is 232 : i32
-    %a0_233 = irdl.is 233 : i32
-    %a0_234 = irdl.is 234 : i32
-    %a0_235 = irdl.is 235 : i32
-    %a0_236 = irdl.is 236 : i32
-    %a0_237 = irdl.is 237 : i32
-    %a0_238 = irdl.is 238 : i32
-    %a0_239 = irdl.is 239 : i32
-    %a0_240 = irdl.is 240 : i32
-    %a0_241 = irdl.is 241 : i32
-    %a0_242 = irdl.is 242 : i32
-    %a0_243 = irdl.is 243 : i32
-    %a0_244 = irdl.is 244 : i32
-    %a0_245 = irdl.is 245 : i32
-    %a0_246 = irdl.is 246 : i32
-    %a0_247 = irdl.is 247 : i32
-    %a0_248 = irdl.is 248 : i32
-    %a0_249 = irdl.is 249 : i32
-    %a0_250 = irdl.is 250 : i32
-    %a0_251 = irdl.is 251 : i32
-    %a0_252 = irdl.is 252 : i32
-    %a0_253 = irdl.is 253 : i32
-    %a0_254 = irdl.is 254 : i32
-    %a0_255 = irdl.is 255 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5, %a0_6, %a0_7, %a0_8, %a0_9, %a0_10, %a0_11, %a0_12, %a0_13, %a0_14, %a0_15, %a0_16, %a0_17, %a0_18, %a0_19, %a0_20, %a0_21, %a0_22, %a0_23, %a0_24, %a0_25, %a0_26, %a0_27, %a0_28, %a0_29, %a0_30, %a0_31, %a0_32, %a0_33, %a0_34, %a0_35, %a0_36, %a0_37, %a0_38, %a0_39, %a0_40, %a0_41, %a0_42, %a0_43, %a0_44, %a0_45, %a0_46, %a0_47, %a0_48, %a0_49, %a0_50, %a0_51, %a0_52, %a0_53, %a0_54, %a0_55, %a0_56, %a0_57, %a0_58, %a0_59, %a0_60, %a0_61, %a0_62, %a0_63, %a0_64, %a0_65, %a0_66, %a0_67, %a0_68, %a0_69, %a0_70, %a0_71, %a0_72, %a0_73, %a0_74, %a0_75, %a0_76, %a0_77, %a0_78, %a0_79, %a0_80, %a0_81, %a0_82, %a0_83, %a0_84, %a0_85, %a0_86, %a0_87, %a0_88, %a0_89, %a0_90, %a0_91, %a0_92, %a0_93, %a0_94, %a0_95, %a0_96, %a0_97, %a0_98, %a0_99, %a0_100, %a0_101, %a0_102, %a0_103, %a0_104, %a0_105, %a0_106, %a0_107, %a0_108, %a0_109, %a0_110, %a0_111, %a0_112, %a0_113, %a0_114, %a0_115, %a0_116, %a0_117, %a0_118, %a0_119, %a0_120, %a0_121, %a0_122, %a0_123, %a0_124, %a0_125, %a0_126, %a0_127, %a0_128, %a0_129, %a0_130, %a0_131, %a0_132, %a0_133, %a0_134, %a0_135, %a0_136, %a0_137, %a0_138, %a0_139, %a0_140, %a0_141, %a0_142, %a0_143, %a0_144, %a0_145, %a0_146, %a0_147, %a0_148, %a0_149, %a0_150, %a0_151, %a0_152, %a0_153, %a0_154, %a0_155, %a0_156, %a0_157, %a0_158, %a0_159, %a0_160, %a0_161, %a0_162, %a0_163, %a0_164, %a0_165, %a0_166, %a0_167, %a0_168, %a0_169, %a0_170, %a0_171, %a0_172, %a0_173, %a0_174, %a0_175, %a0_176, %a0_177, %a0_178, %a0_179, %a0_180, %a0_181, %a0_182, %a0_183, %a0_184, %a0_185, %a0_186, %a0_187, %a0_188, %a0_189, %a0_190, %a0_191, %a0_192, %a0_193, %a0_194, %a0_195, %a0_196, %a0_197, %a0_198, %a0_199, %a0_200, %a0_201, %a0_202, %a0_203, %a0_204, %a0_205, %a0_206, %a0_207, %a0_208, %a0_209, %a0_210, %a0_211, %a0_212, %a0_213, %a0_214, %a0_215, %a0_216, %a0_217, %a0_218, %a0_219, %a0_220, %a0_221, %a0_222, %a0_223, %a0_224, %a0_225, %a0_226, %a0_227, %a0_228, %a0_229, %a0_230, %a0_231, %a0_232, %a0_233, %a0_234, %a0_235, %a0_236, %a0_237, %a0_238, %a0_239, %a0_240, %a0_241, %a0_242, %a0_243, %a0_244, %a0_245, %a0_246, %a0_247, %a0_248, %a0_249, %a0_250, %a0_251, %a0_252, %a0_253, %a0_254, %a0_255)
-    irdl.operands(a0: %o0, a1: %o1, a3: %o2)
-    irdl.attributes { "a2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 6 parameter(s)
-  //   Members (2): _mm256_mask_shuffle_epi32, _mm512_mask_permutex_epi64.
+  // 3 instructions computing the same thing up to 7 parameter(s)
+  //   Members (3): _mm256_mask_shuffle_epi32, _mm512_mask_permutex_epi64, _mm512_mask_shuffle_epi32.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
@@ -34211,31 +33317,35 @@ irdl.dialect @autollvm {
   //       ESAC
   //       RETURN l0[k2:0]
   //     END
-  //     FOR v0 := 0 to 3
-  //       v1[((v0 * (k2 + 1)) + k2):((v0 * (k2 + 1)) + 0)] := f0(a1[k16:0], a2[((v0 * 2) + 1):((v0 * 2) + 0)])
+  //     FOR v0 := 0 to k21
+  //       v1[((v0 * (k16 + 1)) + k2):((v0 * (k16 + 1)) + 0)] := f0(a1[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a2[1:0])
+  //       v1[((v0 * (k16 + 1)) + k8):((v0 * (k16 + 1)) + (k2 + 1))] := f0(a1[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a2[3:2])
+  //       v1[((v0 * (k16 + 1)) + k12):((v0 * (k16 + 1)) + (k8 + 1))] := f0(a1[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a2[5:4])
+  //       v1[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + (k12 + 1))] := f0(a1[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a2[7:6])
   //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       v1[((v2 * (k2 + 1)) + k35):((v2 * (k2 + 1)) + (k16 + 1))] := f0(a1[k38:(k16 + 1)], a2[((v2 * 2) + 1):((v2 * 2) + 0)])
-  //     ENDFOR
-  //     FOR v3 := 0 to 7
-  //       IF a3[v3]
-  //         dst[((v3 * (k2 + 1)) + k2):((v3 * (k2 + 1)) + 0)] := v1[((v3 * (k2 + 1)) + k2):((v3 * (k2 + 1)) + 0)]
+  //     FOR v2 := 0 to k63
+  //       IF a3[v2]
+  //         dst[((v2 * (k2 + 1)) + k2):((v2 * (k2 + 1)) + 0)] := v1[((v2 * (k2 + 1)) + k2):((v2 * (k2 + 1)) + 0)]
   //       ELSE
-  //         dst[((v3 * (k2 + 1)) + k2):((v3 * (k2 + 1)) + 0)] := a0[((v3 * (k2 + 1)) + k2):((v3 * (k2 + 1)) + 0)]
+  //         dst[((v2 * (k2 + 1)) + k2):((v2 * (k2 + 1)) + 0)] := a0[((v2 * (k2 + 1)) + k2):((v2 * (k2 + 1)) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @shuffle_epi_10 {
-    %o0_0 = irdl.is vector<8xi32>
-    %o0_1 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<8xi32>
-    %o1_1 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi32>
-    %r_1 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1)
+  irdl.operation @shuffle_epi_7 {
+    %o0_0 = irdl.is vector<16xi32>
+    %o0_1 = irdl.is vector<8xi32>
+    %o0_2 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<16xi32>
+    %o1_1 = irdl.is vector<8xi32>
+    %o1_2 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1)
+    %r_0 = irdl.is vector<16xi32>
+    %r_1 = irdl.is vector<8xi32>
+    %r_2 = irdl.is vector<8xi64>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0_0 = irdl.is 0 : i32
     %a0_1 = irdl.is 1 : i32
     %a0_2 = irdl.is 2 : i32
@@ -34505,14 +33615,17 @@ irdl.dialect @autollvm {
     %a4_0 = irdl.is 127 : i32
     %a4_1 = irdl.is 255 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 159 : i32
-    %a5_1 = irdl.is 319 : i32
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 3 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 255 : i32
-    %a6_1 = irdl.is 511 : i32
+    %a6_0 = irdl.is 7 : i32
+    %a6_1 = irdl.is 15 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1)
+    %a7_0 = irdl.is 256 : i32
+    %a7_1 = irdl.is 512 : i32
+    %a7 = irdl.any_of(%a7_0, %a7_1)
     irdl.operands(a0: %o0, a1: %o1, a3: %o2)
-    irdl.attributes { "a2" = %a0, "k2" = %a1, "k8" = %a2, "k12" = %a3, "k16" = %a4, "k35" = %a5, "k38" = %a6 }
+    irdl.attributes { "a2" = %a0, "k2" = %a1, "k8" = %a2, "k12" = %a3, "k16" = %a4, "k21" = %a5, "k63" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 4 parameter(s)
@@ -36922,302 +36035,6 @@ irdl.dialect @autollvm {
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_mask_unpackhi_epi8, _mm_mask_unpacklo_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[7:0] := p0[k2:(k2 + -7)]
-  //       dst[15:8] := p1[k2:(k2 + -7)]
-  //       dst[23:16] := p0[(k2 + 8):(k2 + 1)]
-  //       dst[31:24] := p1[(k2 + 8):(k2 + 1)]
-  //       dst[39:32] := p0[(k2 + 16):(k2 + 9)]
-  //       dst[47:40] := p1[(k2 + 16):(k2 + 9)]
-  //       dst[55:48] := p0[(k2 + 24):(k2 + 17)]
-  //       dst[63:56] := p1[(k2 + 24):(k2 + 17)]
-  //       dst[71:64] := p0[(k2 + 32):(k2 + 25)]
-  //       dst[79:72] := p1[(k2 + 32):(k2 + 25)]
-  //       dst[87:80] := p0[(k2 + 40):(k2 + 33)]
-  //       dst[95:88] := p1[(k2 + 40):(k2 + 33)]
-  //       dst[103:96] := p0[(k2 + 48):(k2 + 41)]
-  //       dst[111:104] := p1[(k2 + 48):(k2 + 41)]
-  //       dst[119:112] := p0[(k2 + 56):(k2 + 49)]
-  //       dst[127:120] := p1[(k2 + 56):(k2 + 49)]
-  //       RETURN dst[127:0]
-  //     END
-  //     v0[127:0] := f0(a0[127:0], a1[127:0])
-  //     FOR v1 := 0 to 15
-  //       IF a2[v1]
-  //         dst[((v1 * 8) + 7):((v1 * 8) + 0)] := v0[((v1 * 8) + 7):((v1 * 8) + 0)]
-  //       ELSE
-  //         dst[((v1 * 8) + 7):((v1 * 8) + 0)] := a3[((v1 * 8) + 7):((v1 * 8) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<16xi8>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 71 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 4 parameter(s)
-  //   Members (4): _mm256_mask_unpackhi_epi8, _mm512_mask_unpackhi_epi8, _mm256_mask_unpacklo_epi8, _mm512_mask_unpacklo_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[7:0] := p0[k2:(k2 + -7)]
-  //       dst[15:8] := p1[k2:(k2 + -7)]
-  //       dst[23:16] := p0[(k2 + 8):(k2 + 1)]
-  //       dst[31:24] := p1[(k2 + 8):(k2 + 1)]
-  //       dst[39:32] := p0[(k2 + 16):(k2 + 9)]
-  //       dst[47:40] := p1[(k2 + 16):(k2 + 9)]
-  //       dst[55:48] := p0[(k2 + 24):(k2 + 17)]
-  //       dst[63:56] := p1[(k2 + 24):(k2 + 17)]
-  //       dst[71:64] := p0[(k2 + 32):(k2 + 25)]
-  //       dst[79:72] := p1[(k2 + 32):(k2 + 25)]
-  //       dst[87:80] := p0[(k2 + 40):(k2 + 33)]
-  //       dst[95:88] := p1[(k2 + 40):(k2 + 33)]
-  //       dst[103:96] := p0[(k2 + 48):(k2 + 41)]
-  //       dst[111:104] := p1[(k2 + 48):(k2 + 41)]
-  //       dst[119:112] := p0[(k2 + 56):(k2 + 49)]
-  //       dst[127:120] := p1[(k2 + 56):(k2 + 49)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k67
-  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k81
-  //       IF a2[v2]
-  //         dst[((v2 * 8) + 7):((v2 * 8) + 0)] := v1[((v2 * 8) + 7):((v2 * 8) + 0)]
-  //       ELSE
-  //         dst[((v2 * 8) + 7):((v2 * 8) + 0)] := a3[((v2 * 8) + 7):((v2 * 8) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_2 {
-    %o0_0 = irdl.is vector<32xi8>
-    %o0_1 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<32xi8>
-    %o1_1 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<32xi1>
-    %o2_1 = irdl.is vector<64xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<32xi8>
-    %o3_1 = irdl.is vector<64xi8>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<32xi8>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 71 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k2" = %a0, "k67" = %a1, "k81" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_mask_unpackhi_epi16, _mm_mask_unpacklo_epi16.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[15:0] := p0[k2:(k2 + -15)]
-  //       dst[31:16] := p1[k2:(k2 + -15)]
-  //       dst[47:32] := p0[(k2 + 16):(k2 + 1)]
-  //       dst[63:48] := p1[(k2 + 16):(k2 + 1)]
-  //       dst[79:64] := p0[(k2 + 32):(k2 + 17)]
-  //       dst[95:80] := p1[(k2 + 32):(k2 + 17)]
-  //       dst[111:96] := p0[(k2 + 48):(k2 + 33)]
-  //       dst[127:112] := p1[(k2 + 48):(k2 + 33)]
-  //       RETURN dst[127:0]
-  //     END
-  //     v0[127:0] := f0(a0[127:0], a1[127:0])
-  //     FOR v1 := 0 to 7
-  //       IF a2[v1]
-  //         dst[((v1 * 16) + 15):((v1 * 16) + 0)] := v0[((v1 * 16) + 15):((v1 * 16) + 0)]
-  //       ELSE
-  //         dst[((v1 * 16) + 15):((v1 * 16) + 0)] := a3[((v1 * 16) + 15):((v1 * 16) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_3 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<8xi16>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 79 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 4 parameter(s)
-  //   Members (4): _mm256_mask_unpackhi_epi16, _mm512_mask_unpackhi_epi16, _mm256_mask_unpacklo_epi16, _mm512_mask_unpacklo_epi16.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[15:0] := p0[k2:(k2 + -15)]
-  //       dst[31:16] := p1[k2:(k2 + -15)]
-  //       dst[47:32] := p0[(k2 + 16):(k2 + 1)]
-  //       dst[63:48] := p1[(k2 + 16):(k2 + 1)]
-  //       dst[79:64] := p0[(k2 + 32):(k2 + 17)]
-  //       dst[95:80] := p1[(k2 + 32):(k2 + 17)]
-  //       dst[111:96] := p0[(k2 + 48):(k2 + 33)]
-  //       dst[127:112] := p1[(k2 + 48):(k2 + 33)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k35
-  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k49
-  //       IF a2[v2]
-  //         dst[((v2 * 16) + 15):((v2 * 16) + 0)] := v1[((v2 * 16) + 15):((v2 * 16) + 0)]
-  //       ELSE
-  //         dst[((v2 * 16) + 15):((v2 * 16) + 0)] := a3[((v2 * 16) + 15):((v2 * 16) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_4 {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<32xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<32xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<16xi16>
-    %o3_1 = irdl.is vector<32xi16>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<32xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 79 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k2" = %a0, "k35" = %a1, "k49" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_mask_unpackhi_epi32, _mm_mask_unpacklo_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[31:0] := p0[k2:(k2 + -31)]
-  //       dst[63:32] := p1[k2:(k2 + -31)]
-  //       dst[95:64] := p0[(k2 + 32):(k2 + 1)]
-  //       dst[127:96] := p1[(k2 + 32):(k2 + 1)]
-  //       RETURN dst[127:0]
-  //     END
-  //     v0[127:0] := f0(a0[127:0], a1[127:0])
-  //     FOR v1 := 0 to 3
-  //       IF a2[v1]
-  //         dst[((v1 * 32) + 31):((v1 * 32) + 0)] := v0[((v1 * 32) + 31):((v1 * 32) + 0)]
-  //       ELSE
-  //         dst[((v1 * 32) + 31):((v1 * 32) + 0)] := a3[((v1 * 32) + 31):((v1 * 32) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_5 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<4xi32>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 95 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 4 parameter(s)
-  //   Members (4): _mm256_mask_unpackhi_epi32, _mm256_mask_unpacklo_epi32, _mm512_mask_unpackhi_epi32, _mm512_mask_unpacklo_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[31:0] := p0[k2:(k2 + -31)]
-  //       dst[63:32] := p1[k2:(k2 + -31)]
-  //       dst[95:64] := p0[(k2 + 32):(k2 + 1)]
-  //       dst[127:96] := p1[(k2 + 32):(k2 + 1)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k19
-  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k33
-  //       IF a2[v2]
-  //         dst[((v2 * 32) + 31):((v2 * 32) + 0)] := v1[((v2 * 32) + 31):((v2 * 32) + 0)]
-  //       ELSE
-  //         dst[((v2 * 32) + 31):((v2 * 32) + 0)] := a3[((v2 * 32) + 31):((v2 * 32) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_6 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<16xi32>
-    %o3_1 = irdl.is vector<8xi32>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 95 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 7 : i32
-    %a2_1 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k2" = %a0, "k19" = %a1, "k33" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): _mm_mask_unpackhi_epi64, _mm_mask_unpacklo_epi64.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
@@ -37233,7 +36050,7 @@ irdl.dialect @autollvm {
   //         dst[((v1 * 64) + 63):((v1 * 64) + 0)] := a3[((v1 * 64) + 63):((v1 * 64) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @unpackhi_epi_7 {
+  irdl.operation @unpackhi_epi {
     %o0_0 = irdl.is vector<2xi64>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<2xi64>
@@ -37269,7 +36086,7 @@ irdl.dialect @autollvm {
   //         dst[((v2 * 64) + 63):((v2 * 64) + 0)] := a3[((v2 * 64) + 63):((v2 * 64) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @unpackhi_epi_8 {
+  irdl.operation @unpackhi_epi_2 {
     %o0_0 = irdl.is vector<4xi64>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -37298,6 +36115,168 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
     irdl.attributes { "k2" = %a0, "k11" = %a1, "k25" = %a2, "a0_width" = %a3 }
+    irdl.results(result: %r)
+  }
+  // 6 instructions computing the same thing up to 7 parameter(s)
+  //   Members (6): _mm_mask_unpackhi_epi8, _mm_mask_unpackhi_epi16, _mm_mask_unpacklo_epi8, _mm_mask_unpacklo_epi16, _mm_mask_unpackhi_epi32, _mm_mask_unpacklo_epi32.
+  //   Semantics with the class parameters as named values:
+  //     DEFINE f0(p0, p1)
+  //       FOR l0 := 0 to k1
+  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       ENDFOR
+  //       RETURN dst[127:0]
+  //     END
+  //     v0[127:0] := f0(a0[127:0], a1[127:0])
+  //     FOR v1 := 0 to k27
+  //       IF a2[v1]
+  //         dst[((v1 * (k3 + 1)) + k3):((v1 * (k3 + 1)) + 0)] := v0[((v1 * (k3 + 1)) + k3):((v1 * (k3 + 1)) + 0)]
+  //       ELSE
+  //         dst[((v1 * (k3 + 1)) + k3):((v1 * (k3 + 1)) + 0)] := a3[((v1 * (k3 + 1)) + k3):((v1 * (k3 + 1)) + 0)]
+  //       FI
+  //     ENDFOR
+  irdl.operation @unpackhi_epi_3 {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<16xi8>
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1)
+    %o3_0 = irdl.is vector<16xi8>
+    %o3_1 = irdl.is vector<4xi32>
+    %o3_2 = irdl.is vector<8xi16>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3_3 = irdl.is 71 : i32
+    %a3_4 = irdl.is 79 : i32
+    %a3_5 = irdl.is 95 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 3 : i32
+    %a5_1 = irdl.is 7 : i32
+    %a5_2 = irdl.is 15 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a6_0 = irdl.is 8 : i32
+    %a6_1 = irdl.is 16 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
+    irdl.attributes { "k1" = %a0, "k2" = %a1, "k3" = %a2, "k7" = %a3, "k9" = %a4, "k27" = %a5, "a2_width" = %a6 }
+    irdl.results(result: %r)
+  }
+  // 12 instructions computing the same thing up to 8 parameter(s)
+  //   Members (12): _mm256_mask_unpackhi_epi8, _mm512_mask_unpackhi_epi8, _mm256_mask_unpackhi_epi16, _mm512_mask_unpackhi_epi16, _mm256_mask_unpacklo_epi8, _mm512_mask_unpacklo_epi8, _mm256_mask_unpacklo_epi16, _mm512_mask_unpacklo_epi16, _mm256_mask_unpackhi_epi32, _mm256_mask_unpacklo_epi32, _mm512_mask_unpackhi_epi32, _mm512_mask_unpacklo_epi32.
+  //   Semantics with the class parameters as named values:
+  //     DEFINE f0(p0, p1)
+  //       FOR l0 := 0 to k1
+  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       ENDFOR
+  //       RETURN dst[127:0]
+  //     END
+  //     FOR v0 := 0 to k21
+  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
+  //     ENDFOR
+  //     FOR v2 := 0 to k35
+  //       IF a2[v2]
+  //         dst[((v2 * (k3 + 1)) + k3):((v2 * (k3 + 1)) + 0)] := v1[((v2 * (k3 + 1)) + k3):((v2 * (k3 + 1)) + 0)]
+  //       ELSE
+  //         dst[((v2 * (k3 + 1)) + k3):((v2 * (k3 + 1)) + 0)] := a3[((v2 * (k3 + 1)) + k3):((v2 * (k3 + 1)) + 0)]
+  //       FI
+  //     ENDFOR
+  irdl.operation @unpackhi_epi_4 {
+    %o0_0 = irdl.is vector<16xi16>
+    %o0_1 = irdl.is vector<16xi32>
+    %o0_2 = irdl.is vector<32xi16>
+    %o0_3 = irdl.is vector<32xi8>
+    %o0_4 = irdl.is vector<64xi8>
+    %o0_5 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %o1_0 = irdl.is vector<16xi16>
+    %o1_1 = irdl.is vector<16xi32>
+    %o1_2 = irdl.is vector<32xi16>
+    %o1_3 = irdl.is vector<32xi8>
+    %o1_4 = irdl.is vector<64xi8>
+    %o1_5 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<32xi1>
+    %o2_2 = irdl.is vector<64xi1>
+    %o2_3 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
+    %o3_0 = irdl.is vector<16xi16>
+    %o3_1 = irdl.is vector<16xi32>
+    %o3_2 = irdl.is vector<32xi16>
+    %o3_3 = irdl.is vector<32xi8>
+    %o3_4 = irdl.is vector<64xi8>
+    %o3_5 = irdl.is vector<8xi32>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3, %o3_4, %o3_5)
+    %r_0 = irdl.is vector<16xi16>
+    %r_1 = irdl.is vector<16xi32>
+    %r_2 = irdl.is vector<32xi16>
+    %r_3 = irdl.is vector<32xi8>
+    %r_4 = irdl.is vector<64xi8>
+    %r_5 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3_3 = irdl.is 71 : i32
+    %a3_4 = irdl.is 79 : i32
+    %a3_5 = irdl.is 95 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 3 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a6_0 = irdl.is 7 : i32
+    %a6_1 = irdl.is 15 : i32
+    %a6_2 = irdl.is 31 : i32
+    %a6_3 = irdl.is 63 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
+    %a7_0 = irdl.is 256 : i32
+    %a7_1 = irdl.is 512 : i32
+    %a7 = irdl.any_of(%a7_0, %a7_1)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
+    irdl.attributes { "k1" = %a0, "k2" = %a1, "k3" = %a2, "k7" = %a3, "k9" = %a4, "k21" = %a5, "k35" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
@@ -37351,287 +36330,6 @@ irdl.dialect @autollvm {
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_maskz_unpackhi_epi8, _mm_maskz_unpacklo_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[7:0] := p0[k2:(k2 + -7)]
-  //       dst[15:8] := p1[k2:(k2 + -7)]
-  //       dst[23:16] := p0[(k2 + 8):(k2 + 1)]
-  //       dst[31:24] := p1[(k2 + 8):(k2 + 1)]
-  //       dst[39:32] := p0[(k2 + 16):(k2 + 9)]
-  //       dst[47:40] := p1[(k2 + 16):(k2 + 9)]
-  //       dst[55:48] := p0[(k2 + 24):(k2 + 17)]
-  //       dst[63:56] := p1[(k2 + 24):(k2 + 17)]
-  //       dst[71:64] := p0[(k2 + 32):(k2 + 25)]
-  //       dst[79:72] := p1[(k2 + 32):(k2 + 25)]
-  //       dst[87:80] := p0[(k2 + 40):(k2 + 33)]
-  //       dst[95:88] := p1[(k2 + 40):(k2 + 33)]
-  //       dst[103:96] := p0[(k2 + 48):(k2 + 41)]
-  //       dst[111:104] := p1[(k2 + 48):(k2 + 41)]
-  //       dst[119:112] := p0[(k2 + 56):(k2 + 49)]
-  //       dst[127:120] := p1[(k2 + 56):(k2 + 49)]
-  //       RETURN dst[127:0]
-  //     END
-  //     v0[127:0] := f0(a0[127:0], a1[127:0])
-  //     FOR v1 := 0 to 15
-  //       IF a2[v1]
-  //         dst[((v1 * 8) + 7):((v1 * 8) + 0)] := v0[((v1 * 8) + 7):((v1 * 8) + 0)]
-  //       ELSE
-  //         dst[((v1 * 8) + 7):((v1 * 8) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_9 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 71 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 4 parameter(s)
-  //   Members (4): _mm256_maskz_unpackhi_epi8, _mm512_maskz_unpackhi_epi8, _mm256_maskz_unpacklo_epi8, _mm512_maskz_unpacklo_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[7:0] := p0[k2:(k2 + -7)]
-  //       dst[15:8] := p1[k2:(k2 + -7)]
-  //       dst[23:16] := p0[(k2 + 8):(k2 + 1)]
-  //       dst[31:24] := p1[(k2 + 8):(k2 + 1)]
-  //       dst[39:32] := p0[(k2 + 16):(k2 + 9)]
-  //       dst[47:40] := p1[(k2 + 16):(k2 + 9)]
-  //       dst[55:48] := p0[(k2 + 24):(k2 + 17)]
-  //       dst[63:56] := p1[(k2 + 24):(k2 + 17)]
-  //       dst[71:64] := p0[(k2 + 32):(k2 + 25)]
-  //       dst[79:72] := p1[(k2 + 32):(k2 + 25)]
-  //       dst[87:80] := p0[(k2 + 40):(k2 + 33)]
-  //       dst[95:88] := p1[(k2 + 40):(k2 + 33)]
-  //       dst[103:96] := p0[(k2 + 48):(k2 + 41)]
-  //       dst[111:104] := p1[(k2 + 48):(k2 + 41)]
-  //       dst[119:112] := p0[(k2 + 56):(k2 + 49)]
-  //       dst[127:120] := p1[(k2 + 56):(k2 + 49)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k67
-  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k81
-  //       IF a2[v2]
-  //         dst[((v2 * 8) + 7):((v2 * 8) + 0)] := v1[((v2 * 8) + 7):((v2 * 8) + 0)]
-  //       ELSE
-  //         dst[((v2 * 8) + 7):((v2 * 8) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_10 {
-    %o0_0 = irdl.is vector<32xi8>
-    %o0_1 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<32xi8>
-    %o1_1 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<32xi1>
-    %o2_1 = irdl.is vector<64xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %r_0 = irdl.is vector<32xi8>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 71 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0, "k67" = %a1, "k81" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_maskz_unpackhi_epi16, _mm_maskz_unpacklo_epi16.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[15:0] := p0[k2:(k2 + -15)]
-  //       dst[31:16] := p1[k2:(k2 + -15)]
-  //       dst[47:32] := p0[(k2 + 16):(k2 + 1)]
-  //       dst[63:48] := p1[(k2 + 16):(k2 + 1)]
-  //       dst[79:64] := p0[(k2 + 32):(k2 + 17)]
-  //       dst[95:80] := p1[(k2 + 32):(k2 + 17)]
-  //       dst[111:96] := p0[(k2 + 48):(k2 + 33)]
-  //       dst[127:112] := p1[(k2 + 48):(k2 + 33)]
-  //       RETURN dst[127:0]
-  //     END
-  //     v0[127:0] := f0(a0[127:0], a1[127:0])
-  //     FOR v1 := 0 to 7
-  //       IF a2[v1]
-  //         dst[((v1 * 16) + 15):((v1 * 16) + 0)] := v0[((v1 * 16) + 15):((v1 * 16) + 0)]
-  //       ELSE
-  //         dst[((v1 * 16) + 15):((v1 * 16) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_11 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 79 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 4 parameter(s)
-  //   Members (4): _mm256_maskz_unpackhi_epi16, _mm512_maskz_unpackhi_epi16, _mm256_maskz_unpacklo_epi16, _mm512_maskz_unpacklo_epi16.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[15:0] := p0[k2:(k2 + -15)]
-  //       dst[31:16] := p1[k2:(k2 + -15)]
-  //       dst[47:32] := p0[(k2 + 16):(k2 + 1)]
-  //       dst[63:48] := p1[(k2 + 16):(k2 + 1)]
-  //       dst[79:64] := p0[(k2 + 32):(k2 + 17)]
-  //       dst[95:80] := p1[(k2 + 32):(k2 + 17)]
-  //       dst[111:96] := p0[(k2 + 48):(k2 + 33)]
-  //       dst[127:112] := p1[(k2 + 48):(k2 + 33)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k35
-  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k49
-  //       IF a2[v2]
-  //         dst[((v2 * 16) + 15):((v2 * 16) + 0)] := v1[((v2 * 16) + 15):((v2 * 16) + 0)]
-  //       ELSE
-  //         dst[((v2 * 16) + 15):((v2 * 16) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_12 {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<32xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<32xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<32xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 79 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0, "k35" = %a1, "k49" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_maskz_unpackhi_epi32, _mm_maskz_unpacklo_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[31:0] := p0[k2:(k2 + -31)]
-  //       dst[63:32] := p1[k2:(k2 + -31)]
-  //       dst[95:64] := p0[(k2 + 32):(k2 + 1)]
-  //       dst[127:96] := p1[(k2 + 32):(k2 + 1)]
-  //       RETURN dst[127:0]
-  //     END
-  //     v0[127:0] := f0(a0[127:0], a1[127:0])
-  //     FOR v1 := 0 to 3
-  //       IF a2[v1]
-  //         dst[((v1 * 32) + 31):((v1 * 32) + 0)] := v0[((v1 * 32) + 31):((v1 * 32) + 0)]
-  //       ELSE
-  //         dst[((v1 * 32) + 31):((v1 * 32) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_13 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 95 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 4 parameter(s)
-  //   Members (4): _mm256_maskz_unpackhi_epi32, _mm256_maskz_unpacklo_epi32, _mm512_maskz_unpackhi_epi32, _mm512_maskz_unpacklo_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[31:0] := p0[k2:(k2 + -31)]
-  //       dst[63:32] := p1[k2:(k2 + -31)]
-  //       dst[95:64] := p0[(k2 + 32):(k2 + 1)]
-  //       dst[127:96] := p1[(k2 + 32):(k2 + 1)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k19
-  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k33
-  //       IF a2[v2]
-  //         dst[((v2 * 32) + 31):((v2 * 32) + 0)] := v1[((v2 * 32) + 31):((v2 * 32) + 0)]
-  //       ELSE
-  //         dst[((v2 * 32) + 31):((v2 * 32) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_14 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 95 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 7 : i32
-    %a2_1 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0, "k19" = %a1, "k33" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): _mm_maskz_unpackhi_epi64, _mm_maskz_unpacklo_epi64.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
@@ -37647,7 +36345,7 @@ irdl.dialect @autollvm {
   //         dst[((v1 * 64) + 63):((v1 * 64) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @unpackhi_epi_15 {
+  irdl.operation @unpackhi_epi_5 {
     %o0_0 = irdl.is vector<2xi64>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<2xi64>
@@ -37681,7 +36379,7 @@ irdl.dialect @autollvm {
   //         dst[((v2 * 64) + 63):((v2 * 64) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @unpackhi_epi_16 {
+  irdl.operation @unpackhi_epi_6 {
     %o0_0 = irdl.is vector<4xi64>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -37707,6 +36405,157 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
     irdl.attributes { "k2" = %a0, "k11" = %a1, "k25" = %a2, "a0_width" = %a3 }
+    irdl.results(result: %r)
+  }
+  // 6 instructions computing the same thing up to 7 parameter(s)
+  //   Members (6): _mm_maskz_unpackhi_epi8, _mm_maskz_unpackhi_epi16, _mm_maskz_unpacklo_epi8, _mm_maskz_unpacklo_epi16, _mm_maskz_unpackhi_epi32, _mm_maskz_unpacklo_epi32.
+  //   Semantics with the class parameters as named values:
+  //     DEFINE f0(p0, p1)
+  //       FOR l0 := 0 to k1
+  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       ENDFOR
+  //       RETURN dst[127:0]
+  //     END
+  //     v0[127:0] := f0(a0[127:0], a1[127:0])
+  //     FOR v1 := 0 to k27
+  //       IF a2[v1]
+  //         dst[((v1 * (k3 + 1)) + k3):((v1 * (k3 + 1)) + 0)] := v0[((v1 * (k3 + 1)) + k3):((v1 * (k3 + 1)) + 0)]
+  //       ELSE
+  //         dst[((v1 * (k3 + 1)) + k3):((v1 * (k3 + 1)) + 0)] := 0
+  //       FI
+  //     ENDFOR
+  irdl.operation @unpackhi_epi_7 {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<16xi8>
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3_3 = irdl.is 71 : i32
+    %a3_4 = irdl.is 79 : i32
+    %a3_5 = irdl.is 95 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 3 : i32
+    %a5_1 = irdl.is 7 : i32
+    %a5_2 = irdl.is 15 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a6_0 = irdl.is 8 : i32
+    %a6_1 = irdl.is 16 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
+    irdl.attributes { "k1" = %a0, "k2" = %a1, "k3" = %a2, "k7" = %a3, "k9" = %a4, "k27" = %a5, "a2_width" = %a6 }
+    irdl.results(result: %r)
+  }
+  // 12 instructions computing the same thing up to 8 parameter(s)
+  //   Members (12): _mm256_maskz_unpackhi_epi8, _mm512_maskz_unpackhi_epi8, _mm256_maskz_unpackhi_epi16, _mm512_maskz_unpackhi_epi16, _mm256_maskz_unpacklo_epi8, _mm512_maskz_unpacklo_epi8, _mm256_maskz_unpacklo_epi16, _mm512_maskz_unpacklo_epi16, _mm256_maskz_unpackhi_epi32, _mm256_maskz_unpacklo_epi32, _mm512_maskz_unpackhi_epi32, _mm512_maskz_unpacklo_epi32.
+  //   Semantics with the class parameters as named values:
+  //     DEFINE f0(p0, p1)
+  //       FOR l0 := 0 to k1
+  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       ENDFOR
+  //       RETURN dst[127:0]
+  //     END
+  //     FOR v0 := 0 to k21
+  //       v1[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
+  //     ENDFOR
+  //     FOR v2 := 0 to k35
+  //       IF a2[v2]
+  //         dst[((v2 * (k3 + 1)) + k3):((v2 * (k3 + 1)) + 0)] := v1[((v2 * (k3 + 1)) + k3):((v2 * (k3 + 1)) + 0)]
+  //       ELSE
+  //         dst[((v2 * (k3 + 1)) + k3):((v2 * (k3 + 1)) + 0)] := 0
+  //       FI
+  //     ENDFOR
+  irdl.operation @unpackhi_epi_8 {
+    %o0_0 = irdl.is vector<16xi16>
+    %o0_1 = irdl.is vector<16xi32>
+    %o0_2 = irdl.is vector<32xi16>
+    %o0_3 = irdl.is vector<32xi8>
+    %o0_4 = irdl.is vector<64xi8>
+    %o0_5 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %o1_0 = irdl.is vector<16xi16>
+    %o1_1 = irdl.is vector<16xi32>
+    %o1_2 = irdl.is vector<32xi16>
+    %o1_3 = irdl.is vector<32xi8>
+    %o1_4 = irdl.is vector<64xi8>
+    %o1_5 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<32xi1>
+    %o2_2 = irdl.is vector<64xi1>
+    %o2_3 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
+    %r_0 = irdl.is vector<16xi16>
+    %r_1 = irdl.is vector<16xi32>
+    %r_2 = irdl.is vector<32xi16>
+    %r_3 = irdl.is vector<32xi8>
+    %r_4 = irdl.is vector<64xi8>
+    %r_5 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3_3 = irdl.is 71 : i32
+    %a3_4 = irdl.is 79 : i32
+    %a3_5 = irdl.is 95 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 3 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a6_0 = irdl.is 7 : i32
+    %a6_1 = irdl.is 15 : i32
+    %a6_2 = irdl.is 31 : i32
+    %a6_3 = irdl.is 63 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
+    %a7_0 = irdl.is 256 : i32
+    %a7_1 = irdl.is 512 : i32
+    %a7 = irdl.any_of(%a7_0, %a7_1)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
+    irdl.attributes { "k1" = %a0, "k2" = %a1, "k3" = %a2, "k7" = %a3, "k9" = %a4, "k21" = %a5, "k35" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
@@ -39285,42 +38134,48 @@ irdl.dialect @autollvm {
     irdl.operands(a0: %o0, a1: %o1)
     irdl.results(result: %r)
   }
-  // 2 instructions computing the same thing up to 3 parameter(s)
-  //   Members (2): _mm256_hadd_epi16, _mm256_hadd_epi32.
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): _mm256_hadd_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * k6) + (k6 + -1)):((v0 * k6) + a0_elem_width)] + a0[((v0 * k6) + (a0_elem_width + -1)):((v0 * k6) + 0)])
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * a0_elem_width) + (a0_elem_width + 63)):((v1 * a0_elem_width) + 64)] := (a1[((v1 * k6) + (k6 + -1)):((v1 * k6) + a0_elem_width)] + a1[((v1 * k6) + (a0_elem_width + -1)):((v1 * k6) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k1
-  //       dst[((v2 * a0_elem_width) + (a0_elem_width + 127)):((v2 * a0_elem_width) + 128)] := (a0[((v2 * k6) + (k6 + 127)):((v2 * k6) + (a0_elem_width + 128))] + a0[((v2 * k6) + (a0_elem_width + 127)):((v2 * k6) + 128)])
-  //     ENDFOR
-  //     FOR v3 := 0 to k1
-  //       dst[((v3 * a0_elem_width) + (a0_elem_width + 191)):((v3 * a0_elem_width) + 192)] := (a1[((v3 * k6) + (k6 + 127)):((v3 * k6) + (a0_elem_width + 128))] + a1[((v3 * k6) + (a0_elem_width + 127)):((v3 * k6) + 128)])
+  //     FOR v0 := 0 to 1
+  //       dst[((v0 * 128) + 31):((v0 * 128) + 0)] := (a0[((v0 * 128) + 63):((v0 * 128) + 32)] + a0[((v0 * 128) + 31):((v0 * 128) + 0)])
+  //       dst[((v0 * 128) + 63):((v0 * 128) + 32)] := (a0[((v0 * 128) + 127):((v0 * 128) + 96)] + a0[((v0 * 128) + 95):((v0 * 128) + 64)])
+  //       dst[((v0 * 128) + 95):((v0 * 128) + 64)] := (a1[((v0 * 128) + 63):((v0 * 128) + 32)] + a1[((v0 * 128) + 31):((v0 * 128) + 0)])
+  //       dst[((v0 * 128) + 127):((v0 * 128) + 96)] := (a1[((v0 * 128) + 127):((v0 * 128) + 96)] + a1[((v0 * 128) + 95):((v0 * 128) + 64)])
   //     ENDFOR
   irdl.operation @hadd_epi {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %o0_0 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k6" = %a2 }
+    irdl.results(result: %r)
+  }
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): _mm256_hadd_epi16.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to 3
+  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (a0[((v0 * 32) + 31):((v0 * 32) + 16)] + a0[((v0 * 32) + 15):((v0 * 32) + 0)])
+  //     ENDFOR
+  //     FOR v1 := 0 to 3
+  //       dst[((v1 * 16) + 79):((v1 * 16) + 64)] := (a1[((v1 * 32) + 31):((v1 * 32) + 16)] + a1[((v1 * 32) + 15):((v1 * 32) + 0)])
+  //     ENDFOR
+  //     FOR v2 := 0 to 3
+  //       dst[((v2 * 16) + 143):((v2 * 16) + 128)] := (a0[((v2 * 32) + 159):((v2 * 32) + 144)] + a0[((v2 * 32) + 143):((v2 * 32) + 128)])
+  //     ENDFOR
+  //     FOR v3 := 0 to 3
+  //       dst[((v3 * 16) + 207):((v3 * 16) + 192)] := (a1[((v3 * 32) + 159):((v3 * 32) + 144)] + a1[((v3 * 32) + 143):((v3 * 32) + 128)])
+  //     ENDFOR
+  irdl.operation @hadd_epi_2 {
+    %o0_0 = irdl.is vector<16xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<16xi16>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<16xi16>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a0: %o0, a1: %o1)
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 3 parameter(s)
@@ -39540,42 +38395,48 @@ irdl.dialect @autollvm {
     irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 2 instructions computing the same thing up to 3 parameter(s)
-  //   Members (2): _mm256_hsub_epi16, _mm256_hsub_epi32.
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): _mm256_hsub_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * k6) + (a0_elem_width + -1)):((v0 * k6) + 0)] - a0[((v0 * k6) + (k6 + -1)):((v0 * k6) + a0_elem_width)])
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * a0_elem_width) + (a0_elem_width + 63)):((v1 * a0_elem_width) + 64)] := (a1[((v1 * k6) + (a0_elem_width + -1)):((v1 * k6) + 0)] - a1[((v1 * k6) + (k6 + -1)):((v1 * k6) + a0_elem_width)])
-  //     ENDFOR
-  //     FOR v2 := 0 to k1
-  //       dst[((v2 * a0_elem_width) + (a0_elem_width + 127)):((v2 * a0_elem_width) + 128)] := (a0[((v2 * k6) + (a0_elem_width + 127)):((v2 * k6) + 128)] - a0[((v2 * k6) + (k6 + 127)):((v2 * k6) + (a0_elem_width + 128))])
-  //     ENDFOR
-  //     FOR v3 := 0 to k1
-  //       dst[((v3 * a0_elem_width) + (a0_elem_width + 191)):((v3 * a0_elem_width) + 192)] := (a1[((v3 * k6) + (a0_elem_width + 127)):((v3 * k6) + 128)] - a1[((v3 * k6) + (k6 + 127)):((v3 * k6) + (a0_elem_width + 128))])
+  //     FOR v0 := 0 to 1
+  //       dst[((v0 * 128) + 31):((v0 * 128) + 0)] := (a0[((v0 * 128) + 31):((v0 * 128) + 0)] - a0[((v0 * 128) + 63):((v0 * 128) + 32)])
+  //       dst[((v0 * 128) + 63):((v0 * 128) + 32)] := (a0[((v0 * 128) + 95):((v0 * 128) + 64)] - a0[((v0 * 128) + 127):((v0 * 128) + 96)])
+  //       dst[((v0 * 128) + 95):((v0 * 128) + 64)] := (a1[((v0 * 128) + 31):((v0 * 128) + 0)] - a1[((v0 * 128) + 63):((v0 * 128) + 32)])
+  //       dst[((v0 * 128) + 127):((v0 * 128) + 96)] := (a1[((v0 * 128) + 95):((v0 * 128) + 64)] - a1[((v0 * 128) + 127):((v0 * 128) + 96)])
   //     ENDFOR
   irdl.operation @hsub_epi {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %o0_0 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k6" = %a2 }
+    irdl.results(result: %r)
+  }
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): _mm256_hsub_epi16.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to 3
+  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (a0[((v0 * 32) + 15):((v0 * 32) + 0)] - a0[((v0 * 32) + 31):((v0 * 32) + 16)])
+  //     ENDFOR
+  //     FOR v1 := 0 to 3
+  //       dst[((v1 * 16) + 79):((v1 * 16) + 64)] := (a1[((v1 * 32) + 15):((v1 * 32) + 0)] - a1[((v1 * 32) + 31):((v1 * 32) + 16)])
+  //     ENDFOR
+  //     FOR v2 := 0 to 3
+  //       dst[((v2 * 16) + 143):((v2 * 16) + 128)] := (a0[((v2 * 32) + 143):((v2 * 32) + 128)] - a0[((v2 * 32) + 159):((v2 * 32) + 144)])
+  //     ENDFOR
+  //     FOR v3 := 0 to 3
+  //       dst[((v3 * 16) + 207):((v3 * 16) + 192)] := (a1[((v3 * 32) + 143):((v3 * 32) + 128)] - a1[((v3 * 32) + 159):((v3 * 32) + 144)])
+  //     ENDFOR
+  irdl.operation @hsub_epi_2 {
+    %o0_0 = irdl.is vector<16xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<16xi16>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<16xi16>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a0: %o0, a1: %o1)
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 3 parameter(s)
@@ -40210,7 +39071,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a1[((v1 * 8) + 7):(v1 * 8)]
   //       FI
   //     ENDFOR
-  irdl.operation @shuffle_epi_11 {
+  irdl.operation @shuffle_epi_8 {
     %o0_0 = irdl.is vector<64xi8>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<64xi8>
@@ -40237,7 +39098,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 8) + 135):((v0 * 8) + 128)] := a1[((128 + (v1 * 8)) + 7):(128 + (v1 * 8))]
   //       FI
   //     ENDFOR
-  irdl.operation @shuffle_epi_12 {
+  irdl.operation @shuffle_epi_9 {
     %o0_0 = irdl.is vector<32xi8>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<32xi8>
@@ -40258,7 +39119,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a1[((v1 * 8) + 7):(v1 * 8)]
   //       FI
   //     ENDFOR
-  irdl.operation @shuffle_epi_13 {
+  irdl.operation @shuffle_epi_10 {
     %o0_0 = irdl.is vector<16xi8>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<16xi8>
@@ -40493,221 +39354,6 @@ irdl.dialect @autollvm {
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_unpackhi_epi8, _mm_unpacklo_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[7:0] := p0[k2:(k2 + -7)]
-  //       dst[15:8] := p1[k2:(k2 + -7)]
-  //       dst[23:16] := p0[(k2 + 8):(k2 + 1)]
-  //       dst[31:24] := p1[(k2 + 8):(k2 + 1)]
-  //       dst[39:32] := p0[(k2 + 16):(k2 + 9)]
-  //       dst[47:40] := p1[(k2 + 16):(k2 + 9)]
-  //       dst[55:48] := p0[(k2 + 24):(k2 + 17)]
-  //       dst[63:56] := p1[(k2 + 24):(k2 + 17)]
-  //       dst[71:64] := p0[(k2 + 32):(k2 + 25)]
-  //       dst[79:72] := p1[(k2 + 32):(k2 + 25)]
-  //       dst[87:80] := p0[(k2 + 40):(k2 + 33)]
-  //       dst[95:88] := p1[(k2 + 40):(k2 + 33)]
-  //       dst[103:96] := p0[(k2 + 48):(k2 + 41)]
-  //       dst[111:104] := p1[(k2 + 48):(k2 + 41)]
-  //       dst[119:112] := p0[(k2 + 56):(k2 + 49)]
-  //       dst[127:120] := p1[(k2 + 56):(k2 + 49)]
-  //       RETURN dst[127:0]
-  //     END
-  //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @unpackhi_epi_17 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 71 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 3 parameter(s)
-  //   Members (4): _mm256_unpackhi_epi8, _mm256_unpacklo_epi8, _mm512_unpackhi_epi8, _mm512_unpacklo_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[7:0] := p0[k2:(k2 + -7)]
-  //       dst[15:8] := p1[k2:(k2 + -7)]
-  //       dst[23:16] := p0[(k2 + 8):(k2 + 1)]
-  //       dst[31:24] := p1[(k2 + 8):(k2 + 1)]
-  //       dst[39:32] := p0[(k2 + 16):(k2 + 9)]
-  //       dst[47:40] := p1[(k2 + 16):(k2 + 9)]
-  //       dst[55:48] := p0[(k2 + 24):(k2 + 17)]
-  //       dst[63:56] := p1[(k2 + 24):(k2 + 17)]
-  //       dst[71:64] := p0[(k2 + 32):(k2 + 25)]
-  //       dst[79:72] := p1[(k2 + 32):(k2 + 25)]
-  //       dst[87:80] := p0[(k2 + 40):(k2 + 33)]
-  //       dst[95:88] := p1[(k2 + 40):(k2 + 33)]
-  //       dst[103:96] := p0[(k2 + 48):(k2 + 41)]
-  //       dst[111:104] := p1[(k2 + 48):(k2 + 41)]
-  //       dst[119:112] := p0[(k2 + 56):(k2 + 49)]
-  //       dst[127:120] := p1[(k2 + 56):(k2 + 49)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k67
-  //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_18 {
-    %o0_0 = irdl.is vector<32xi8>
-    %o0_1 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<32xi8>
-    %o1_1 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<32xi8>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 71 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 256 : i32
-    %a2_1 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0, "k67" = %a1, "a0_width" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_unpackhi_epi16, _mm_unpacklo_epi16.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[15:0] := p0[k2:(k2 + -15)]
-  //       dst[31:16] := p1[k2:(k2 + -15)]
-  //       dst[47:32] := p0[(k2 + 16):(k2 + 1)]
-  //       dst[63:48] := p1[(k2 + 16):(k2 + 1)]
-  //       dst[79:64] := p0[(k2 + 32):(k2 + 17)]
-  //       dst[95:80] := p1[(k2 + 32):(k2 + 17)]
-  //       dst[111:96] := p0[(k2 + 48):(k2 + 33)]
-  //       dst[127:112] := p1[(k2 + 48):(k2 + 33)]
-  //       RETURN dst[127:0]
-  //     END
-  //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @unpackhi_epi_19 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 79 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 3 parameter(s)
-  //   Members (4): _mm256_unpackhi_epi16, _mm256_unpacklo_epi16, _mm512_unpackhi_epi16, _mm512_unpacklo_epi16.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[15:0] := p0[k2:(k2 + -15)]
-  //       dst[31:16] := p1[k2:(k2 + -15)]
-  //       dst[47:32] := p0[(k2 + 16):(k2 + 1)]
-  //       dst[63:48] := p1[(k2 + 16):(k2 + 1)]
-  //       dst[79:64] := p0[(k2 + 32):(k2 + 17)]
-  //       dst[95:80] := p1[(k2 + 32):(k2 + 17)]
-  //       dst[111:96] := p0[(k2 + 48):(k2 + 33)]
-  //       dst[127:112] := p1[(k2 + 48):(k2 + 33)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k35
-  //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_20 {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<32xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<32xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<32xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 15 : i32
-    %a0_1 = irdl.is 79 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 256 : i32
-    %a2_1 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0, "k35" = %a1, "a0_width" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
-  //   Members (2): _mm_unpackhi_epi32, _mm_unpacklo_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[31:0] := p0[k2:(k2 + -31)]
-  //       dst[63:32] := p1[k2:(k2 + -31)]
-  //       dst[95:64] := p0[(k2 + 32):(k2 + 1)]
-  //       dst[127:96] := p1[(k2 + 32):(k2 + 1)]
-  //       RETURN dst[127:0]
-  //     END
-  //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @unpackhi_epi_21 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 95 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 3 parameter(s)
-  //   Members (4): _mm256_unpackhi_epi32, _mm256_unpacklo_epi32, _mm512_unpackhi_epi32, _mm512_unpacklo_epi32.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       dst[31:0] := p0[k2:(k2 + -31)]
-  //       dst[63:32] := p1[k2:(k2 + -31)]
-  //       dst[95:64] := p0[(k2 + 32):(k2 + 1)]
-  //       dst[127:96] := p1[(k2 + 32):(k2 + 1)]
-  //       RETURN dst[127:0]
-  //     END
-  //     FOR v0 := 0 to k19
-  //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
-  //     ENDFOR
-  irdl.operation @unpackhi_epi_22 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 95 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 256 : i32
-    %a2_1 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0, "k19" = %a1, "a0_width" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): _mm_unpackhi_epi64, _mm_unpacklo_epi64.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
@@ -40716,7 +39362,7 @@ irdl.dialect @autollvm {
   //       RETURN dst[127:0]
   //     END
   //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @unpackhi_epi_23 {
+  irdl.operation @unpackhi_epi_9 {
     %o0_0 = irdl.is vector<2xi64>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<2xi64>
@@ -40741,7 +39387,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to k11
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
   //     ENDFOR
-  irdl.operation @unpackhi_epi_24 {
+  irdl.operation @unpackhi_epi_10 {
     %o0_0 = irdl.is vector<4xi64>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -40904,6 +39550,123 @@ irdl.dialect @autollvm {
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "k10" = %a0, "a0_width" = %a1 }
+    irdl.results(result: %r)
+  }
+  // 6 instructions computing the same thing up to 5 parameter(s)
+  //   Members (6): _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32.
+  //   Semantics with the class parameters as named values:
+  //     DEFINE f0(p0, p1)
+  //       FOR l0 := 0 to k1
+  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       ENDFOR
+  //       RETURN dst[127:0]
+  //     END
+  //     dst[127:0] := f0(a0[127:0], a1[127:0])
+  irdl.operation @unpackhi_epi_11 {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<16xi8>
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3_3 = irdl.is 71 : i32
+    %a3_4 = irdl.is 79 : i32
+    %a3_5 = irdl.is 95 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.attributes { "k1" = %a0, "k2" = %a1, "k3" = %a2, "k7" = %a3, "k9" = %a4 }
+    irdl.results(result: %r)
+  }
+  // 12 instructions computing the same thing up to 7 parameter(s)
+  //   Members (12): _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm512_unpackhi_epi8, _mm512_unpackhi_epi16, _mm512_unpacklo_epi8, _mm512_unpacklo_epi16, _mm512_unpackhi_epi32, _mm512_unpacklo_epi32.
+  //   Semantics with the class parameters as named values:
+  //     DEFINE f0(p0, p1)
+  //       FOR l0 := 0 to k1
+  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       ENDFOR
+  //       RETURN dst[127:0]
+  //     END
+  //     FOR v0 := 0 to k21
+  //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
+  //     ENDFOR
+  irdl.operation @unpackhi_epi_12 {
+    %o0_0 = irdl.is vector<16xi16>
+    %o0_1 = irdl.is vector<16xi32>
+    %o0_2 = irdl.is vector<32xi16>
+    %o0_3 = irdl.is vector<32xi8>
+    %o0_4 = irdl.is vector<64xi8>
+    %o0_5 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %o1_0 = irdl.is vector<16xi16>
+    %o1_1 = irdl.is vector<16xi32>
+    %o1_2 = irdl.is vector<32xi16>
+    %o1_3 = irdl.is vector<32xi8>
+    %o1_4 = irdl.is vector<64xi8>
+    %o1_5 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %r_0 = irdl.is vector<16xi16>
+    %r_1 = irdl.is vector<16xi32>
+    %r_2 = irdl.is vector<32xi16>
+    %r_3 = irdl.is vector<32xi8>
+    %r_4 = irdl.is vector<64xi8>
+    %r_5 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1_2 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 7 : i32
+    %a2_1 = irdl.is 15 : i32
+    %a2_2 = irdl.is 31 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 7 : i32
+    %a3_1 = irdl.is 15 : i32
+    %a3_2 = irdl.is 31 : i32
+    %a3_3 = irdl.is 71 : i32
+    %a3_4 = irdl.is 79 : i32
+    %a3_5 = irdl.is 95 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 1 : i32
+    %a5_1 = irdl.is 3 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a6_0 = irdl.is 256 : i32
+    %a6_1 = irdl.is 512 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1)
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.attributes { "k1" = %a0, "k2" = %a1, "k3" = %a2, "k7" = %a3, "k9" = %a4, "k21" = %a5, "a0_width" = %a6 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)
@@ -43633,7 +42396,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to k1
   //       dst[((v1 * a0_elem_width) + (a0_elem_width + 63)):((v1 * a0_elem_width) + 64)] := (a1[((v1 * k6) + (k6 + -1)):((v1 * k6) + a0_elem_width)] + a1[((v1 * k6) + (a0_elem_width + -1)):((v1 * k6) + 0)])
   //     ENDFOR
-  irdl.operation @hadd_epi_2 {
+  irdl.operation @hadd_epi_3 {
     %o0_0 = irdl.is vector<4xi32>
     %o0_1 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -43696,7 +42459,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to k1
   //       dst[((v1 * a0_elem_width) + (a0_elem_width + 63)):((v1 * a0_elem_width) + 64)] := (a1[((v1 * k6) + (a0_elem_width + -1)):((v1 * k6) + 0)] - a1[((v1 * k6) + (k6 + -1)):((v1 * k6) + a0_elem_width)])
   //     ENDFOR
-  irdl.operation @hsub_epi_2 {
+  irdl.operation @hsub_epi_3 {
     %o0_0 = irdl.is vector<4xi32>
     %o0_1 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)

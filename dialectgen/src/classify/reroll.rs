@@ -20,39 +20,22 @@ pub fn reroll(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) {
             _ => {}
         }
     }
+    let shapes: Vec<(String, Vec<BigInt>)> = body.iter().map(shape_of).collect();
     let mut out = Vec::with_capacity(body.len());
     let mut i = 0;
     while i < body.len() {
-        let (shape, first) = shape_of(&body[i]);
-        let mut end = i + 1;
-        let mut step: Option<Vec<BigInt>> = None;
-        while end < body.len() {
-            let (s, values) = shape_of(&body[end]);
-            if s != shape || values.len() != first.len() {
-                break;
-            }
-            let prev = &shape_of(&body[end - 1]).1;
-            let d: Vec<BigInt> = values.iter().zip(prev).map(|(a, b)| a - b).collect();
-            match &step {
-                None => step = Some(d),
-                Some(st) if *st == d => {}
-                Some(_) => break,
-            }
-            end += 1;
-        }
-        match step {
-            Some(step) if end - i >= 2 => {
+        match longest_run(&shapes, i) {
+            Some((period, groups, step)) => {
                 let var = format!("{prefix}{next}");
                 *next += 1;
-                let mut template = body[i].clone();
+                let mut group: Vec<Stmt> = body[i..i + period].to_vec();
                 let mut k = 0;
                 walk_stmts_mut(
-                    std::slice::from_mut(&mut template),
+                    &mut group,
                     &mut |e: &mut Expr| {
                         if let Expr::Int(c) = e {
                             if step[k] != BigInt::from(0) {
-                                let scaled =
-                                    Expr::binary(BinOp::Mul, Expr::Var(var.clone()), Expr::Int(step[k].clone()));
+                                let scaled = Expr::binary(BinOp::Mul, Expr::Var(var.clone()), Expr::Int(step[k].clone()));
                                 *e = Expr::binary(BinOp::Add, scaled, Expr::Int(c.clone()));
                             }
                             k += 1;
@@ -63,20 +46,59 @@ pub fn reroll(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) {
                 let for_loop = StmtKind::For {
                     var: var.clone(),
                     from: Expr::int(0),
-                    to: Expr::Int(BigInt::from(end - i - 1)),
+                    to: Expr::Int(BigInt::from(groups - 1)),
                     descending: false,
-                    body: vec![template],
+                    body: group,
                 };
                 out.push(Stmt { span: body[i].span, kind: for_loop });
-                i = end;
+                i += period * groups;
             }
-            _ => {
+            None => {
                 out.push(body[i].clone());
                 i += 1;
             }
         }
     }
     *body = out;
+}
+
+/// The best run starting at `i`: a group of `period` statements repeated
+/// `groups >= 2` times, its numbers stepping by `step` per repetition.
+/// Longer runs (in statements) win; shorter periods break ties.
+fn longest_run(shapes: &[(String, Vec<BigInt>)], i: usize) -> Option<(usize, usize, Vec<BigInt>)> {
+    let mut best: Option<(usize, usize, Vec<BigInt>)> = None;
+    for period in 1..=4 {
+        let values = |g: usize| -> Option<Vec<BigInt>> {
+            let start = i + g * period;
+            if start + period > shapes.len() {
+                return None;
+            }
+            let mut v = Vec::new();
+            for j in 0..period {
+                if shapes[start + j].0 != shapes[i + j].0 {
+                    return None;
+                }
+                v.extend(shapes[start + j].1.iter().cloned());
+            }
+            Some(v)
+        };
+        let (Some(first), Some(second)) = (values(0), values(1)) else { continue };
+        let step: Vec<BigInt> = second.iter().zip(&first).map(|(a, b)| a - b).collect();
+        let mut groups = 2;
+        let mut prev = second;
+        while let Some(v) = values(groups) {
+            let d: Vec<BigInt> = v.iter().zip(&prev).map(|(a, b)| a - b).collect();
+            if d != step {
+                break;
+            }
+            prev = v;
+            groups += 1;
+        }
+        if best.as_ref().is_none_or(|(p, g, _)| period * groups > p * g) {
+            best = Some((period, groups, step));
+        }
+    }
+    best
 }
 
 /// A statement's structure without numbers and positions, and its numbers.

@@ -1572,15 +1572,8 @@ func.func @shufflelo_epi_6(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<
 
 // CHECK-LABEL: func.func @shuffle_epi_5
 // CHECK: "autollvm.shuffle_epi_5"
-func.func @shuffle_epi_5(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shuffle_epi_5"(%arg0, %arg1) { a1 = 1 : i32 } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_6
-// CHECK: "autollvm.shuffle_epi_6"
-func.func @shuffle_epi_6(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shuffle_epi_6"(%arg0, %arg1) { a1 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k35 = 159 : i32, k38 = 255 : i32 } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @shuffle_epi_5(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shuffle_epi_5"(%arg0, %arg1) { a1 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, k63 = 7 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
@@ -1801,17 +1794,10 @@ func.func @ror_epi_2(%arg0: vector<8xi32>) -> vector<8xi32> {
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_7
-// CHECK: "autollvm.shuffle_epi_7"
-func.func @shuffle_epi_7(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shuffle_epi_7"(%arg0) { a1 = 1 : i32 } : (vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_8
-// CHECK: "autollvm.shuffle_epi_8"
-func.func @shuffle_epi_8(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shuffle_epi_8"(%arg0) { a1 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k35 = 159 : i32, k38 = 255 : i32 } : (vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @shuffle_epi_6
+// CHECK: "autollvm.shuffle_epi_6"
+func.func @shuffle_epi_6(%arg0: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.shuffle_epi_6"(%arg0) { a1 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, a0_width = 256 : i32 } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
@@ -2004,17 +1990,10 @@ func.func @alignr_epi_8(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vecto
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_9
-// CHECK: "autollvm.shuffle_epi_9"
-func.func @shuffle_epi_9(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shuffle_epi_9"(%arg0, %arg1, %arg2) { a2 = 1 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_10
-// CHECK: "autollvm.shuffle_epi_10"
-func.func @shuffle_epi_10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shuffle_epi_10"(%arg0, %arg1, %arg2) { a2 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k35 = 159 : i32, k38 = 255 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-LABEL: func.func @shuffle_epi_7
+// CHECK: "autollvm.shuffle_epi_7"
+func.func @shuffle_epi_7(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shuffle_epi_7"(%arg0, %arg1, %arg2) { a2 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, k63 = 7 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
@@ -2104,58 +2083,30 @@ func.func @multishift_epi64_epi(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg
 
 // CHECK-LABEL: func.func @unpackhi_epi
 // CHECK: "autollvm.unpackhi_epi"
-func.func @unpackhi_epi(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>, %arg3: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.unpackhi_epi"(%arg0, %arg1, %arg2, %arg3) { k2 = 71 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @unpackhi_epi(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>, %arg3: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.unpackhi_epi"(%arg0, %arg1, %arg2, %arg3) { k2 = 127 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @unpackhi_epi_2
 // CHECK: "autollvm.unpackhi_epi_2"
-func.func @unpackhi_epi_2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>, %arg3: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.unpackhi_epi_2"(%arg0, %arg1, %arg2, %arg3) { k2 = 71 : i32, k67 = 1 : i32, k81 = 31 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>, vector<32xi8>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @unpackhi_epi_2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>, %arg3: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.unpackhi_epi_2"(%arg0, %arg1, %arg2, %arg3) { k2 = 127 : i32, k11 = 1 : i32, k25 = 3 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>, vector<4xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @unpackhi_epi_3
 // CHECK: "autollvm.unpackhi_epi_3"
-func.func @unpackhi_epi_3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>, %arg3: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.unpackhi_epi_3"(%arg0, %arg1, %arg2, %arg3) { k2 = 79 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @unpackhi_epi_3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>, %arg3: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.unpackhi_epi_3"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, k2 = 16 : i32, k3 = 7 : i32, k7 = 71 : i32, k9 = 64 : i32, k27 = 15 : i32, a2_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @unpackhi_epi_4
 // CHECK: "autollvm.unpackhi_epi_4"
-func.func @unpackhi_epi_4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>, %arg3: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.unpackhi_epi_4"(%arg0, %arg1, %arg2, %arg3) { k2 = 79 : i32, k35 = 1 : i32, k49 = 15 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>, vector<16xi16>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_5
-// CHECK: "autollvm.unpackhi_epi_5"
-func.func @unpackhi_epi_5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>, %arg3: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.unpackhi_epi_5"(%arg0, %arg1, %arg2, %arg3) { k2 = 95 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_6
-// CHECK: "autollvm.unpackhi_epi_6"
-func.func @unpackhi_epi_6(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>, %arg3: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.unpackhi_epi_6"(%arg0, %arg1, %arg2, %arg3) { k2 = 95 : i32, k19 = 1 : i32, k33 = 7 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_7
-// CHECK: "autollvm.unpackhi_epi_7"
-func.func @unpackhi_epi_7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>, %arg3: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.unpackhi_epi_7"(%arg0, %arg1, %arg2, %arg3) { k2 = 127 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_8
-// CHECK: "autollvm.unpackhi_epi_8"
-func.func @unpackhi_epi_8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.unpackhi_epi_8"(%arg0, %arg1, %arg2, %arg3) { k2 = 127 : i32, k11 = 1 : i32, k25 = 3 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @unpackhi_epi_4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>, %arg3: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.unpackhi_epi_4"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, k2 = 16 : i32, k3 = 7 : i32, k7 = 71 : i32, k9 = 64 : i32, k21 = 1 : i32, k35 = 31 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>, vector<32xi8>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @multishift_epi64_epi_2
@@ -2165,60 +2116,32 @@ func.func @multishift_epi64_epi_2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %a
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @unpackhi_epi_9
-// CHECK: "autollvm.unpackhi_epi_9"
-func.func @unpackhi_epi_9(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.unpackhi_epi_9"(%arg0, %arg1, %arg2) { k2 = 71 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_10
-// CHECK: "autollvm.unpackhi_epi_10"
-func.func @unpackhi_epi_10(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.unpackhi_epi_10"(%arg0, %arg1, %arg2) { k2 = 71 : i32, k67 = 1 : i32, k81 = 31 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_11
-// CHECK: "autollvm.unpackhi_epi_11"
-func.func @unpackhi_epi_11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.unpackhi_epi_11"(%arg0, %arg1, %arg2) { k2 = 79 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_12
-// CHECK: "autollvm.unpackhi_epi_12"
-func.func @unpackhi_epi_12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.unpackhi_epi_12"(%arg0, %arg1, %arg2) { k2 = 79 : i32, k35 = 1 : i32, k49 = 15 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_13
-// CHECK: "autollvm.unpackhi_epi_13"
-func.func @unpackhi_epi_13(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.unpackhi_epi_13"(%arg0, %arg1, %arg2) { k2 = 95 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_14
-// CHECK: "autollvm.unpackhi_epi_14"
-func.func @unpackhi_epi_14(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.unpackhi_epi_14"(%arg0, %arg1, %arg2) { k2 = 95 : i32, k19 = 1 : i32, k33 = 7 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_15
-// CHECK: "autollvm.unpackhi_epi_15"
-func.func @unpackhi_epi_15(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.unpackhi_epi_15"(%arg0, %arg1, %arg2) { k2 = 127 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+// CHECK-LABEL: func.func @unpackhi_epi_5
+// CHECK: "autollvm.unpackhi_epi_5"
+func.func @unpackhi_epi_5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.unpackhi_epi_5"(%arg0, %arg1, %arg2) { k2 = 127 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @unpackhi_epi_16
-// CHECK: "autollvm.unpackhi_epi_16"
-func.func @unpackhi_epi_16(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.unpackhi_epi_16"(%arg0, %arg1, %arg2) { k2 = 127 : i32, k11 = 1 : i32, k25 = 3 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+// CHECK-LABEL: func.func @unpackhi_epi_6
+// CHECK: "autollvm.unpackhi_epi_6"
+func.func @unpackhi_epi_6(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.unpackhi_epi_6"(%arg0, %arg1, %arg2) { k2 = 127 : i32, k11 = 1 : i32, k25 = 3 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @unpackhi_epi_7
+// CHECK: "autollvm.unpackhi_epi_7"
+func.func @unpackhi_epi_7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.unpackhi_epi_7"(%arg0, %arg1, %arg2) { k1 = 7 : i32, k2 = 16 : i32, k3 = 7 : i32, k7 = 71 : i32, k9 = 64 : i32, k27 = 15 : i32, a2_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @unpackhi_epi_8
+// CHECK: "autollvm.unpackhi_epi_8"
+func.func @unpackhi_epi_8(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.unpackhi_epi_8"(%arg0, %arg1, %arg2) { k1 = 7 : i32, k2 = 16 : i32, k3 = 7 : i32, k7 = 71 : i32, k9 = 64 : i32, k21 = 1 : i32, k35 = 31 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @ternarylogic_epi_3
@@ -2461,8 +2384,15 @@ func.func @set_m128i(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64
 
 // CHECK-LABEL: func.func @hadd_epi
 // CHECK: "autollvm.hadd_epi"
-func.func @hadd_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.hadd_epi"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @hadd_epi(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.hadd_epi"(%arg0, %arg1) : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @hadd_epi_2
+// CHECK: "autollvm.hadd_epi_2"
+func.func @hadd_epi_2(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.hadd_epi_2"(%arg0, %arg1) : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
@@ -2510,8 +2440,15 @@ func.func @avg_epu_3(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8
 
 // CHECK-LABEL: func.func @hsub_epi
 // CHECK: "autollvm.hsub_epi"
-func.func @hsub_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.hsub_epi"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @hsub_epi(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.hsub_epi"(%arg0, %arg1) : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @hsub_epi_2
+// CHECK: "autollvm.hsub_epi_2"
+func.func @hsub_epi_2(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.hsub_epi_2"(%arg0, %arg1) : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
@@ -2599,24 +2536,24 @@ func.func @multishift_epi64_epi_3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) ->
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_11
-// CHECK: "autollvm.shuffle_epi_11"
-func.func @shuffle_epi_11(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.shuffle_epi_11"(%arg0, %arg1) : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+// CHECK-LABEL: func.func @shuffle_epi_8
+// CHECK: "autollvm.shuffle_epi_8"
+func.func @shuffle_epi_8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.shuffle_epi_8"(%arg0, %arg1) : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_12
-// CHECK: "autollvm.shuffle_epi_12"
-func.func @shuffle_epi_12(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.shuffle_epi_12"(%arg0, %arg1) : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+// CHECK-LABEL: func.func @shuffle_epi_9
+// CHECK: "autollvm.shuffle_epi_9"
+func.func @shuffle_epi_9(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.shuffle_epi_9"(%arg0, %arg1) : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_13
-// CHECK: "autollvm.shuffle_epi_13"
-func.func @shuffle_epi_13(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shuffle_epi_13"(%arg0, %arg1) : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @shuffle_epi_10
+// CHECK: "autollvm.shuffle_epi_10"
+func.func @shuffle_epi_10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shuffle_epi_10"(%arg0, %arg1) : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -2648,59 +2585,17 @@ func.func @srlv_epi_3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi3
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @unpackhi_epi_17
-// CHECK: "autollvm.unpackhi_epi_17"
-func.func @unpackhi_epi_17(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.unpackhi_epi_17"(%arg0, %arg1) { k2 = 71 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_18
-// CHECK: "autollvm.unpackhi_epi_18"
-func.func @unpackhi_epi_18(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.unpackhi_epi_18"(%arg0, %arg1) { k2 = 71 : i32, k67 = 1 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
-  return %0 : vector<32xi8>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_19
-// CHECK: "autollvm.unpackhi_epi_19"
-func.func @unpackhi_epi_19(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.unpackhi_epi_19"(%arg0, %arg1) { k2 = 79 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_20
-// CHECK: "autollvm.unpackhi_epi_20"
-func.func @unpackhi_epi_20(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.unpackhi_epi_20"(%arg0, %arg1) { k2 = 79 : i32, k35 = 1 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_21
-// CHECK: "autollvm.unpackhi_epi_21"
-func.func @unpackhi_epi_21(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.unpackhi_epi_21"(%arg0, %arg1) { k2 = 95 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_22
-// CHECK: "autollvm.unpackhi_epi_22"
-func.func @unpackhi_epi_22(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.unpackhi_epi_22"(%arg0, %arg1) { k2 = 95 : i32, k19 = 1 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @unpackhi_epi_23
-// CHECK: "autollvm.unpackhi_epi_23"
-func.func @unpackhi_epi_23(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.unpackhi_epi_23"(%arg0, %arg1) { k2 = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @unpackhi_epi_9
+// CHECK: "autollvm.unpackhi_epi_9"
+func.func @unpackhi_epi_9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.unpackhi_epi_9"(%arg0, %arg1) { k2 = 127 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @unpackhi_epi_24
-// CHECK: "autollvm.unpackhi_epi_24"
-func.func @unpackhi_epi_24(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.unpackhi_epi_24"(%arg0, %arg1) { k2 = 127 : i32, k11 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @unpackhi_epi_10
+// CHECK: "autollvm.unpackhi_epi_10"
+func.func @unpackhi_epi_10(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.unpackhi_epi_10"(%arg0, %arg1) { k2 = 127 : i32, k11 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -2723,6 +2618,20 @@ func.func @rorv_epi_3(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi3
 func.func @gf2p8mul_epi_3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
   %0 = "autollvm.gf2p8mul_epi_3"(%arg0, %arg1) { k10 = 63 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @unpackhi_epi_11
+// CHECK: "autollvm.unpackhi_epi_11"
+func.func @unpackhi_epi_11(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.unpackhi_epi_11"(%arg0, %arg1) { k1 = 7 : i32, k2 = 16 : i32, k3 = 7 : i32, k7 = 71 : i32, k9 = 64 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @unpackhi_epi_12
+// CHECK: "autollvm.unpackhi_epi_12"
+func.func @unpackhi_epi_12(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.unpackhi_epi_12"(%arg0, %arg1) { k1 = 7 : i32, k2 = 16 : i32, k3 = 7 : i32, k7 = 71 : i32, k9 = 64 : i32, k21 = 1 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @dpbusd_epi_3
@@ -3180,10 +3089,10 @@ func.func @madd_epi_3(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<8x
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @hadd_epi_2
-// CHECK: "autollvm.hadd_epi_2"
-func.func @hadd_epi_2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.hadd_epi_2"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @hadd_epi_3
+// CHECK: "autollvm.hadd_epi_3"
+func.func @hadd_epi_3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.hadd_epi_3"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -3194,10 +3103,10 @@ func.func @mul_epi_3(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<4xi64
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @hsub_epi_2
-// CHECK: "autollvm.hsub_epi_2"
-func.func @hsub_epi_2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.hsub_epi_2"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @hsub_epi_3
+// CHECK: "autollvm.hsub_epi_3"
+func.func @hsub_epi_3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.hsub_epi_3"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
