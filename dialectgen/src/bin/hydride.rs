@@ -40,6 +40,9 @@ enum Command {
         /// Directory of the tera templates (default: the repository's templates/).
         #[arg(long)]
         templates: Option<PathBuf>,
+        /// Reuse validation verdicts cached here (env HYDRIDE_CACHE_DIR).
+        #[arg(long, env = "HYDRIDE_CACHE_DIR", default_value = "target/hydride-cache")]
+        cache_dir: PathBuf,
         /// Where the generated lit round-trip tests go (`<dir>/Dialect/<dialect>/roundtrip.mlir`).
         #[arg(long, default_value = "lit-tests")]
         lit_dir: PathBuf,
@@ -103,14 +106,16 @@ fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Gen { isa_data, out, no_validate, timeout_ms, templates, lit_dir, report_json } => {
+        Command::Gen { isa_data, out, no_validate, timeout_ms, templates, lit_dir, report_json, cache_dir } => {
             let templates = templates.unwrap_or_else(|| {
                 [PathBuf::from("templates"), PathBuf::from(DEFAULT_TEMPLATES)]
                     .into_iter()
                     .find(|p| p.is_dir())
                     .unwrap_or_default()
             });
-            gen(isa_data, out, no_validate, timeout_ms, &templates, &lit_dir, report_json)?
+            let validation =
+                (!no_validate).then(|| ValidationConfig { cache_dir: Some(cache_dir), ..ValidationConfig::default() });
+            gen(isa_data, out, validation, timeout_ms, &templates, &lit_dir, report_json)?
         }
         Command::Isa {
             isa: Isa::X86,
@@ -214,7 +219,7 @@ fn main() -> Result<()> {
 fn gen(
     isa_data: PathBuf,
     out: PathBuf,
-    no_validate: bool,
+    validation: Option<ValidationConfig>,
     timeout_ms: u32,
     templates: &std::path::Path,
     lit_dir: &std::path::Path,
@@ -224,7 +229,7 @@ fn gen(
     let corrections = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)]
         .into_iter()
         .find(|p| p.exists());
-    let validation = (!no_validate).then(ValidationConfig::default);
+    let no_validate = validation.is_none();
     let opts = SurveyOptions { isa_data, corrections, validation, filter: None };
     let progress = |stage: &str, done: usize, total: usize| eprint!("\r{stage}: {done}/{total}   ");
     let survey = survey(&opts, &progress).context("x86 front end failed")?;

@@ -35,7 +35,8 @@ pub fn reroll(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) {
                     &mut |e: &mut Expr| {
                         if let Expr::Int(c) = e {
                             if step[k] != BigInt::from(0) {
-                                let scaled = Expr::binary(BinOp::Mul, Expr::Var(var.clone()), Expr::Int(step[k].clone()));
+                                let scaled =
+                                    Expr::binary(BinOp::Mul, Expr::Var(var.clone()), Expr::Int(step[k].clone()));
                                 *e = Expr::binary(BinOp::Add, scaled, Expr::Int(c.clone()));
                             }
                             k += 1;

@@ -43,6 +43,13 @@ impl CpuFeatures {
         CpuFeatures(flags)
     }
 
+    /// The flags, sorted, as one string (part of cache keys).
+    pub fn flags_string(&self) -> String {
+        let mut v: Vec<&str> = self.0.iter().map(String::as_str).collect();
+        v.sort_unstable();
+        v.join(" ")
+    }
+
     /// The first CPUID in `cpuids` this CPU lacks.
     pub fn missing<'a>(&self, cpuids: &'a [String]) -> Option<&'a str> {
         cpuids.iter().find(|c| !cpuinfo_flag(c).is_some_and(|f| self.0.contains(f))).map(String::as_str)

@@ -4,6 +4,7 @@
 //! intrinsics is compiled into one C program ([`harness`]) and run natively,
 //! and every result is compared bit for bit with the concrete interpreter.
 
+pub mod cache;
 pub mod cases;
 pub mod cpu;
 pub mod guide_types;
@@ -33,6 +34,8 @@ pub struct ValidationConfig {
     pub batch_size: usize,
     /// Keep the generated C programs here (a temporary directory otherwise).
     pub work_dir: Option<PathBuf>,
+    /// Reuse verdicts stored here by earlier runs (and store new ones).
+    pub cache_dir: Option<PathBuf>,
 }
 
 impl Default for ValidationConfig {
@@ -45,6 +48,7 @@ impl Default for ValidationConfig {
             cases_per_immediate: 4,
             batch_size: 64,
             work_dir: None,
+            cache_dir: None,
         }
     }
 }
@@ -114,12 +118,22 @@ pub fn validate(
             runnable.push(i);
         }
     }
-    let built: Vec<(usize, Item)> = runnable
-        .par_iter()
-        .map(|&i| {
+    let cache = cfg.cache_dir.as_ref().map(|d| cache::VerdictCache::new(d, cfg, &cpu.flags_string()));
+    let mut fresh = Vec::new();
+    for i in runnable {
+        let (entry, sema) = items[i];
+        let call = CallSignature::new(entry, sema);
+        match cache.as_ref().and_then(|c| c.get(sema, &call)) {
+            Some(o) => outcomes[i] = Some(o),
+            None => fresh.push((i, call)),
+        }
+    }
+    let built: Vec<(usize, Item)> = fresh
+        .into_par_iter()
+        .map(|(i, call)| {
             let (entry, sema) = items[i];
             let cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
-            (i, Item { entry, sema, call: CallSignature::new(entry, sema), cases })
+            (i, Item { entry, sema, call, cases })
         })
         .collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs.max(1)).build().expect("thread pool");
@@ -139,6 +153,10 @@ pub fn validate(
             .collect()
     });
     for (i, o) in results.into_iter().flatten() {
+        if let Some(c) = &cache {
+            let (entry, sema) = items[i];
+            c.put(sema, &CallSignature::new(entry, sema), &o);
+        }
         outcomes[i] = Some(o);
     }
     Ok(outcomes

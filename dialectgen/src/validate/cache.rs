@@ -1,0 +1,133 @@
+//! A persistent cache of validation verdicts, one small file per
+//! intrinsic, keyed by everything the verdict depends on: the semantics,
+//! the C signature, the test-vector settings, the compiler and the CPU.
+//!
+//! A file that does not parse is ignored and rewritten, never trusted.
+
+use super::guide_types::CallSignature;
+use super::{Outcome, ValidationConfig};
+use crate::sema::ir::Semantics;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Bump when test generation or comparison changes meaning.
+const VALIDATION_VERSION: u32 = 1;
+
+#[derive(Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum Cached {
+    Validated { vectors: u64 },
+    Mismatch { detail: String },
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+pub struct VerdictCache {
+    dir: PathBuf,
+    context: String,
+}
+
+impl VerdictCache {
+    pub fn new(dir: &Path, cfg: &ValidationConfig, cpu_flags: &str) -> VerdictCache {
+        let context = format!(
+            "v{VALIDATION_VERSION}|{}|{:?}|{}|{}|{cpu_flags}",
+            cfg.compiler.display(),
+            cfg.compiler_flags,
+            cfg.random_cases,
+            cfg.cases_per_immediate
+        );
+        VerdictCache { dir: dir.to_path_buf(), context }
+    }
+
+    fn path(&self, sema: &Semantics, call: &CallSignature) -> PathBuf {
+        let key = format!(
+            "{}|{}|{:?}|{}",
+            self.context,
+            serde_json::to_string(sema).unwrap_or_default(),
+            call.args.iter().map(|a| &a.c_type).collect::<Vec<_>>(),
+            call.ret_c_type
+        );
+        let h = fnv1a(key.as_bytes());
+        // Two independent hashes make an accidental match implausible.
+        let h2 = fnv1a(format!("{}{key}", key.len()).as_bytes());
+        self.dir.join(format!("{}-{h:016x}{h2:016x}.json", sema.name))
+    }
+
+    pub fn get(&self, sema: &Semantics, call: &CallSignature) -> Option<Outcome> {
+        let text = std::fs::read_to_string(self.path(sema, call)).ok()?;
+        match serde_json::from_str::<Cached>(&text).ok()? {
+            Cached::Validated { vectors } => Some(Outcome::Validated { vectors }),
+            Cached::Mismatch { detail } => Some(Outcome::Mismatch { detail }),
+        }
+    }
+
+    /// Records a verdict; failures to run are not cached.
+    pub fn put(&self, sema: &Semantics, call: &CallSignature, outcome: &Outcome) {
+        let cached = match outcome {
+            Outcome::Validated { vectors } => Cached::Validated { vectors: *vectors },
+            Outcome::Mismatch { detail } => Cached::Mismatch { detail: detail.clone() },
+            Outcome::Failed { .. } => return,
+        };
+        let path = self.path(sema, call);
+        let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+        // Write then rename, so concurrent runs never see half a file.
+        if std::fs::create_dir_all(&self.dir).is_ok()
+            && std::fs::write(&tmp, serde_json::to_string(&cached).unwrap_or_default()).is_ok()
+        {
+            let _ = std::fs::rename(&tmp, &path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::ir::{Arg, ArgKind, ElemType};
+
+    fn sample() -> (Semantics, CallSignature) {
+        let arg = Arg {
+            name: "a".into(),
+            kind: ArgKind::Vector,
+            width: 128,
+            elem: ElemType { width: 8, signed: false },
+            imm_bits: None,
+        };
+        let sema = Semantics {
+            name: "_x".into(),
+            args: vec![arg.clone()],
+            result: Arg { name: "dst".into(), ..arg },
+            functions: vec![],
+            body: vec![],
+        };
+        let call = CallSignature {
+            name: "_x".into(),
+            args: vec![super::super::guide_types::CArg { c_type: "__m128i".into(), width: 128 }],
+            ret_c_type: "__m128i".into(),
+            ret_width: 128,
+            imm_index: None,
+            imm_values: None,
+        };
+        (sema, call)
+    }
+
+    #[test]
+    fn verdicts_round_trip_and_corruption_is_ignored() {
+        let dir = tempfile::tempdir().unwrap();
+        let cache = VerdictCache::new(dir.path(), &ValidationConfig::default(), "avx2");
+        let (sema, call) = sample();
+        assert!(cache.get(&sema, &call).is_none());
+        cache.put(&sema, &call, &Outcome::Validated { vectors: 7 });
+        assert_eq!(cache.get(&sema, &call), Some(Outcome::Validated { vectors: 7 }));
+        // Another CPU is another key.
+        let other = VerdictCache::new(dir.path(), &ValidationConfig::default(), "sse2");
+        assert!(other.get(&sema, &call).is_none());
+        // A damaged file is not trusted.
+        std::fs::write(cache.path(&sema, &call), "{\"validated\": ").unwrap();
+        assert!(cache.get(&sema, &call).is_none());
+        // Failures are not cached.
+        cache.put(&sema, &call, &Outcome::Failed { stage: "run", reason: "x".into() });
+        assert!(cache.get(&sema, &call).is_none());
+    }
+}
