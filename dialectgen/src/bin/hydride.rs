@@ -96,6 +96,38 @@ enum Command {
     },
 }
 
+/// One progress bar per stage of long work, on stderr.
+#[derive(Default)]
+struct StageBars(Mutex<Option<(String, ProgressBar)>>);
+
+impl StageBars {
+    fn update(&self, stage: &str, done: usize, total: usize) {
+        let mut slot = self.0.lock().expect("progress lock");
+        if slot.as_ref().map(|(s, _)| s.as_str()) != Some(stage) {
+            if let Some((_, b)) = slot.take() {
+                b.finish();
+            }
+            let b = ProgressBar::new(total as u64);
+            b.set_style(
+                ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}")
+                    .expect("template")
+                    .progress_chars("=> "),
+            );
+            b.set_message(stage.to_string());
+            *slot = Some((stage.to_string(), b));
+        }
+        if let Some((_, b)) = slot.as_ref() {
+            b.set_position(done as u64);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some((_, b)) = self.0.lock().expect("progress lock").take() {
+            b.finish();
+        }
+    }
+}
+
 /// The templates shipped with the source tree.
 const DEFAULT_TEMPLATES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../templates");
 
@@ -156,30 +188,10 @@ fn main() -> Result<()> {
                 eprintln!("note: no corrections file found; using vendor pseudocode as is");
             }
             let opts = SurveyOptions { isa_data, corrections, validation, filter };
-            let bar = Mutex::new(None::<(String, ProgressBar)>);
-            let progress = |stage: &str, done: usize, total: usize| {
-                let mut slot = bar.lock().expect("progress lock");
-                if slot.as_ref().map(|(s, _)| s.as_str()) != Some(stage) {
-                    if let Some((_, b)) = slot.take() {
-                        b.finish();
-                    }
-                    let b = ProgressBar::new(total as u64);
-                    b.set_style(
-                        ProgressStyle::with_template("{msg:>9} [{bar:40}] {pos}/{len} {elapsed}")
-                            .expect("template")
-                            .progress_chars("=> "),
-                    );
-                    b.set_message(stage.to_string());
-                    *slot = Some((stage.to_string(), b));
-                }
-                if let Some((_, b)) = slot.as_ref() {
-                    b.set_position(done as u64);
-                }
-            };
-            let result = survey(&opts, &progress).context("x86 front end failed")?;
-            if let Some((_, b)) = bar.lock().expect("progress lock").take() {
-                b.finish();
-            }
+            let bars = StageBars::default();
+            let result = survey(&opts, &|stage: &str, done: usize, total: usize| bars.update(stage, done, total))
+                .context("x86 front end failed")?;
+            bars.finish();
             let report = &result.report;
             if verbose {
                 for f in &report.failures {
@@ -225,69 +237,39 @@ fn gen(
     lit_dir: &std::path::Path,
     report_json: Option<PathBuf>,
 ) -> Result<()> {
-    use dialectgen::design::{build, render::render};
     let corrections = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)]
         .into_iter()
         .find(|p| p.exists());
-    let no_validate = validation.is_none();
-    let opts = SurveyOptions { isa_data, corrections, validation, filter: None };
-    let progress = |stage: &str, done: usize, total: usize| eprint!("\r{stage}: {done}/{total}   ");
-    let survey = survey(&opts, &progress).context("x86 front end failed")?;
-    eprintln!();
+    let opts = dialectgen::generate::GenOptions {
+        isa_data,
+        corrections,
+        validation,
+        timeout_ms,
+        templates: templates.to_path_buf(),
+        out: out.clone(),
+        lit_dir: lit_dir.to_path_buf(),
+        compiler: PathBuf::from("clang-22"),
+        cost_cpu: "znver4".into(),
+    };
+    let bars = StageBars::default();
+    let summary = dialectgen::generate::generate(&opts, &|stage: &str, done: usize, total: usize| {
+        bars.update(stage, done, total)
+    })
+    .context("hydride gen failed")?;
+    bars.finish();
     if let Some(path) = report_json {
-        std::fs::write(&path, serde_json::to_string_pretty(&survey.report)?)
+        std::fs::write(&path, serde_json::to_string_pretty(&summary.report)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    let semantics: Vec<_> = survey.semantics.into_iter().filter(|(_, ok)| *ok || no_validate).map(|(s, _)| s).collect();
-    eprintln!("classifying {} instructions", semantics.len());
-    let (classes, stats) = dialectgen::classify::engine::classify(&semantics, timeout_ms);
-    let command = "hydride gen --isa-data <vendor data>";
-    std::fs::create_dir_all(out.join("x86"))?;
-    let summary = serde_json::json!({
-        "_generated_by": command,
-        "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "rejected": stats.rejected }
-    });
-    std::fs::write(out.join("classes.json"), serde_json::to_string_pretty(&summary)? + "\n")?;
-    eprintln!("lowering {} instructions with clang-22 to find LLVM intrinsics and costs", semantics.len());
-    let scratch = tempfile::tempdir()?;
-    let lowerings =
-        dialectgen::x86::lowering::lowerings(&semantics, std::path::Path::new("clang-22"), "znver4", scratch.path())?;
-    // One class per line: reviewable diffs without a 10 MB pretty print.
-    let mut db = format!(
-        "{{\"_generated_by\": {:?}, \"isa\": \"x86\", \"cost_source\": {:?}, \"classes\": [\n",
-        command, "machine instructions of the intrinsic alone, clang-22 -O1 -march=znver4 (immediates = 1)"
-    );
-    for (i, c) in classes.iter().enumerate() {
-        let mut value = serde_json::to_value(c)?;
-        if let Some(members) = value.get_mut("members").and_then(|m| m.as_array_mut()) {
-            for m in members {
-                let name = m["intrinsic"].as_str().unwrap_or_default().to_string();
-                m["lowering"] = serde_json::to_value(lowerings.get(&name))?;
-            }
-        }
-        db.push_str(&serde_json::to_string(&value)?);
-        db.push_str(if i + 1 < classes.len() { ",\n" } else { "\n" });
-    }
-    db.push_str("]}\n");
-    std::fs::write(out.join("x86/class-database.json"), db)?;
-    let template = templates.join("irdl_dialect.mlir.tera");
-    let target = build::target_dialect("hydride_x86", "x86", &semantics, command);
-    std::fs::write(out.join("x86/hydride_x86.irdl.mlir"), render(&template, &target)?)?;
-    let autollvm = build::autollvm_dialect(&classes, &semantics, command);
-    std::fs::write(out.join("autollvm.irdl.mlir"), render(&template, &autollvm)?)?;
-    for design in [&autollvm, &target] {
-        let dir = lit_dir.join("Dialect").join(&design.name);
-        std::fs::create_dir_all(&dir)?;
-        std::fs::write(dir.join("roundtrip.mlir"), render(&templates.join("roundtrip.mlir.tera"), design)?)?;
-    }
+    let st = &summary.stats;
     println!(
         "x86: {} instructions, {} classes, {} unproved, {} rejected; {} target ops, {} autollvm ops written to {}",
-        stats.instructions,
-        stats.classes,
-        stats.unproved_pairs,
-        stats.rejected.len(),
-        target.ops.len(),
-        autollvm.ops.len(),
+        st.instructions,
+        st.classes,
+        st.unproved_pairs,
+        st.rejected.len(),
+        summary.target_ops,
+        summary.autollvm_ops,
         out.display()
     );
     Ok(())
