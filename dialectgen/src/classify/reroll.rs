@@ -119,3 +119,52 @@ fn shape_of(s: &Stmt) -> (String, Vec<BigInt>) {
     );
     (serde_json::to_string(&t).expect("IR serializes"), values)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::print::semantics_to_string;
+    use crate::x86::pseudocode::parse_operation;
+
+    fn rerolled(src: &str) -> String {
+        let mut body = parse_operation(src).unwrap().body;
+        let mut next = 0;
+        reroll(&mut body, "r", &mut next);
+        let s = crate::sema::ir::Semantics {
+            name: "t".into(),
+            args: vec![],
+            result: crate::sema::ir::Arg {
+                name: "dst".into(),
+                kind: crate::sema::ir::ArgKind::Vector,
+                width: 128,
+                elem: crate::sema::ir::ElemType { width: 8, signed: false },
+                imm_bits: None,
+            },
+            functions: vec![],
+            body,
+        };
+        semantics_to_string(&s).lines().skip(1).map(str::trim).collect::<Vec<_>>().join("\n")
+    }
+
+    #[test]
+    fn stepped_runs_become_loops() {
+        let text = rerolled("dst[15:0] := Saturate16(a[31:0])\ndst[31:16] := Saturate16(a[63:32])\ndst[47:32] := Saturate16(a[95:64])\ndst[63:48] := Saturate16(b[31:0])\n");
+        assert_eq!(
+            text,
+            "FOR r0 := 0 to 2\ndst[((r0 * 16) + 15):((r0 * 16) + 0)] := Saturate16(a[((r0 * 32) + 31):((r0 * 32) + 0)])\nENDFOR\ndst[63:48] := Saturate16(b[31:0])"
+        );
+    }
+
+    #[test]
+    fn alternating_pairs_reroll_with_period_two() {
+        let text = rerolled("d[7:0] := x[71:64]\nd[15:8] := y[71:64]\nd[23:16] := x[79:72]\nd[31:24] := y[79:72]\n");
+        assert!(text.starts_with("FOR r0 := 0 to 1\n"), "{text}");
+        assert_eq!(text.lines().count(), 4, "{text}");
+    }
+
+    #[test]
+    fn uneven_steps_stay_unrolled() {
+        let text = rerolled("d[7:0] := x[7:0]\nd[15:8] := x[15:8]\nd[31:16] := x[31:16]\n");
+        assert!(!text.contains("FOR r0 := 0 to 2"), "{text}");
+    }
+}
