@@ -277,15 +277,12 @@ impl<D: Domain> Machine<'_, D> {
             }
         }
         let amt = self.to_bits(&amount)?;
-        let (amount_bv, w) = self.shift_operands(&amt, x.width);
-        let xv = resize(self.dom, &x, w);
         let bvop = match (op, x.signed) {
             (BinOp::Shl, _) => BvBinOp::Shl,
             (_, true) => BvBinOp::AShr,
             (_, false) => BvBinOp::LShr,
         };
-        let r = self.dom.binary(bvop, &xv, &amount_bv, w);
-        let r = if w > x.width { self.dom.extract(&r, w, x.width - 1, 0) } else { r };
+        let r = self.shift_within(&x, &amt, bvop);
         Ok(Value::Bits(Bits { bv: r, width: x.width, signed: x.signed }))
     }
 

@@ -4,7 +4,7 @@
 //! domain cannot decide (a symbolic input) runs both branches and merges the
 //! variables with `ite`, which is how the Z3 encoding is built.
 
-use super::domain::{BvCmp, Domain};
+use super::domain::{BvBinOp, BvCmp, Domain};
 use super::value::{int_bits, int_to_bits, resize, unify, Bits, Value};
 use crate::sema::ir::{BinOp, ElemType, Expr, Semantics, Span, Stmt, StmtKind};
 use num_bigint::{BigInt, BigUint};
@@ -232,9 +232,8 @@ impl<'a, D: Domain> Machine<'a, D> {
         }
     }
 
-    /// `dst[hi:lo] := src[hi:lo]` with input-dependent bounds (the tail of a
-    /// compress): a blend under a mask of bits `lo..=hi`. `None` when the
-    /// statement is not of that form or its bounds are known.
+    /// An input-dependent loop: `IF cond { body; loop }`, unrolled until the
+    /// condition is known to be false.
     fn unroll_while(
         &mut self,
         c: D::Bv,
@@ -354,6 +353,28 @@ impl<'a, D: Domain> Machine<'a, D> {
         let w = width.max(amount.width);
         let unsigned = Bits { bv: amount.bv.clone(), width: amount.width, signed: false };
         (resize(self.dom, &unsigned, w), w)
+    }
+
+    /// `x` shifted by `amount` (read unsigned) with `op`, kept at `x.width`
+    /// bits: the shift happens at the wider of the two widths, so a large
+    /// amount shifts everything out instead of wrapping.
+    pub(crate) fn shift_within(&mut self, x: &Bits<D::Bv>, amount: &Bits<D::Bv>, op: BvBinOp) -> D::Bv {
+        let (amount_bv, w) = self.shift_operands(amount, x.width);
+        let xv = resize(self.dom, x, w);
+        let r = self.dom.binary(op, &xv, &amount_bv, w);
+        if w > x.width {
+            self.dom.extract(&r, w, x.width - 1, 0)
+        } else {
+            r
+        }
+    }
+
+    /// `old` with the bits under `mask` replaced by `masked_new` (which has
+    /// no bits outside `mask`).
+    pub(crate) fn blend(&mut self, old: &D::Bv, masked_new: &D::Bv, mask: &D::Bv, width: u32) -> D::Bv {
+        let keep = self.dom.not(mask, width);
+        let kept = self.dom.binary(BvBinOp::And, old, &keep, width);
+        self.dom.binary(BvBinOp::Or, &kept, masked_new, width)
     }
 
     pub(crate) fn small(&self, v: &BigInt) -> R<u32> {

@@ -9,6 +9,10 @@ use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed, Zero};
 
 impl<D: Domain> Machine<'_, D> {
+    /// `dst[hi:lo] := src[hi:lo]` or `dst[hi:lo] := 0` with input-dependent
+    /// bounds (the tail of a compress): a blend under a mask of bits
+    /// `lo..=hi`. `None` when the statement is not of that form or its
+    /// bounds are known.
     pub(crate) fn copy_range(&mut self, place: &Place, value: &Expr, env: &mut Env<D::Bv>) -> R<Option<Flow<D::Bv>>> {
         let Some((hi, lo)) = &place.range else { return Ok(None) };
         // The source: the same range of another variable, or zero.
@@ -35,22 +39,16 @@ impl<D: Domain> Machine<'_, D> {
             }
             None => self.dom.literal(&BigUint::zero(), width),
         };
-        let ones = self.dom.literal(&((BigUint::one() << width) - BigUint::one()), width);
-        let shifted = |m: &mut Self, amount: &Value<D::Bv>, left: bool| -> R<D::Bv> {
-            let a = m.to_bits(amount)?;
-            let (amt, w) = m.shift_operands(&a, width);
-            let x = if w > width { m.dom.zero_extend(&ones, width, w - width) } else { ones.clone() };
-            let r = m.dom.binary(if left { BvBinOp::Shl } else { BvBinOp::LShr }, &x, &amt, w);
-            Ok(if w > width { m.dom.extract(&r, w, width - 1, 0) } else { r })
-        };
-        let low_mask = shifted(self, &lv, true)?;
+        let ones =
+            Bits { bv: self.dom.literal(&((BigUint::one() << width) - BigUint::one()), width), width, signed: false };
+        let lo_bits = self.to_bits(&lv)?;
+        let low_mask = self.shift_within(&ones, &lo_bits, BvBinOp::Shl);
         let top = self.binary(BinOp::Sub, Value::Int(BigInt::from(width) - 1), hv)?;
-        let high_mask = shifted(self, &top, false)?;
+        let top_bits = self.to_bits(&top)?;
+        let high_mask = self.shift_within(&ones, &top_bits, BvBinOp::LShr);
         let mask = self.dom.binary(BvBinOp::And, &low_mask, &high_mask, width);
-        let keep = self.dom.not(&mask, width);
-        let kept = self.dom.binary(BvBinOp::And, &old.bv, &keep, width);
         let taken = self.dom.binary(BvBinOp::And, &src_bv, &mask, width);
-        let bv = self.dom.binary(BvBinOp::Or, &kept, &taken, width);
+        let bv = self.blend(&old.bv, &taken, &mask, width);
         env.insert(
             place.var.clone(),
             Var { value: Value::Bits(Bits { bv, width, signed: old.signed }), elem: dst_var.elem },
@@ -58,8 +56,8 @@ impl<D: Domain> Machine<'_, D> {
         Ok(Some(Flow::Normal))
     }
 
-    /// An input-dependent loop: `IF cond { body; loop }`, unrolled until the
-    /// condition is known to be false.
+    /// `place := v`: replaces the variable, or writes a bit range of it
+    /// (growing it when the range reaches past its width).
     pub(crate) fn assign(&mut self, place: &Place, v: Value<D::Bv>, env: &mut Env<D::Bv>) -> R<()> {
         let Some((hi, lo)) = &place.range else {
             let elem = None;
@@ -115,27 +113,16 @@ impl<D: Domain> Machine<'_, D> {
                 let width = old.width;
                 let field = resize(self.dom, &new, field_width);
                 let field = Bits { bv: field, width: field_width, signed: false };
-                let field = resize(self.dom, &field, width);
+                let field = Bits { bv: resize(self.dom, &field, width), width, signed: false };
+                let field_mask = Bits {
+                    bv: self.dom.literal(&((BigUint::one() << field_width) - BigUint::one()), width),
+                    width,
+                    signed: false,
+                };
                 let lo_b = self.to_bits(&lo_v)?;
-                let (lo_bv, shift_width) = self.shift_operands(&lo_b, width);
-                let field_mask = {
-                    let m = (BigUint::one() << field_width) - BigUint::one();
-                    self.dom.literal(&m, width)
-                };
-                let place_field = |d: &mut D, x: &D::Bv| -> D::Bv {
-                    let x = if shift_width > width { d.zero_extend(x, width, shift_width - width) } else { x.clone() };
-                    let s = d.binary(BvBinOp::Shl, &x, &lo_bv, shift_width);
-                    if shift_width > width {
-                        d.extract(&s, shift_width, width - 1, 0)
-                    } else {
-                        s
-                    }
-                };
-                let shifted_mask = place_field(self.dom, &field_mask);
-                let shifted_field = place_field(self.dom, &field);
-                let keep = self.dom.not(&shifted_mask, width);
-                let kept = self.dom.binary(BvBinOp::And, &old.bv, &keep, width);
-                let bv = self.dom.binary(BvBinOp::Or, &kept, &shifted_field, width);
+                let shifted_mask = self.shift_within(&field_mask, &lo_b, BvBinOp::Shl);
+                let shifted_field = self.shift_within(&field, &lo_b, BvBinOp::Shl);
+                let bv = self.blend(&old.bv, &shifted_field, &shifted_mask, width);
                 env.insert(place.var.clone(), Var { value: Value::Bits(Bits { bv, width, signed: old.signed }), elem });
                 Ok(())
             }
