@@ -81,7 +81,8 @@ pub struct FrontEndFailure {
     pub source_line: Option<String>,
 }
 
-/// Parses an in-scope entry into semantics, applying corrections.
+/// Parses an in-scope entry into semantics, applying corrections, and
+/// type-checks it.
 pub fn lower_entry(entry: &GuideEntry, corrections: &Corrections) -> Result<Semantics, FrontEndFailure> {
     let mut etypes = BTreeMap::new();
     let mut operation = entry.operation.clone().unwrap_or_default();
@@ -113,15 +114,17 @@ pub fn lower_entry(entry: &GuideEntry, corrections: &Corrections) -> Result<Sema
     if result.name.is_empty() {
         result.name = "dst".into();
     }
-    let parsed = pseudocode::parse_operation(&operation).map_err(|e| {
-        let span = e.span();
-        let line_in_file = if replaced { None } else { Some(entry.operation_line + span.line - 1) };
-        FrontEndFailure {
-            stage: "parse",
-            message: e.to_string(),
-            location: line_in_file.map(|l| format!("{}:{}", entry.file.display(), l)),
-            source_line: operation.lines().nth(span.line as usize - 1).map(|l| l.trim().to_string()),
-        }
-    })?;
-    Ok(Semantics { name: entry.name.clone(), args, result, functions: parsed.functions, body: parsed.body })
+    // A failure at a pseudocode position: the guide line when the text is
+    // the vendor's (patches keep lines), none for replaced pseudocode.
+    let located = |stage: &'static str, message: String, span: crate::sema::ir::Span| FrontEndFailure {
+        stage,
+        message,
+        location: (!replaced && span.line > 0)
+            .then(|| format!("{}:{}", entry.file.display(), entry.operation_line + span.line - 1)),
+        source_line: operation.lines().nth((span.line as usize).saturating_sub(1)).map(|l| l.trim().to_string()),
+    };
+    let parsed = pseudocode::parse_operation(&operation).map_err(|e| located("parse", e.to_string(), e.span()))?;
+    let sema = Semantics { name: entry.name.clone(), args, result, functions: parsed.functions, body: parsed.body };
+    crate::eval::typing::infer_types(&sema).map_err(|e| located("type", e.to_string(), e.span()))?;
+    Ok(sema)
 }

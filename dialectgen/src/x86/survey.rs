@@ -94,14 +94,7 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     }
     report.candidates = candidates.len();
     progress.update("parse", 0, candidates.len());
-    let lowered: Vec<_> = candidates
-        .par_iter()
-        .map(|e| {
-            let sema = super::lower_entry(e, &corrections)?;
-            crate::eval::typing::infer_types(&sema).map_err(|err| type_failure(e, &err))?;
-            Ok::<_, super::FrontEndFailure>(sema)
-        })
-        .collect();
+    let lowered: Vec<_> = candidates.par_iter().map(|e| super::lower_entry(e, &corrections)).collect();
     progress.update("parse", candidates.len(), candidates.len());
     for c in corrections.unused(&candidates) {
         let name = c.instruction.clone().or_else(|| c.intrinsic.clone()).unwrap_or_default();
@@ -188,16 +181,4 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     report.failures.sort_by(|a, b| a.name.cmp(&b.name));
     report.seconds = start.elapsed().as_secs_f64();
     Ok(Survey { report, semantics })
-}
-
-/// A type error, located in the guide file when the pseudocode is the vendor's.
-fn type_failure(e: &super::guide::GuideEntry, err: &crate::eval::EvalError) -> super::FrontEndFailure {
-    let span = err.span();
-    let op = e.operation.as_deref().unwrap_or("");
-    super::FrontEndFailure {
-        stage: "type",
-        message: err.to_string(),
-        location: (span.line > 0).then(|| format!("{}:{}", e.file.display(), e.operation_line + span.line - 1)),
-        source_line: op.lines().nth((span.line as usize).saturating_sub(1)).map(|l| l.trim().to_string()),
-    }
 }
