@@ -152,10 +152,10 @@ pub fn validate(
             })
             .collect()
     });
+    let calls: std::collections::HashMap<usize, &CallSignature> = built.iter().map(|(i, it)| (*i, &it.call)).collect();
     for (i, o) in results.into_iter().flatten() {
         if let Some(c) = &cache {
-            let (entry, sema) = items[i];
-            c.put(sema, &CallSignature::new(entry, sema), &o);
+            c.put(items[i].1, calls[&i], &o);
         }
         outcomes[i] = Some(o);
     }
@@ -176,20 +176,12 @@ fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Pa
         let src = harness::c_program(&calls);
         let c_path = dir.join(format!("batch{b}.c"));
         if let Err(e) = std::fs::write(&c_path, &src) {
-            return live
-                .iter()
-                .map(|(i, _)| (*i, Outcome::Failed { stage: "harness", reason: e.to_string() }))
-                .collect();
+            return all_failed(live.iter().map(|(i, _)| *i), "harness", &e.to_string());
         }
         let result = Command::new(&cfg.compiler).args(&cfg.compiler_flags).arg("-o").arg(&exe).arg(&c_path).output();
         let result = match result {
             Ok(r) => r,
-            Err(e) => {
-                return live
-                    .iter()
-                    .map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: e.to_string() }))
-                    .collect()
-            }
+            Err(e) => return all_failed(live.iter().map(|(i, _)| *i), "compile", &e.to_string()),
         };
         if result.status.success() {
             break;
@@ -198,10 +190,7 @@ fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Pa
         let blamed = blame_compile_errors(&src, &stderr, &c_path);
         if blamed.is_empty() || attempt == 5 {
             let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
-            return live
-                .iter()
-                .map(|(i, _)| (*i, Outcome::Failed { stage: "compile", reason: first.clone() }))
-                .collect();
+            return all_failed(live.iter().map(|(i, _)| *i), "compile", &first);
         }
         let mut keep = Vec::new();
         for (k, it) in live.into_iter().enumerate() {
@@ -266,7 +255,7 @@ fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Pa
             }
             (s, None) => {
                 let why = format!("test program failed: {s:?}");
-                return live.iter().map(|(i, _)| (*i, Outcome::Failed { stage: "run", reason: why.clone() })).collect();
+                return all_failed(live.iter().map(|(i, _)| *i), "run", &why);
             }
         }
     }
@@ -297,22 +286,34 @@ fn blame_compile_errors(src: &str, stderr: &str, c_path: &Path) -> Vec<(usize, S
                 .map(|k| (n + 1, k))
         })
         .collect();
-    let prefix = format!("{}:", c_path.display());
     let mut blamed: Vec<(usize, String)> = Vec::new();
-    for l in stderr.lines() {
-        let Some(rest) = l.strip_prefix(&prefix) else { continue };
-        if !rest.contains("error:") {
-            continue;
-        }
-        let Some(line) = rest.split(':').next().and_then(|n| n.parse::<usize>().ok()) else { continue };
+    for (line, msg) in compile_errors(stderr, c_path) {
         if let Some((_, k)) = starts.iter().rev().find(|(start, _)| *start <= line) {
             if !blamed.iter().any(|(t, _)| t == k) {
-                let msg = rest.split_once("error:").map_or(rest, |(_, m)| m).trim().to_string();
                 blamed.push((*k, msg));
             }
         }
     }
     blamed
+}
+
+/// `(line, message)` of every `c_path:LINE:COL: error: message` the compiler printed.
+pub(crate) fn compile_errors(stderr: &str, c_path: &Path) -> Vec<(usize, String)> {
+    let prefix = format!("{}:", c_path.display());
+    stderr
+        .lines()
+        .filter_map(|l| {
+            let rest = l.strip_prefix(&prefix)?;
+            let (_, msg) = rest.split_once("error:")?;
+            let line = rest.split(':').next()?.parse().ok()?;
+            Some((line, msg.trim().to_string()))
+        })
+        .collect()
+}
+
+/// The same failure for every intrinsic in `indices`.
+fn all_failed(indices: impl Iterator<Item = usize>, stage: &'static str, reason: &str) -> Vec<(usize, Outcome)> {
+    indices.map(|i| (i, Outcome::Failed { stage, reason: reason.to_string() })).collect()
 }
 
 fn hex(v: &BigUint, width: u32) -> String {
@@ -345,4 +346,24 @@ fn compare(it: &Item, cpu_results: &[Vec<u8>]) -> Outcome {
         }
     }
     Outcome::Validated { vectors: it.cases.len() as u64 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_errors_are_located_and_blamed() {
+        let c = Path::new("/w/batch0.c");
+        let stderr = "/w/batch0.c:5:9: error: argument value 8 is outside the valid range [0, 7]\n/w/batch0.c:5:9: note: x\nother.h:3:1: error: elsewhere\n/w/batch0.c:9:2: warning: w\n";
+        assert_eq!(
+            compile_errors(stderr, c),
+            vec![(5, "argument value 8 is outside the valid range [0, 7]".to_string())]
+        );
+        let src = "#include <x>\nstatic void t0(int) {\n}\nstatic void t1(int) {\n  bad;\n}\n";
+        assert_eq!(
+            blame_compile_errors(src, stderr, c),
+            vec![(1, "argument value 8 is outside the valid range [0, 7]".to_string())]
+        );
+    }
 }

@@ -105,12 +105,9 @@ pub fn lowerings(
         }
         // Drop the functions the compiler rejects (line k + 2 holds function k).
         let stderr = String::from_utf8_lossy(&out.stderr);
-        let prefix = format!("{}:", c_path.display());
-        let bad: Vec<usize> = stderr
-            .lines()
-            .filter(|l| l.contains("error:"))
-            .filter_map(|l| l.strip_prefix(&prefix)?.split(':').next()?.parse::<usize>().ok())
-            .filter_map(|line| line.checked_sub(2))
+        let bad: Vec<usize> = crate::validate::compile_errors(&stderr, &c_path)
+            .into_iter()
+            .filter_map(|(line, _)| line.checked_sub(2))
             .collect();
         if bad.is_empty() {
             return Ok(BTreeMap::new());
