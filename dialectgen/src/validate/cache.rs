@@ -1,6 +1,7 @@
 //! A persistent cache of validation verdicts, one small file per
 //! intrinsic, keyed by everything the verdict depends on: the semantics,
-//! the C signature, the test-vector settings, the compiler and the CPU.
+//! the C signature, the test-vector settings, the compiler, the CPU, and the
+//! source of the interpreter and the validator themselves.
 //!
 //! A file that does not parse is ignored and rewritten, never trusted.
 
@@ -10,8 +11,18 @@ use crate::sema::ir::Semantics;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Bump when test generation or comparison changes meaning.
-const VALIDATION_VERSION: u32 = 1;
+/// The code a verdict depends on: a change to any of it invalidates the cache.
+const VERDICT_CODE: &[&str] = &[
+    include_str!("../eval/builtins.rs"),
+    include_str!("../eval/concrete.rs"),
+    include_str!("../eval/expr.rs"),
+    include_str!("../eval/machine.rs"),
+    include_str!("../eval/value.rs"),
+    include_str!("../eval/write.rs"),
+    include_str!("cases.rs"),
+    include_str!("harness.rs"),
+    include_str!("mod.rs"),
+];
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -31,8 +42,9 @@ pub struct VerdictCache {
 
 impl VerdictCache {
     pub fn new(dir: &Path, cfg: &ValidationConfig, cpu_flags: &str) -> VerdictCache {
+        let code = fnv1a(VERDICT_CODE.concat().as_bytes());
         let context = format!(
-            "v{VALIDATION_VERSION}|{}|{:?}|{}|{}|{cpu_flags}",
+            "{code:016x}|{}|{:?}|{}|{}|{cpu_flags}",
             cfg.compiler.display(),
             cfg.compiler_flags,
             cfg.random_cases,
