@@ -18,7 +18,9 @@
 //! every instruction by comparing formulas.
 
 use crate::sema::ir::{BinOp, Expr, Semantics, Stmt, StmtKind};
-use crate::sema::visit::{clear_spans, walk_expr_mut, walk_semantics_mut, walk_stmts_mut};
+use crate::sema::visit::{
+    child_blocks_mut, clear_spans, own_exprs_mut, walk_expr_mut, walk_semantics_mut, walk_stmts_mut,
+};
 use num_bigint::BigInt;
 use num_traits::Zero;
 use std::collections::{HashMap, HashSet};
@@ -105,10 +107,9 @@ fn fold_literals(e: &mut Expr) {
 }
 
 /// Names assigned anywhere in `body` (with how many assignments).
-fn assignment_counts(body: &[Stmt]) -> HashMap<String, usize> {
+fn assignment_counts(body: &mut [Stmt]) -> HashMap<String, usize> {
     let mut counts = HashMap::new();
-    let mut body = body.to_vec();
-    walk_stmts_mut(&mut body, &mut |_| {}, &mut |n: &mut String| *counts.entry(n.clone()).or_insert(0) += 1);
+    walk_stmts_mut(body, &mut |_| {}, &mut |n: &mut String| *counts.entry(n.clone()).or_insert(0) += 1);
     counts
 }
 
@@ -174,38 +175,23 @@ fn inline_block(
     let mut subst = outer.clone();
     let mut out = Vec::with_capacity(body.len());
     for mut s in std::mem::take(body) {
-        walk_stmts_mut(std::slice::from_mut(&mut s), &mut |e: &mut Expr| substitute_top(e, &subst), &mut |_| {});
-        match &mut s.kind {
-            StmtKind::Assign { place, value }
-                if place.range.is_none() && counts.get(&place.var) == Some(&1) && is_integer_expr(value, ints) =>
-            {
+        // Nested blocks get the map (and their own additions) below.
+        if !subst.is_empty() {
+            own_exprs_mut(&mut s, &mut |e: &mut Expr| substitute(e, &subst), &mut |_| {});
+        }
+        if let StmtKind::Assign { place, value } = &s.kind {
+            if place.range.is_none() && counts.get(&place.var) == Some(&1) && is_integer_expr(value, ints) {
                 ints.insert(place.var.clone());
                 subst.insert(place.var.clone(), value.clone());
                 continue;
             }
-            StmtKind::For { body: inner, .. } | StmtKind::While { body: inner, .. } => {
-                inline_block(inner, counts, ints, &subst)
-            }
-            StmtKind::If { then, otherwise, .. } => {
-                inline_block(then, counts, ints, &subst);
-                inline_block(otherwise, counts, ints, &subst);
-            }
-            StmtKind::Case { arms, .. } => {
-                arms.iter_mut().for_each(|a| inline_block(&mut a.body, counts, ints, &subst))
-            }
-            _ => {}
+        }
+        for block in child_blocks_mut(&mut s) {
+            inline_block(block, counts, ints, &subst);
         }
         out.push(s);
     }
     *body = out;
-}
-
-/// Substitution applied to one expression tree (not to nested statements,
-/// which `inline_block` visits with its own map).
-fn substitute_top(e: &mut Expr, subst: &HashMap<String, Expr>) {
-    if !subst.is_empty() {
-        substitute(e, subst);
-    }
 }
 
 /// Rewrites every integer expression over loop counters and literals into
@@ -279,9 +265,8 @@ fn rename(s: &mut Semantics) -> Vec<usize> {
     // Arguments in order of first use in the body (helpers' bodies count
     // where they are called, approximated by the main body order).
     let mut first_use: Vec<usize> = Vec::new();
-    let mut probe = s.clone();
     walk_semantics_mut(
-        &mut probe,
+        s,
         &mut |e: &mut Expr| {
             if let Expr::Var(v) = e {
                 if let Some(i) = arg_names.iter().position(|a| a == v) {

@@ -3,21 +3,15 @@
 //! and its looped 128-bit sibling look alike.
 
 use crate::sema::ir::{BinOp, Expr, Stmt, StmtKind};
-use crate::sema::visit::{clear_spans, walk_stmts_mut};
+use crate::sema::visit::{child_blocks_mut, clear_spans, walk_stmts_mut};
 use num_bigint::BigInt;
 
 /// Rerolls `body` and every nested block. Loop counters are named
 /// `{prefix}0`, `{prefix}1`, … (the caller picks a prefix no program uses).
 pub fn reroll(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) {
     for s in body.iter_mut() {
-        match &mut s.kind {
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => reroll(body, prefix, next),
-            StmtKind::If { then, otherwise, .. } => {
-                reroll(then, prefix, next);
-                reroll(otherwise, prefix, next);
-            }
-            StmtKind::Case { arms, .. } => arms.iter_mut().for_each(|a| reroll(&mut a.body, prefix, next)),
-            _ => {}
+        for block in child_blocks_mut(s) {
+            reroll(block, prefix, next);
         }
     }
     let shapes: Vec<(String, Vec<BigInt>)> = body.iter().map(shape_of).collect();

@@ -35,42 +35,47 @@ pub fn walk_expr_mut(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
     f(e);
 }
 
+/// The statement's own expressions and bound names, not those of the
+/// blocks nested in it.
+pub fn own_exprs_mut(s: &mut Stmt, on_expr: &mut impl FnMut(&mut Expr), on_name: &mut impl FnMut(&mut String)) {
+    match &mut s.kind {
+        StmtKind::Assign { place, value } => {
+            on_name(&mut place.var);
+            if let Some((hi, lo)) = &mut place.range {
+                walk_expr_mut(hi, on_expr);
+                walk_expr_mut(lo, on_expr);
+            }
+            walk_expr_mut(value, on_expr);
+        }
+        StmtKind::For { var, from, to, .. } => {
+            on_name(var);
+            walk_expr_mut(from, on_expr);
+            walk_expr_mut(to, on_expr);
+        }
+        StmtKind::While { cond, .. } | StmtKind::If { cond, .. } => walk_expr_mut(cond, on_expr),
+        StmtKind::Case { scrutinee, .. } => walk_expr_mut(scrutinee, on_expr),
+        StmtKind::Return { value } => walk_expr_mut(value, on_expr),
+        StmtKind::Call { args, .. } => args.iter_mut().for_each(|a| walk_expr_mut(a, on_expr)),
+    }
+}
+
+/// The blocks nested directly in a statement (loop bodies, branches, arms).
+pub fn child_blocks_mut(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match &mut s.kind {
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => vec![body],
+        StmtKind::If { then, otherwise, .. } => vec![then, otherwise],
+        StmtKind::Case { arms, .. } => arms.iter_mut().map(|a| &mut a.body).collect(),
+        StmtKind::Assign { .. } | StmtKind::Return { .. } | StmtKind::Call { .. } => Vec::new(),
+    }
+}
+
 /// Calls `on_expr` on every expression and `on_name` on every variable name
 /// that a statement binds or writes (assignment targets, loop counters).
 pub fn walk_stmts_mut(body: &mut [Stmt], on_expr: &mut impl FnMut(&mut Expr), on_name: &mut impl FnMut(&mut String)) {
     for s in body {
-        match &mut s.kind {
-            StmtKind::Assign { place, value } => {
-                on_name(&mut place.var);
-                if let Some((hi, lo)) = &mut place.range {
-                    walk_expr_mut(hi, on_expr);
-                    walk_expr_mut(lo, on_expr);
-                }
-                walk_expr_mut(value, on_expr);
-            }
-            StmtKind::For { var, from, to, body, .. } => {
-                on_name(var);
-                walk_expr_mut(from, on_expr);
-                walk_expr_mut(to, on_expr);
-                walk_stmts_mut(body, on_expr, on_name);
-            }
-            StmtKind::While { cond, body } => {
-                walk_expr_mut(cond, on_expr);
-                walk_stmts_mut(body, on_expr, on_name);
-            }
-            StmtKind::If { cond, then, otherwise } => {
-                walk_expr_mut(cond, on_expr);
-                walk_stmts_mut(then, on_expr, on_name);
-                walk_stmts_mut(otherwise, on_expr, on_name);
-            }
-            StmtKind::Case { scrutinee, arms } => {
-                walk_expr_mut(scrutinee, on_expr);
-                for arm in arms {
-                    walk_stmts_mut(&mut arm.body, on_expr, on_name);
-                }
-            }
-            StmtKind::Return { value } => walk_expr_mut(value, on_expr),
-            StmtKind::Call { args, .. } => args.iter_mut().for_each(|a| walk_expr_mut(a, on_expr)),
+        own_exprs_mut(s, on_expr, on_name);
+        for block in child_blocks_mut(s) {
+            walk_stmts_mut(block, on_expr, on_name);
         }
     }
 }
@@ -92,14 +97,8 @@ pub fn walk_semantics_mut(
 pub fn clear_spans(body: &mut [Stmt]) {
     for s in body {
         s.span = Default::default();
-        match &mut s.kind {
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => clear_spans(body),
-            StmtKind::If { then, otherwise, .. } => {
-                clear_spans(then);
-                clear_spans(otherwise);
-            }
-            StmtKind::Case { arms, .. } => arms.iter_mut().for_each(|a| clear_spans(&mut a.body)),
-            _ => {}
+        for block in child_blocks_mut(s) {
+            clear_spans(block);
         }
     }
 }
