@@ -128,23 +128,22 @@ impl StageBars {
     }
 }
 
-/// The templates shipped with the source tree.
-const DEFAULT_TEMPLATES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../templates");
+/// The reviewed corrections, relative to the repository.
+const CORRECTIONS: &str = "isa-specs/x86/corrections.yaml";
 
-/// The corrections shipped with the source tree.
-const DEFAULT_CORRECTIONS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../isa-specs/x86/corrections.yaml");
+/// A file or directory shipped with the source tree: relative to the
+/// working directory when run from the repository, else where it was built.
+fn repository_path(relative: &str) -> Option<PathBuf> {
+    let built_in = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/..")).join(relative);
+    [PathBuf::from(relative), built_in].into_iter().find(|p| p.exists())
+}
 
 fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
         Command::Gen { isa_data, out, no_validate, timeout_ms, templates, lit_dir, report_json, cache_dir } => {
-            let templates = templates.unwrap_or_else(|| {
-                [PathBuf::from("templates"), PathBuf::from(DEFAULT_TEMPLATES)]
-                    .into_iter()
-                    .find(|p| p.is_dir())
-                    .unwrap_or_default()
-            });
+            let templates = templates.or_else(|| repository_path("templates")).unwrap_or_default();
             let validation =
                 (!no_validate).then(|| ValidationConfig { cache_dir: Some(cache_dir), ..ValidationConfig::default() });
             gen(isa_data, out, validation, timeout_ms, &templates, &lit_dir, report_json)?
@@ -177,11 +176,10 @@ fn main() -> Result<()> {
             let corrections = if no_corrections {
                 None
             } else {
-                let default = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)];
                 match corrections {
                     Some(p) if !p.exists() => bail!("corrections file {} does not exist", p.display()),
                     Some(p) => Some(p),
-                    None => default.into_iter().find(|p| p.exists()),
+                    None => repository_path(CORRECTIONS),
                 }
             };
             if corrections.is_none() && !no_corrections {
@@ -237,9 +235,7 @@ fn gen(
     lit_dir: &std::path::Path,
     report_json: Option<PathBuf>,
 ) -> Result<()> {
-    let corrections = [PathBuf::from("isa-specs/x86/corrections.yaml"), PathBuf::from(DEFAULT_CORRECTIONS)]
-        .into_iter()
-        .find(|p| p.exists());
+    let corrections = repository_path(CORRECTIONS);
     let opts = dialectgen::generate::GenOptions {
         isa_data,
         corrections,

@@ -91,7 +91,8 @@ pub fn target_dialect(name: &str, isa: &str, semantics: &[Semantics], generated_
 /// attributes limited to the values members use, operand types to the
 /// members' types.
 pub fn autollvm_dialect(classes: &[SimilarityClass], semantics: &[Semantics], generated_by: &str) -> DialectDesign {
-    let find = |n: &str| semantics.iter().find(|s| s.name == n).expect("class member has semantics");
+    let by_name: std::collections::HashMap<&str, &Semantics> = semantics.iter().map(|s| (s.name.as_str(), s)).collect();
+    let find = |n: &str| by_name.get(n).copied().expect("class member has semantics");
     let ops = classes
         .iter()
         .map(|c| {
