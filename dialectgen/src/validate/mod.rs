@@ -68,7 +68,6 @@ pub enum ValidationError {
     Io(#[from] std::io::Error),
 }
 
-#[derive(Clone)]
 struct Item<'a> {
     entry: &'a GuideEntry,
     sema: &'a Semantics,
@@ -139,23 +138,31 @@ pub fn validate(
     let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs.max(1)).build().expect("thread pool");
     let done = std::sync::atomic::AtomicUsize::new(items.len() - built.len());
     progress(done.load(std::sync::atomic::Ordering::Relaxed));
-    let batches: Vec<&[(usize, Item)]> = built.chunks(cfg.batch_size.max(1)).collect();
+    let calls: std::collections::HashMap<usize, CallSignature> =
+        built.iter().map(|(i, it)| (*i, it.call.clone())).collect();
+    let mut batches: Vec<Vec<(usize, Item)>> = Vec::new();
+    for item in built {
+        match batches.last_mut() {
+            Some(b) if b.len() < cfg.batch_size.max(1) => b.push(item),
+            _ => batches.push(vec![item]),
+        }
+    }
     let results: Vec<Vec<(usize, Outcome)>> = pool.install(|| {
         batches
-            .par_iter()
+            .into_par_iter()
             .enumerate()
             .map(|(b, batch)| {
+                let n = batch.len();
                 let r = run_batch(b, batch, cfg, &dir);
-                let n = done.fetch_add(batch.len(), std::sync::atomic::Ordering::Relaxed) + batch.len();
+                let n = done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
                 progress(n);
                 r
             })
             .collect()
     });
-    let calls: std::collections::HashMap<usize, &CallSignature> = built.iter().map(|(i, it)| (*i, &it.call)).collect();
     for (i, o) in results.into_iter().flatten() {
         if let Some(c) = &cache {
-            c.put(items[i].1, calls[&i], &o);
+            c.put(items[i].1, &calls[&i], &o);
         }
         outcomes[i] = Some(o);
     }
@@ -165,10 +172,9 @@ pub fn validate(
         .collect())
 }
 
-fn run_batch(b: usize, batch: &[(usize, Item)], cfg: &ValidationConfig, dir: &Path) -> Vec<(usize, Outcome)> {
+fn run_batch(b: usize, mut batch: Vec<(usize, Item)>, cfg: &ValidationConfig, dir: &Path) -> Vec<(usize, Outcome)> {
     let mut out = Vec::new();
-    let mut owned: Vec<(usize, Item)> = batch.iter().map(|(i, it)| (*i, it.clone())).collect();
-    let mut live: Vec<&mut (usize, Item)> = owned.iter_mut().collect();
+    let mut live: Vec<&mut (usize, Item)> = batch.iter_mut().collect();
     // Compile, dropping intrinsics the compiler rejects.
     let exe = dir.join(format!("batch{b}"));
     for attempt in 0..6 {
