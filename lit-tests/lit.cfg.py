@@ -1,5 +1,5 @@
-# lit configuration for hydride: dialect round trips and diagnostics through
-# stock mlir-opt with libhydride.so loaded as a dialect plugin.
+# lit configuration for hydride: dialect round trips, diagnostics and passes
+# through stock mlir-opt with libhydride.so loaded as dialect and pass plugin.
 import os
 import lit.formats
 
@@ -13,6 +13,7 @@ llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
 plugin = os.path.join(repo, "target", "release", "libhydride.so")
 
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_bin, "mlir-opt")))
+config.substitutions.append(("%load_hydride_passes", "--load-pass-plugin=" + plugin))
 config.substitutions.append(("%load_hydride", "--load-dialect-plugin=" + plugin))
 config.substitutions.append(("%hydride_opt", os.path.join(repo, "target", "release", "hydride-opt")))
 config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")

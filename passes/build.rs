@@ -3,17 +3,17 @@
 
 fn main() {
     let prefix = std::env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
-    println!("cargo:rerun-if-changed=cpp/dialects.cpp");
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
     cc::Build::new()
         .cpp(true)
-        .file("cpp/dialects.cpp")
+        .files(["cpp/dialects.cpp", "cpp/describe.cpp", "cpp/one_to_one.cpp"])
         .include(format!("{prefix}/include"))
         .flag("-std=c++17")
         .flag("-fno-rtti")
         .flag("-Wno-unused-parameter")
         .opt_level(1)
         .compile("hydride_shim");
+    println!("cargo:rerun-if-changed=cpp");
     println!("cargo:rustc-link-search=native={prefix}/lib");
     println!("cargo:rustc-link-lib=dylib=MLIR");
     println!("cargo:rustc-link-lib=dylib=LLVM");

@@ -71,7 +71,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     progress.update("classify", semantics.len(), semantics.len());
     let summary = serde_json::json!({
         "_generated_by": GENERATED_BY,
-        "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "rejected": stats.rejected }
+        "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "masked_members": stats.masked_members, "rejected": stats.rejected }
     });
     write(&opts.out.join("classes.json"), &(serde_json::to_string_pretty(&summary)? + "\n"))?;
 
@@ -104,11 +104,31 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     let dialect_template = opts.templates.join("irdl_dialect.mlir.tera");
     let target = build::target_dialect("hydride_x86", "x86", &semantics, GENERATED_BY);
     write(&opts.out.join("x86/hydride_x86.irdl.mlir"), &render(&dialect_template, &target)?)?;
-    let autollvm = build::autollvm_dialect(&classes, &semantics, GENERATED_BY);
+    let autollvm = build::autollvm_dialect(&target.name, &classes, &semantics, GENERATED_BY);
     write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
+    write(&opts.out.join("op-variants.json"), &variant_table(&[&autollvm, &target])?)?;
+    let one_to_one = opts.lit_dir.join("Lower").join("x86").join("autollvm-to-x86.mlir");
+    write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
     for design in [&autollvm, &target] {
         let path = opts.lit_dir.join("Dialect").join(&design.name).join("roundtrip.mlir");
         write(&path, &render(&opts.templates.join("roundtrip.mlir.tera"), design)?)?;
     }
     Ok(GenSummary { report: s.report, stats, target_ops: target.ops.len(), autollvm_ops: autollvm.ops.len() })
+}
+
+/// `{"dialect.op": [variant, …], …}`, one op per line: what the plugin's
+/// compiled verifier and the one-to-one lowering read.
+fn variant_table(designs: &[&crate::design::DialectDesign]) -> Result<String, GenError> {
+    let mut out = format!("{{\"_generated_by\": {GENERATED_BY:?}");
+    for d in designs {
+        for op in &d.ops {
+            out.push_str(&format!(
+                ",\n{:?}: {}",
+                format!("{}.{}", d.name, op.name),
+                serde_json::to_string(&op.variants)?
+            ));
+        }
+    }
+    out.push_str("\n}\n");
+    Ok(out)
 }

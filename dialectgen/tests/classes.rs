@@ -3,6 +3,7 @@
 
 use dialectgen::classify::canon::canonicalize;
 use dialectgen::classify::engine::classify;
+use dialectgen::classify::mask::{apply_mask, split_mask, Masking};
 use dialectgen::classify::proof::{prove_equal, Verdict};
 use dialectgen::classify::template::instantiate;
 use dialectgen::sema::ir::Semantics;
@@ -26,7 +27,7 @@ fn by_name<'a>(all: &'a [Semantics], name: &str) -> &'a Semantics {
 #[test]
 fn alike_instructions_share_a_class() {
     let all = fixture_semantics();
-    assert_eq!(all.len(), 6);
+    assert_eq!(all.len(), 9);
     let (classes, stats) = classify(&all, 5000);
     assert_eq!(stats.unproved_pairs, 0);
     assert!(stats.rejected.is_empty());
@@ -38,7 +39,19 @@ fn alike_instructions_share_a_class() {
     assert_ne!(class_of("_mm_add_epi16"), class_of("_mm_adds_epi16"));
     // Blend and masked move differ only in argument order.
     assert_eq!(class_of("_mm512_mask_blend_epi32"), class_of("_mm512_mask_mov_epi32"));
-    assert_eq!(classes.len(), 3);
+    // Merge- and zero-masked adds are adds with a mask step after them.
+    assert_eq!(class_of("_mm_add_epi16"), class_of("_mm512_mask_add_epi32"));
+    assert_eq!(class_of("_mm_add_epi16"), class_of("_mm256_maskz_add_epi16"));
+    let member = |n: &str| classes.iter().flat_map(|c| &c.members).find(|m| m.intrinsic == n).unwrap().clone();
+    assert_eq!(member("_mm512_mask_add_epi32").masking, Masking::Merge);
+    assert_eq!(member("_mm256_maskz_add_epi16").masking, Masking::Zero);
+    assert_eq!(member("_mm_add_epi16").masking, Masking::None);
+    // Pass-through, then mask, after the operands.
+    assert_eq!(member("_mm512_mask_add_epi32").arg_order[2..], [0, 1]);
+    // A masked subtract (named like a saturating add) is not an add.
+    assert_ne!(class_of("_mm_add_epi16"), class_of("_mm512_mask_adds_epi16"));
+    assert_ne!(class_of("_mm_adds_epi16"), class_of("_mm512_mask_adds_epi16"));
+    assert_eq!(classes.len(), 4);
 
     let add = &classes[class_of("_mm_add_epi16")];
     // Lane count and element width vary; they are linked to the widths.
@@ -54,8 +67,15 @@ fn every_member_is_its_class_template_instantiated() {
     for c in &classes {
         for m in &c.members {
             let original = by_name(&all, &m.intrinsic);
-            let canonical = canonicalize(original);
-            assert_eq!(canonical.arg_order, m.arg_order);
+            let whole = canonicalize(original);
+            // A masked member's template is its plain operation.
+            let (canonical, mask_width) = match split_mask(&whole.sema) {
+                Some(split) if m.masking != Masking::None => {
+                    (canonicalize(&split.plain), whole.sema.args[split.mask_arg].width)
+                }
+                _ => (whole, 0),
+            };
+            assert_eq!(canonical.arg_order.len() + m.masking.extra_operands(), m.arg_order.len());
             // Fill every class parameter, then compare with the canonical form.
             let mut filled = c.template.clone();
             let names: Vec<(String, num_bigint::BigInt)> =
@@ -71,12 +91,8 @@ fn every_member_is_its_class_template_instantiated() {
                 },
                 &mut |_| {},
             );
-            assert_eq!(
-                prove_equal(original, &instantiate_signature(&filled, &canonical.sema), &m.arg_order, 5000),
-                Verdict::Equal,
-                "{}",
-                m.intrinsic
-            );
+            let member = apply_mask(&instantiate_signature(&filled, &canonical.sema), m.masking, mask_width);
+            assert_eq!(prove_equal(original, &member, &m.arg_order, 5000), Verdict::Equal, "{}", m.intrinsic);
         }
     }
 }

@@ -1,12 +1,17 @@
-//! The C boundary: the dialect-plugin entry point that `mlir-opt` looks up,
-//! and the calls into the C++ shim (`cpp/dialects.cpp`).
+//! The C boundary: the plugin entry points `mlir-opt` looks up, the calls
+//! into the C++ shim (`cpp/`), and the Rust functions the shim calls back
+//! (op verification and lowering against the variant table). Strings cross
+//! as pointer + length into Rust and as NUL-terminated strings Rust
+//! allocated out of it, freed by `hydride_free_string`.
 #![allow(unsafe_code)]
 
-use std::ffi::{c_char, c_int, c_void};
+use crate::variants::{OpInstance, VariantTable};
+use std::ffi::{c_char, c_int, c_void, CString};
 use std::sync::OnceLock;
 
 unsafe extern "C" {
     fn hydride_register_dialects(registry: *mut c_void, irdl: *const c_char, len: usize);
+    fn hydride_register_passes();
     fn hydride_opt_main(argc: c_int, argv: *mut *mut c_char, irdl: *const c_char, len: usize) -> c_int;
 }
 
@@ -42,6 +47,99 @@ pub extern "C" fn mlirGetDialectPluginInfo() -> DialectPluginLibraryInfo {
         plugin_name: c"hydride".as_ptr(),
         plugin_version: c"0.1.0".as_ptr(),
         register_dialect_registry_callbacks: register,
+    }
+}
+
+/// `mlir::PassPluginLibraryInfo`, field for field.
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    pub api_version: u32,
+    pub plugin_name: *const c_char,
+    pub plugin_version: *const c_char,
+    pub register_pass_registry_callbacks: extern "C" fn(),
+}
+
+extern "C" fn register_passes() {
+    // SAFETY: registers C++ pass definitions with MLIR's global registry;
+    // called by mlir-opt once, before it runs any pass.
+    unsafe { hydride_register_passes() }
+}
+
+/// The entry point `mlir-opt --load-pass-plugin` calls.
+#[unsafe(no_mangle)]
+pub extern "C" fn mlirGetPassPluginInfo() -> PassPluginLibraryInfo {
+    PassPluginLibraryInfo {
+        api_version: MLIR_PLUGIN_API_VERSION,
+        plugin_name: c"hydride".as_ptr(),
+        plugin_version: c"0.1.0".as_ptr(),
+        register_pass_registry_callbacks: register_passes,
+    }
+}
+
+/// # Safety
+/// `desc` points to `len` readable bytes.
+unsafe fn read_instance(desc: *const c_char, len: usize) -> Result<OpInstance, String> {
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(desc.cast::<u8>(), len) };
+    let text = std::str::from_utf8(bytes).map_err(|e| format!("op description is not UTF-8: {e}"))?;
+    OpInstance::parse(text).map_err(|e| e.to_string())
+}
+
+fn to_c(text: String) -> *mut c_char {
+    CString::new(text.replace('\0', " ")).expect("NULs replaced").into_raw()
+}
+
+/// Called by the shim's verifier: null when the op is one of its variants,
+/// else the error message.
+///
+/// # Safety
+/// `desc` points to `len` readable bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_check_op(desc: *const c_char, len: usize) -> *mut c_char {
+    // SAFETY: forwarded from the caller.
+    let found = unsafe { read_instance(desc, len) }.and_then(|op| VariantTable::embedded()?.find(&op).map(|_| ()));
+    match found {
+        Ok(()) => std::ptr::null_mut(),
+        Err(e) => to_c(e),
+    }
+}
+
+/// Called by `convert-autollvm-to-x86`: the target op name, the class
+/// operand index of each target operand, then `target_attr class_attr` lines;
+/// or null with the reason in `*error`.
+///
+/// # Safety
+/// `desc` points to `len` readable bytes; `error` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_target_of(desc: *const c_char, len: usize, error: *mut *mut c_char) -> *mut c_char {
+    // SAFETY: forwarded from the caller.
+    let found = unsafe { read_instance(desc, len) }.and_then(|op| VariantTable::embedded()?.target(&op).cloned());
+    match found {
+        Ok(t) => {
+            let mut text = format!("{}\n", t.op);
+            text += &t.operands.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+            for (target, class) in &t.attributes {
+                text += &format!("\n{target} {class}");
+            }
+            to_c(text)
+        }
+        Err(e) => {
+            // SAFETY: `error` is writable (caller's contract).
+            unsafe { *error = to_c(e) };
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// Frees a string returned by the functions above.
+///
+/// # Safety
+/// `s` is null or came from one of them and was not freed yet.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_free_string(s: *mut c_char) {
+    if !s.is_null() {
+        // SAFETY: allocated by `CString::into_raw` in `to_c`.
+        drop(unsafe { CString::from_raw(s) });
     }
 }
 

@@ -5,6 +5,7 @@
 //! `generated/` and embedded here, so the plugin needs no generated C++.
 
 pub mod ffi;
+pub mod variants;
 
 /// The IRDL definitions of all generated dialects, concatenated into one module.
 pub fn dialect_definitions() -> String {

@@ -2,6 +2,7 @@
 //! template, link and drop parameters, and prove every membership.
 
 use super::canon::{canonicalize, Canonical};
+use super::mask::{apply_mask, split_mask, Masking};
 use super::proof::{prove_equal, Verdict};
 use super::template::{hole, instantiate, parameterize, Parameterized};
 use crate::sema::ir::{Expr, Semantics};
@@ -24,8 +25,11 @@ pub struct ClassParam {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ClassMember {
     pub intrinsic: String,
-    /// Operand `k` of the class op is argument `arg_order[k]` of the intrinsic.
+    /// Operand `k` of the class op is argument `arg_order[k]` of the intrinsic:
+    /// the template's arguments, then the pass-through (merge masking) and
+    /// the mask (any masking).
     pub arg_order: Vec<usize>,
+    pub masking: Masking,
     /// One value per class parameter.
     pub values: Vec<BigInt>,
 }
@@ -36,6 +40,8 @@ pub struct SimilarityClass {
     /// Parameterized semantics: holes named after the class parameters.
     pub template: Semantics,
     pub params: Vec<ClassParam>,
+    /// The mask forms members have (see [`super::mask`]).
+    pub maskings: Vec<Masking>,
     pub members: Vec<ClassMember>,
 }
 
@@ -47,11 +53,52 @@ pub struct ClassStats {
     pub unproved_pairs: usize,
     /// Instructions left out because a proof failed or the canonical form differed.
     pub rejected: Vec<String>,
+    /// Masked members whose plain operation was proved to be the class's.
+    pub masked_members: usize,
 }
 
 struct Prepared {
+    /// The canonical form; for a masked instruction, of its plain operation.
     canonical: Canonical,
+    masking: Masking,
     param: Parameterized,
+}
+
+/// Takes the mask step off a masked instruction when Z3 proves that putting
+/// it back gives the instruction; otherwise keeps it whole.
+fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canonical, Masking) {
+    let Some(split) = split_mask(&canonical.sema) else { return (canonical, Masking::None) };
+    let plain = canonicalize(&split.plain);
+    let mask_width = canonical.sema.args[split.mask_arg].width;
+    // The pass-through as an operand of the plain operation: its canonical position.
+    let masking = match split.masking {
+        Masking::MergeOperand(_) => {
+            let p = split.passthrough_arg.expect("merge masking has a pass-through");
+            let in_plain = split.plain_args.iter().position(|&i| i == p).expect("kept as an operand");
+            match plain.arg_order.iter().position(|&i| i == in_plain) {
+                Some(k) => Masking::MergeOperand(k),
+                None => return (canonical, Masking::None),
+            }
+        }
+        m => m,
+    };
+    let rebuilt = apply_mask(&plain.sema, masking, mask_width);
+    let to_original = |k: usize| canonical.arg_order[k];
+    let passthrough = if masking == Masking::Merge { split.passthrough_arg } else { None };
+    let arg_order: Vec<usize> = plain
+        .arg_order
+        .iter()
+        .map(|&i| to_original(split.plain_args[i]))
+        .chain(passthrough.map(to_original))
+        .chain(std::iter::once(to_original(split.mask_arg)))
+        .collect();
+    match prove_equal(original, &rebuilt, &arg_order, timeout_ms) {
+        Verdict::Equal => (Canonical { sema: plain.sema, arg_order }, masking),
+        other => {
+            log::debug!("{}: mask form kept whole: {other:?}", original.name);
+            (canonical, Masking::None)
+        }
+    }
 }
 
 /// Classifies `semantics`; every proof query gets `timeout_ms`.
@@ -68,6 +115,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
             if verdict != Verdict::Equal {
                 return (i, Err((s.name.clone(), verdict)));
             }
+            let (canonical, masking) = unmask(s, canonical, timeout_ms);
             let param = parameterize(&canonical.sema);
             let back = instantiate(&param.template, &param.values, &canonical.sema.name);
             if back != canonical.sema {
@@ -76,7 +124,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
                     Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))),
                 );
             }
-            (i, Ok(Prepared { canonical, param }))
+            (i, Ok(Prepared { canonical, masking, param }))
         })
         .collect();
     let mut buckets: BTreeMap<String, Vec<(usize, Prepared)>> = BTreeMap::new();
@@ -92,6 +140,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
             }
         }
     }
+    stats.masked_members = buckets.values().flatten().filter(|(_, p)| p.masking != Masking::None).count();
     let mut classes: Vec<SimilarityClass> =
         buckets.into_values().map(|members| build_class(semantics, members)).collect();
     name_classes(&mut classes);
@@ -157,10 +206,12 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
         .map(|(i, p)| ClassMember {
             intrinsic: semantics[*i].name.clone(),
             arg_order: p.canonical.arg_order.clone(),
+            masking: p.masking,
             values: params.iter().map(|cp| p.param.values[cp.holes[0]].clone()).collect(),
         })
-        .collect();
-    SimilarityClass { name: String::new(), template, params, members }
+        .collect::<Vec<ClassMember>>();
+    let maskings: std::collections::BTreeSet<Masking> = members.iter().map(|m| m.masking).collect();
+    SimilarityClass { name: String::new(), template, params, maskings: maskings.into_iter().collect(), members }
 }
 
 /// `Some(c)` when `col[i] == base[i] + c` for every member.

@@ -3,6 +3,7 @@
 
 pub mod canon;
 pub mod engine;
+pub mod mask;
 pub mod proof;
 pub mod reroll;
 pub mod template;

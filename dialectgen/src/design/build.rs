@@ -1,11 +1,11 @@
 //! From semantics and classes to [`DialectDesign`]s.
 
-use super::{AttrDesign, DialectDesign, Example, OpDesign, ValueDesign};
+use super::{int_attribute, Allowed, AttrDesign, DialectDesign, OpDesign, TargetOp, ValueDesign, Variant};
 use crate::classify::engine::SimilarityClass;
+use crate::classify::mask::Masking;
 use crate::sema::ir::{Arg, ArgKind, Semantics};
 use crate::sema::print::semantics_to_string;
-use num_traits::ToPrimitive;
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 /// The MLIR type of an instruction argument or result.
 pub fn mlir_type(a: &Arg) -> String {
@@ -40,42 +40,52 @@ pub fn op_name(intrinsic: &str) -> String {
     intrinsic.trim_start_matches('_').to_string()
 }
 
-fn values_of(a: &Arg) -> Vec<i64> {
-    (0..(1i64 << a.imm_bits.unwrap_or(8).min(8))).collect()
+/// The values an immediate decodes: `0 ..= 2^bits - 1` (at most a byte).
+fn immediate_range(a: &Arg) -> Allowed {
+    Allowed::Range(0, (1i64 << a.imm_bits.unwrap_or(8).min(8)) - 1)
+}
+
+/// Names of a target op's operands and attributes, by argument index:
+/// operands (non-immediates) first, then attributes (immediates).
+fn target_names(s: &Semantics) -> HashMap<usize, String> {
+    let mut taken = Vec::new();
+    let operands = s.args.iter().enumerate().filter(|(_, a)| a.kind != ArgKind::Immediate);
+    let attributes = s.args.iter().enumerate().filter(|(_, a)| a.kind == ArgKind::Immediate);
+    operands.chain(attributes).map(|(i, a)| (i, value_name(&a.name, &mut taken))).collect()
 }
 
 /// One op per validated instruction, with its exact operand and result types;
-/// immediates become integer attributes limited to the values they decode.
+/// immediates are integer attributes, range checked by the compiled verifier.
 pub fn target_dialect(name: &str, isa: &str, semantics: &[Semantics], generated_by: &str) -> DialectDesign {
     let ops = semantics
         .iter()
         .map(|s| {
-            let mut taken = Vec::new();
-            let operands = s
-                .args
+            let names = target_names(s);
+            let (imms, regs): (Vec<_>, Vec<_>) =
+                s.args.iter().enumerate().partition(|(_, a)| a.kind == ArgKind::Immediate);
+            let operands = regs
                 .iter()
-                .filter(|a| a.kind != ArgKind::Immediate)
-                .map(|a| ValueDesign { name: value_name(&a.name, &mut taken), types: vec![mlir_type(a)] })
+                .map(|(i, a)| ValueDesign { name: names[i].clone(), types: vec![mlir_type(a)], optional: false })
                 .collect();
-            let attributes = s
-                .args
+            let attributes = imms
                 .iter()
-                .filter(|a| a.kind == ArgKind::Immediate)
-                .map(|a| AttrDesign { name: value_name(&a.name, &mut taken), values: values_of(a) })
+                .map(|(i, _)| AttrDesign { name: names[i].clone(), values: Vec::new(), any_integer: true })
                 .collect();
-            let example = Example {
-                operand_types: s.args.iter().filter(|a| a.kind != ArgKind::Immediate).map(mlir_type).collect(),
-                attribute_values: s.args.iter().filter(|a| a.kind == ArgKind::Immediate).map(|_| 1).collect(),
+            let variant = Variant {
+                attributes: imms.iter().map(|(i, a)| (names[i].clone(), immediate_range(a))).collect(),
+                operand_types: regs.iter().map(|(_, a)| mlir_type(a)).collect(),
                 result_type: mlir_type(&s.result),
+                target: None,
             };
             OpDesign {
-                example,
                 name: op_name(&s.name),
                 summary: format!("{isa} intrinsic {}", s.name),
                 description: semantics_to_string(s).lines().map(str::to_string).collect(),
                 operands,
                 attributes,
-                result: ValueDesign { name: "result".into(), types: vec![mlir_type(&s.result)] },
+                result: ValueDesign { name: "result".into(), types: vec![mlir_type(&s.result)], optional: false },
+                examples: vec![variant.example()],
+                variants: vec![variant],
             }
         })
         .collect();
@@ -87,59 +97,140 @@ pub fn target_dialect(name: &str, isa: &str, semantics: &[Semantics], generated_
     }
 }
 
-/// One op per similarity class; class parameters become named integer
-/// attributes limited to the values members use, operand types to the
-/// members' types.
-pub fn autollvm_dialect(classes: &[SimilarityClass], semantics: &[Semantics], generated_by: &str) -> DialectDesign {
-    let by_name: std::collections::HashMap<&str, &Semantics> = semantics.iter().map(|s| (s.name.as_str(), s)).collect();
+/// Names of the optional operands mask forms add.
+pub const PASSTHROUGH: &str = "passthrough";
+pub const MASK: &str = "mask";
+/// Name of the attribute saying which mask form an op instance has.
+pub const MASKING: &str = "masking";
+
+/// One op per similarity class. Class parameters and the mask form are
+/// attributes limited to the values members use, immediates are integer
+/// attributes, operand types are the members' types; every member is a
+/// variant that names the target op it lowers to.
+pub fn autollvm_dialect(
+    target_dialect: &str,
+    classes: &[SimilarityClass],
+    semantics: &[Semantics],
+    generated_by: &str,
+) -> DialectDesign {
+    let by_name: HashMap<&str, &Semantics> = semantics.iter().map(|s| (s.name.as_str(), s)).collect();
     let find = |n: &str| by_name.get(n).copied().expect("class member has semantics");
     let ops = classes
         .iter()
         .map(|c| {
-            let first = find(&c.members[0].intrinsic);
-            let arity = first.args.len();
+            let arity = c.template.args.len();
+            let masked = c.maskings.iter().any(|m| *m != Masking::None);
+            let is_imm = |k: usize| k < arity && c.template.args[k].kind == ArgKind::Immediate;
             let mut operands = Vec::new();
             let mut attributes = Vec::new();
-            for k in 0..arity {
-                let arg = &c.template.args[k];
-                if arg.kind == ArgKind::Immediate {
-                    let values: BTreeSet<i64> =
-                        c.members.iter().flat_map(|m| values_of(&find(&m.intrinsic).args[m.arg_order[k]])).collect();
-                    attributes.push(AttrDesign { name: arg.name.clone(), values: values.into_iter().collect() });
+            for (k, arg) in c.template.args.iter().enumerate() {
+                if is_imm(k) {
+                    attributes.push(AttrDesign { name: arg.name.clone(), values: Vec::new(), any_integer: true });
                     continue;
                 }
                 let types: BTreeSet<String> =
                     c.members.iter().map(|m| mlir_type(&find(&m.intrinsic).args[m.arg_order[k]])).collect();
-                operands.push(ValueDesign { name: arg.name.clone(), types: types.into_iter().collect() });
+                operands.push(ValueDesign {
+                    name: arg.name.clone(),
+                    types: types.into_iter().collect(),
+                    optional: false,
+                });
+            }
+            // Optional operand groups after the operation's own: the
+            // pass-through (merge masking) and the mask.
+            let singles = operands.len();
+            let has_passthrough = c.maskings.contains(&Masking::Merge);
+            let segmented = has_passthrough && masked;
+            if has_passthrough {
+                let types: BTreeSet<String> = c
+                    .members
+                    .iter()
+                    .filter(|m| m.masking == Masking::Merge)
+                    .map(|m| mlir_type(&find(&m.intrinsic).args[m.arg_order[arity]]))
+                    .collect();
+                operands.push(ValueDesign {
+                    name: PASSTHROUGH.into(),
+                    types: types.into_iter().collect(),
+                    optional: true,
+                });
+            }
+            if masked {
+                let types: BTreeSet<String> = c
+                    .members
+                    .iter()
+                    .filter(|m| m.masking != Masking::None)
+                    .map(|m| mlir_type(&find(&m.intrinsic).args[*m.arg_order.last().expect("a mask")]))
+                    .collect();
+                operands.push(ValueDesign { name: MASK.into(), types: types.into_iter().collect(), optional: true });
+                let values = c.maskings.iter().map(|m| format!("{:?}", m.name())).collect();
+                attributes.push(AttrDesign { name: MASKING.into(), values, any_integer: false });
             }
             for (i, p) in c.params.iter().enumerate() {
-                let values: BTreeSet<i64> = c.members.iter().filter_map(|m| m.values[i].to_i64()).collect();
-                attributes.push(AttrDesign { name: p.name.clone(), values: values.into_iter().collect() });
+                let values: BTreeSet<&num_bigint::BigInt> = c.members.iter().map(|m| &m.values[i]).collect();
+                let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
+                attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
             }
-            let result_types: BTreeSet<String> =
-                c.members.iter().map(|m| mlir_type(&find(&m.intrinsic).result)).collect();
-            let m0 = &c.members[0];
-            let example = Example {
-                operand_types: (0..arity)
-                    .filter(|k| c.template.args[*k].kind != ArgKind::Immediate)
-                    .map(|k| mlir_type(&first.args[m0.arg_order[k]]))
-                    .collect(),
-                attribute_values: (0..arity)
-                    .filter(|k| c.template.args[*k].kind == ArgKind::Immediate)
-                    .map(|_| 1)
-                    .chain(m0.values.iter().map(|v| v.to_i64().unwrap_or(0)))
-                    .collect(),
-                result_type: mlir_type(&first.result),
-            };
+            let variants: Vec<Variant> = c
+                .members
+                .iter()
+                .map(|m| {
+                    let s = find(&m.intrinsic);
+                    let names = target_names(s);
+                    let operand_ks: Vec<usize> = (0..m.arg_order.len()).filter(|&k| !is_imm(k)).collect();
+                    let mut attrs: Vec<(String, Allowed)> = (0..arity)
+                        .filter(|&k| is_imm(k))
+                        .map(|k| (c.template.args[k].name.clone(), immediate_range(&s.args[m.arg_order[k]])))
+                        .collect();
+                    if masked {
+                        attrs.push((MASKING.into(), Allowed::Str(m.masking.name())));
+                    }
+                    for (p, v) in c.params.iter().zip(&m.values) {
+                        attrs.push((p.name.clone(), Allowed::Int(v.to_string())));
+                    }
+                    let class_operand_of = |i: usize| operand_ks.iter().position(|&k| m.arg_order[k] == i);
+                    let target = TargetOp {
+                        op: format!("{target_dialect}.{}", op_name(&s.name)),
+                        operands: (0..s.args.len())
+                            .filter(|&i| s.args[i].kind != ArgKind::Immediate)
+                            .map(|i| class_operand_of(i).expect("every register argument is a class operand"))
+                            .collect(),
+                        attributes: (0..arity)
+                            .filter(|&k| is_imm(k))
+                            .map(|k| (names[&m.arg_order[k]].clone(), c.template.args[k].name.clone()))
+                            .collect(),
+                    };
+                    Variant {
+                        attributes: attrs,
+                        operand_types: operand_ks.iter().map(|&k| mlir_type(&s.args[m.arg_order[k]])).collect(),
+                        result_type: mlir_type(&s.result),
+                        target: Some(target),
+                    }
+                })
+                .collect();
+            let result_types: BTreeSet<String> = variants.iter().map(|v| v.result_type.clone()).collect();
             let mut description = vec![format!(
                 "Members ({}): {}.",
                 c.members.len(),
-                c.members.iter().map(|m| m.intrinsic.as_str()).collect::<Vec<_>>().join(", ")
+                c.members
+                    .iter()
+                    .map(|m| match m.masking {
+                        Masking::None => m.intrinsic.clone(),
+                        k => format!("{} ({} masking)", m.intrinsic, k.name()),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )];
+            if masked {
+                description.push(format!(
+                    "Mask forms: the `{MASKING}` attribute; `merge` takes `{PASSTHROUGH}` and `{MASK}`, `zero` and \
+                     `merge_aK` take `{MASK}`; result elements whose mask bit is clear come from `{PASSTHROUGH}`, are \
+                     zero, or come from operand aK.{}",
+                    if segmented { " The operand groups are sized by `operandSegmentSizes`." } else { "" }
+                ));
+            }
             description.push("Semantics with the class parameters as named values:".into());
             description.extend(semantics_to_string(&c.template).lines().skip(1).map(str::to_string));
             OpDesign {
-                example,
                 name: c.name.clone(),
                 summary: format!(
                     "{} instructions computing the same thing up to {} parameter(s)",
@@ -149,7 +240,36 @@ pub fn autollvm_dialect(classes: &[SimilarityClass], semantics: &[Semantics], ge
                 description,
                 operands,
                 attributes,
-                result: ValueDesign { name: "result".into(), types: result_types.into_iter().collect() },
+                result: ValueDesign {
+                    name: "result".into(),
+                    types: result_types.into_iter().collect(),
+                    optional: false,
+                },
+                examples: variants
+                    .iter()
+                    .zip(&c.members)
+                    .map(|(v, m)| {
+                        let mut e = v.example();
+                        // Two names of one instruction (`_mm_slli_si128`, `_mm_bslli_si128`)
+                        // accept the same combination; the first one is what lowering picks.
+                        let same = |w: &&Variant| {
+                            w.attributes == v.attributes
+                                && w.operand_types == v.operand_types
+                                && w.result_type == v.result_type
+                        };
+                        e.target = variants.iter().find(same).expect("itself").example().target;
+                        if segmented {
+                            let p = usize::from(m.masking == Masking::Merge);
+                            let k = usize::from(m.masking != Masking::None);
+                            let sizes = std::iter::repeat_n(1, singles).chain([p, k]);
+                            let sizes: Vec<String> = sizes.map(|n| n.to_string()).collect();
+                            e.attributes
+                                .push(("operandSegmentSizes".into(), format!("array<i32: {}>", sizes.join(", "))));
+                        }
+                        e
+                    })
+                    .collect(),
+                variants,
             }
         })
         .collect();

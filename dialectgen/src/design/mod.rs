@@ -26,16 +26,24 @@ pub struct OpDesign {
     pub operands: Vec<ValueDesign>,
     pub attributes: Vec<AttrDesign>,
     pub result: ValueDesign,
-    /// One consistent instance (of the first member): operand types,
-    /// attribute values and result type, for tests and docs.
-    pub example: Example,
+    /// The combinations of attribute values and types the op accepts, one per
+    /// instruction it stands for. IRDL checks each operand, attribute and the
+    /// result on its own; the plugin's compiled verifier checks that they
+    /// form one of these.
+    pub variants: Vec<Variant>,
+    /// One instance per variant, for the round-trip tests.
+    pub examples: Vec<Example>,
 }
 
+/// A consistent instance of an op: operand types, attributes as MLIR text,
+/// result type.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Example {
     pub operand_types: Vec<String>,
-    pub attribute_values: Vec<i64>,
+    pub attributes: Vec<(String, String)>,
     pub result_type: String,
+    /// For autollvm ops: the target op and its operands (`%arg2, %arg0`).
+    pub target: Option<(String, String)>,
 }
 
 /// An operand or result: its name and the MLIR types it may have.
@@ -43,11 +51,91 @@ pub struct Example {
 pub struct ValueDesign {
     pub name: String,
     pub types: Vec<String>,
+    /// Zero or one operand (the operands a mask form adds).
+    pub optional: bool,
 }
 
-/// A named integer attribute and the values a member implements.
+/// A named attribute: the IRDL attribute texts it may take (`3 : i32`,
+/// `"merge"`), or any integer when `any_integer` (range checked per variant).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AttrDesign {
     pub name: String,
-    pub values: Vec<i64>,
+    pub values: Vec<String>,
+    pub any_integer: bool,
+}
+
+/// What one attribute of a variant may be.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Allowed {
+    /// Exactly this integer (decimal text: class parameters may exceed 64 bits).
+    Int(String),
+    /// Exactly this string.
+    Str(String),
+    /// An integer in `lo..=hi`.
+    Range(i64, i64),
+}
+
+/// One accepted combination: attributes, operand types (in op order, the
+/// variadic group included), result type; for autollvm ops, the target op
+/// it becomes.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct Variant {
+    pub attributes: Vec<(String, Allowed)>,
+    pub operand_types: Vec<String>,
+    pub result_type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<TargetOp>,
+}
+
+/// The target op a variant lowers to, one to one.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct TargetOp {
+    /// Full op name, `hydride_x86.mm512_add_epi32`.
+    pub op: String,
+    /// Target operand `i` is operand `operands[i]` of the class op.
+    pub operands: Vec<usize>,
+    /// Target attribute name, and the class attribute it takes its value from.
+    pub attributes: Vec<(String, String)>,
+}
+
+impl Variant {
+    pub fn example(&self) -> Example {
+        Example {
+            operand_types: self.operand_types.clone(),
+            attributes: self.example_attributes(),
+            result_type: self.result_type.clone(),
+            target: self.target.as_ref().map(|t| {
+                let operands: Vec<String> = t.operands.iter().map(|i| format!("%arg{i}")).collect();
+                (t.op.clone(), operands.join(", "))
+            }),
+        }
+    }
+
+    /// One instance, for tests and docs: exact values, ranges at their low end
+    /// (or 1 when the range has it).
+    pub fn example_attributes(&self) -> Vec<(String, String)> {
+        self.attributes
+            .iter()
+            .map(|(n, a)| {
+                let v = match a {
+                    Allowed::Int(v) => int_attribute(v),
+                    Allowed::Str(s) => format!("{s:?}"),
+                    Allowed::Range(lo, hi) => format!("{} : i32", if *lo <= 1 && 1 <= *hi { 1 } else { *lo }),
+                };
+                (n.clone(), v)
+            })
+            .collect()
+    }
+}
+
+/// An integer attribute's MLIR text, typed `i32`, `i64` or `i128`, the
+/// narrowest that holds the value.
+pub fn int_attribute(decimal: &str) -> String {
+    let bits = match decimal.parse::<i128>() {
+        Ok(v) if i32::try_from(v).is_ok() => 32,
+        Ok(v) if i64::try_from(v).is_ok() => 64,
+        _ => 128,
+    };
+    format!("{decimal} : i{bits}")
 }

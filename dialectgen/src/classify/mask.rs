@@ -1,0 +1,201 @@
+//! Mask forms. AVX-512 writes most operations three ways: plain, merge
+//! masked (`dst[j] := k[j] ? op[j] : src[j]`) and zero masked
+//! (`dst[j] := k[j] ? op[j] : 0`). The masked forms are the plain operation
+//! followed by one fixed per-element step, so a class holds all three and the
+//! form becomes a property of each member ([`Masking`]).
+//!
+//! [`split_mask`] recognizes the masked form in a canonical instruction and
+//! returns the plain operation inside it; [`apply_mask`] builds the masked
+//! semantics back from a plain operation. The classifier proves
+//! `apply_mask(split) == original` for every member it splits.
+
+use crate::sema::ir::{Arg, ArgKind, BinOp, Expr, Place, Semantics, Stmt, StmtKind};
+use crate::sema::visit::walk_semantics_mut;
+use num_bigint::BigInt;
+use serde::Serialize;
+
+/// How an instruction treats result elements whose mask bit is clear.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Masking {
+    /// No mask: every element is computed.
+    None,
+    /// Elements with a clear mask bit are taken from a pass-through operand.
+    Merge,
+    /// Elements with a clear mask bit are zero.
+    Zero,
+    /// Elements with a clear mask bit are taken from operand `k` of the
+    /// operation itself (an accumulator, a shift source, an index vector).
+    MergeOperand(usize),
+}
+
+impl Masking {
+    /// The value of the `masking` attribute: `none`, `merge`, `zero`, `merge_a2`.
+    pub fn name(self) -> String {
+        match self {
+            Masking::None => "none".into(),
+            Masking::Merge => "merge".into(),
+            Masking::Zero => "zero".into(),
+            Masking::MergeOperand(k) => format!("merge_a{k}"),
+        }
+    }
+
+    /// Operands the form adds after the operation's own: pass-through, mask.
+    pub fn extra_operands(self) -> usize {
+        match self {
+            Masking::None => 0,
+            Masking::Merge => 2,
+            Masking::Zero | Masking::MergeOperand(_) => 1,
+        }
+    }
+}
+
+/// A masked instruction taken apart.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaskSplit {
+    /// The instruction without its mask step (and without the mask and
+    /// pass-through arguments), not yet re-canonicalized.
+    pub plain: Semantics,
+    pub masking: Masking,
+    /// Index of the mask argument among the instruction's arguments.
+    pub mask_arg: usize,
+    /// Index of the pass-through argument (merge masking); for
+    /// [`Masking::MergeOperand`] it stays an argument of `plain`.
+    pub passthrough_arg: Option<usize>,
+    /// For each argument of `plain`, its index among the instruction's.
+    pub plain_args: Vec<usize>,
+}
+
+/// Finds `FOR j … IF k[j] THEN <op> ELSE dst[elem j] := src[elem j] | 0`, where
+/// the mask `k` is used nowhere else. When `src` is also an operand of the
+/// operation, the masking is [`Masking::MergeOperand`] with a placeholder
+/// index (the caller knows the operand's canonical position).
+pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
+    let mut found: Option<(usize, Masking, usize, Option<usize>)> = None;
+    for (at, st) in s.body.iter().enumerate() {
+        let StmtKind::For { var, body, .. } = &st.kind else { continue };
+        let [Stmt { kind: StmtKind::If { cond, otherwise, .. }, .. }] = body.as_slice() else { continue };
+        let Expr::Bit { base, index } = cond else { continue };
+        let (Expr::Var(mask), Expr::Var(j)) = (base.as_ref(), index.as_ref()) else { continue };
+        if j != var {
+            continue;
+        }
+        let Some(mask_arg) = s.args.iter().position(|a| a.name == *mask && a.kind == ArgKind::Mask) else { continue };
+        let [Stmt { kind: StmtKind::Assign { place, value }, .. }] = otherwise.as_slice() else { continue };
+        if place.var != s.result.name || place.range.is_none() {
+            continue;
+        }
+        let (masking, passthrough) = match value {
+            Expr::Int(v) if *v == BigInt::from(0) => (Masking::Zero, None),
+            Expr::Slice { base, hi, lo } => {
+                let Expr::Var(src) = base.as_ref() else { continue };
+                let Some(p) = s.args.iter().position(|a| a.name == *src && a.kind == ArgKind::Vector) else {
+                    continue;
+                };
+                if place.range.as_ref() != Some(&(hi.as_ref().clone(), lo.as_ref().clone())) {
+                    continue;
+                }
+                (Masking::Merge, Some(p))
+            }
+            _ => continue,
+        };
+        if found.is_some() {
+            return None;
+        }
+        found = Some((at, masking, mask_arg, passthrough));
+    }
+    let (at, masking, mask_arg, passthrough_arg) = found?;
+    let mut plain = s.clone();
+    let StmtKind::For { body, .. } = &mut plain.body[at].kind else { unreachable!() };
+    let StmtKind::If { then, .. } = body.remove(0).kind else { unreachable!() };
+    *body = then;
+    if uses(&mut plain, &s.args[mask_arg].name) > 0 {
+        return None;
+    }
+    let mut masking = masking;
+    let mut removed = vec![mask_arg];
+    if let Some(p) = passthrough_arg {
+        if uses(&mut plain, &s.args[p].name) > 0 {
+            masking = Masking::MergeOperand(usize::MAX);
+        } else {
+            removed.push(p);
+        }
+    }
+    let plain_args: Vec<usize> = (0..s.args.len()).filter(|i| !removed.contains(i)).collect();
+    plain.args = plain_args.iter().map(|&i| s.args[i].clone()).collect();
+    Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args })
+}
+
+fn uses(s: &mut Semantics, name: &str) -> usize {
+    let n = std::cell::Cell::new(0);
+    walk_semantics_mut(
+        s,
+        &mut |e: &mut Expr| {
+            if matches!(e, Expr::Var(v) if v == name) {
+                n.set(n.get() + 1);
+            }
+        },
+        &mut |v: &mut String| {
+            if v == name {
+                n.set(n.get() + 1);
+            }
+        },
+    );
+    n.get()
+}
+
+/// The masked form of `plain`: its arguments, then the pass-through (merge)
+/// and a mask of `mask_width` bits; after the operation, every result
+/// element `j` (of the result's element width) whose mask bit is clear is
+/// replaced by the pass-through's element `j` or by zero.
+pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32) -> Semantics {
+    let mut s = plain.clone();
+    if masking == Masking::None {
+        return s;
+    }
+    let taken = |n: &str| s.args.iter().any(|a| a.name == n);
+    let fresh = |base: &str| (0..).map(|i| format!("{base}{i}")).find(|n| !taken(n)).expect("a free name");
+    let (src, k) = (fresh("src"), fresh("k"));
+    let result = s.result.clone();
+    let src = match masking {
+        Masking::MergeOperand(p) => s.args[p].name.clone(),
+        _ => src,
+    };
+    if masking == Masking::Merge {
+        s.args.push(Arg { name: src.clone(), kind: ArgKind::Vector, imm_bits: None, ..result.clone() });
+    }
+    s.args.push(Arg {
+        name: k.clone(),
+        kind: ArgKind::Mask,
+        width: mask_width,
+        elem: crate::sema::ir::ElemType { width: 1, signed: false },
+        imm_bits: None,
+    });
+    let ew = BigInt::from(result.elem.width.max(1));
+    let elements = BigInt::from(result.width) / &ew;
+    let j = || Expr::var("mask_j");
+    let lo = || Expr::binary(BinOp::Mul, j(), Expr::Int(ew.clone()));
+    let hi = || Expr::binary(BinOp::Add, lo(), Expr::Int(&ew - 1));
+    let kept = match masking {
+        Masking::Merge | Masking::MergeOperand(_) => {
+            Expr::Slice { base: Box::new(Expr::Var(src)), hi: Box::new(hi()), lo: Box::new(lo()) }
+        }
+        _ => Expr::int(0),
+    };
+    let stmt = |kind| Stmt { span: Default::default(), kind };
+    s.body.push(stmt(StmtKind::For {
+        var: "mask_j".into(),
+        from: Expr::int(0),
+        to: Expr::Int(elements - 1),
+        descending: false,
+        body: vec![stmt(StmtKind::If {
+            cond: Expr::Bit { base: Box::new(Expr::Var(k)), index: Box::new(j()) },
+            then: Vec::new(),
+            otherwise: vec![stmt(StmtKind::Assign {
+                place: Place { var: result.name.clone(), range: Some((hi(), lo())) },
+                value: kept,
+            })],
+        })],
+    }));
+    s
+}

@@ -1,0 +1,174 @@
+//! The accepted combinations of every generated op (`generated/op-variants.json`):
+//! the compiled half of op verification, and the one-to-one autollvm → target
+//! lowering.
+//!
+//! IRDL checks each operand type and attribute of an op on its own. Whether
+//! they fit together (an `add` with 16 lanes of 32 bits, not of 8) is a
+//! property of the instruction set, checked here against the variants the
+//! generator wrote: one per instruction an op stands for.
+
+use dialectgen::design::{Allowed, TargetOp, Variant};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// An op instance as the verifier sees it: every attribute as text
+/// (integers in decimal, strings bare), operand and result types as MLIR
+/// prints them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OpInstance {
+    pub name: String,
+    pub attributes: Vec<(String, String)>,
+    pub operand_types: Vec<String>,
+    pub result_types: Vec<String>,
+    pub regions: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum InstanceError {
+    #[error("malformed op description line {0:?}")]
+    Malformed(String),
+}
+
+impl OpInstance {
+    /// Reads the shim's description: the op name on the first line, then
+    /// `attr NAME VALUE`, `operand TYPE`, `result TYPE`, `regions N` lines.
+    pub fn parse(text: &str) -> Result<OpInstance, InstanceError> {
+        let mut lines = text.lines();
+        let mut op = OpInstance { name: lines.next().unwrap_or_default().to_string(), ..OpInstance::default() };
+        for line in lines {
+            let bad = || InstanceError::Malformed(line.to_string());
+            let (kind, rest) = line.split_once(' ').ok_or_else(bad)?;
+            match kind {
+                "attr" => {
+                    let (n, v) = rest.split_once(' ').ok_or_else(bad)?;
+                    op.attributes.push((n.to_string(), v.to_string()));
+                }
+                "operand" => op.operand_types.push(rest.to_string()),
+                "result" => op.result_types.push(rest.to_string()),
+                "regions" => op.regions = rest.parse().map_err(|_| bad())?,
+                _ => return Err(bad()),
+            }
+        }
+        Ok(op)
+    }
+
+    fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Variants per full op name (`autollvm.add_epi`).
+pub struct VariantTable {
+    ops: HashMap<String, Vec<Variant>>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("the variant table is not valid JSON: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl VariantTable {
+    pub fn parse(text: &str) -> Result<VariantTable, TableError> {
+        let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)?;
+        let mut ops = HashMap::new();
+        for (name, value) in map {
+            if name.starts_with('_') {
+                continue;
+            }
+            ops.insert(name, serde_json::from_value(value)?);
+        }
+        Ok(VariantTable { ops })
+    }
+
+    /// The table generated with the dialects, embedded in the plugin.
+    pub fn embedded() -> Result<&'static VariantTable, String> {
+        static TABLE: OnceLock<Result<VariantTable, String>> = OnceLock::new();
+        TABLE
+            .get_or_init(|| {
+                VariantTable::parse(include_str!("../../generated/op-variants.json"))
+                    .map_err(|e| format!("hydride's embedded variant table does not load ({e}); rebuild the plugin"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    pub fn len(&self) -> usize {
+        self.ops.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ops.is_empty()
+    }
+
+    /// The variant `op` is an instance of.
+    pub fn find(&self, op: &OpInstance) -> Result<&Variant, String> {
+        let variants = self.ops.get(&op.name).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;
+        if op.regions != 0 {
+            return Err(format!("takes no regions, has {}", op.regions));
+        }
+        if let Some(v) = variants.iter().find(|v| matches(v, op)) {
+            return Ok(v);
+        }
+        // Say what would be accepted with these types, or else with these attributes.
+        let same_types: Vec<&Variant> = variants
+            .iter()
+            .filter(|v| v.operand_types == op.operand_types && op.result_types == [v.result_type.clone()])
+            .collect();
+        let hint = if same_types.is_empty() {
+            let same_attrs: Vec<&Variant> = variants.iter().filter(|v| attributes_match(v, op)).collect();
+            if same_attrs.is_empty() {
+                format!("; accepted, e.g.: {}", show(&variants[0]))
+            } else {
+                format!("; with these attributes the types are: {}", list(&same_attrs))
+            }
+        } else {
+            format!("; with these types the attributes are: {}", list(&same_types))
+        };
+        Err(format!(
+            "implements no instruction with attributes {{{}}}, operands ({}) and result {}{hint}",
+            op.attributes.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", "),
+            op.operand_types.join(", "),
+            op.result_types.join(", "),
+        ))
+    }
+
+    /// The target op an autollvm op instance lowers to.
+    pub fn target(&self, op: &OpInstance) -> Result<&TargetOp, String> {
+        let v = self.find(op)?;
+        v.target.as_ref().ok_or_else(|| format!("`{}` is not an op that lowers to a target", op.name))
+    }
+}
+
+fn attributes_match(v: &Variant, op: &OpInstance) -> bool {
+    v.attributes.iter().all(|(name, allowed)| op.attribute(name).is_some_and(|value| allows(allowed, value)))
+}
+
+fn matches(v: &Variant, op: &OpInstance) -> bool {
+    v.operand_types == op.operand_types && op.result_types == [v.result_type.clone()] && attributes_match(v, op)
+}
+
+fn allows(allowed: &Allowed, value: &str) -> bool {
+    match allowed {
+        Allowed::Int(v) | Allowed::Str(v) => v == value,
+        Allowed::Range(lo, hi) => value.parse::<i128>().is_ok_and(|x| (*lo as i128..=*hi as i128).contains(&x)),
+    }
+}
+
+fn show(v: &Variant) -> String {
+    let attrs: Vec<String> = v
+        .attributes
+        .iter()
+        .map(|(n, a)| match a {
+            Allowed::Int(x) | Allowed::Str(x) => format!("{n} = {x}"),
+            Allowed::Range(lo, hi) => format!("{n} in {lo}..{hi}"),
+        })
+        .collect();
+    format!("{{{}}} ({}) -> {}", attrs.join(", "), v.operand_types.join(", "), v.result_type)
+}
+
+fn list(vs: &[&Variant]) -> String {
+    let shown: Vec<String> = vs.iter().take(3).map(|v| show(v)).collect();
+    let more = if vs.len() > 3 { format!(" (and {} more)", vs.len() - 3) } else { String::new() };
+    shown.join(" | ") + &more
+}

@@ -1,0 +1,62 @@
+//! The variant table behind the compiled verifier and the one-to-one lowering.
+
+use hydride::variants::{OpInstance, VariantTable};
+
+fn instance(text: &str) -> OpInstance {
+    OpInstance::parse(text).expect("well-formed description")
+}
+
+#[test]
+fn the_embedded_table_covers_both_dialects() {
+    let table = VariantTable::embedded().expect("loads");
+    assert!(table.len() > 2000, "{} ops", table.len());
+}
+
+#[test]
+fn an_instance_finds_its_instruction() {
+    let table = VariantTable::embedded().unwrap();
+    let op =
+        instance("hydride_x86.mm_srai_epi16\nattr imm8 3\noperand vector<8xi16>\nresult vector<8xi16>\nregions 0\n");
+    assert!(table.find(&op).is_ok());
+    let too_big =
+        instance("hydride_x86.mm_srai_epi16\nattr imm8 256\noperand vector<8xi16>\nresult vector<8xi16>\nregions 0\n");
+    let err = table.find(&too_big).unwrap_err();
+    assert!(err.contains("imm8 in 0.."), "{err}");
+}
+
+#[test]
+fn a_class_op_lowers_to_the_member_with_its_types() {
+    let table = VariantTable::embedded().unwrap();
+    let add = |elem: u32, lanes: u32, masking: &str, extra: &str| {
+        instance(&format!(
+            "autollvm.add_epi\nattr masking {masking}\nattr k1 {}\nattr a0_elem_width {elem}\nattr a0_width 512\n\
+             operand vector<{lanes}xi{elem}>\noperand vector<{lanes}xi{elem}>\n{extra}result vector<{lanes}xi{elem}>\n\
+             regions 0\n",
+            lanes - 1
+        ))
+    };
+    let t = table.target(&add(32, 16, "none", "")).expect("a plain 512-bit add of i32");
+    assert_eq!(t.op, "hydride_x86.mm512_add_epi32");
+    let merge = add(32, 16, "merge", "operand vector<16xi32>\noperand vector<16xi1>\n");
+    let t = table.target(&merge).expect("a merge-masked add");
+    assert_eq!(t.op, "hydride_x86.mm512_mask_add_epi32");
+    // _mm512_mask_add_epi32(src, k, a, b): pass-through and mask come after a and b.
+    assert_eq!(t.operands, [2, 3, 0, 1]);
+    // 16 lanes of i32 with 8-bit elements: no such add.
+    let wrong = instance(
+        "autollvm.add_epi\nattr masking none\nattr k1 15\nattr a0_elem_width 8\nattr a0_width 512\n\
+         operand vector<16xi32>\noperand vector<16xi32>\nresult vector<16xi32>\nregions 0\n",
+    );
+    let err = table.target(&wrong).unwrap_err();
+    assert!(err.contains("with these types the attributes are"), "{err}");
+}
+
+#[test]
+fn regions_and_unknown_ops_are_rejected() {
+    let table = VariantTable::embedded().unwrap();
+    assert!(table.find(&instance("autollvm.no_such_op\nregions 0\n")).is_err());
+    let with_region =
+        instance("hydride_x86.mm_srai_epi16\nattr imm8 3\noperand vector<8xi16>\nresult vector<8xi16>\nregions 1\n");
+    assert!(table.find(&with_region).unwrap_err().contains("regions"));
+    assert!(OpInstance::parse("x\nbogus line\n").is_err());
+}
