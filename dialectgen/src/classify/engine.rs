@@ -55,6 +55,8 @@ pub struct ClassStats {
     pub rejected: Vec<String>,
     /// Masked members whose plain operation was proved to be the class's.
     pub masked_members: usize,
+    /// Templates merged into another class's (Algorithm 1).
+    pub merged_templates: usize,
 }
 
 struct Prepared {
@@ -141,11 +143,71 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
         }
     }
     stats.masked_members = buckets.values().flatten().filter(|(_, p)| p.masking != Masking::None).count();
-    let mut classes: Vec<SimilarityClass> =
-        buckets.into_values().map(|members| build_class(semantics, members)).collect();
+    let groups = merge_templates(buckets.into_values().collect(), timeout_ms, &mut stats);
+    let mut classes: Vec<SimilarityClass> = groups.into_iter().map(|members| build_class(semantics, members)).collect();
     name_classes(&mut classes);
     stats.classes = classes.len();
     (classes, stats)
+}
+
+/// Algorithm 1: from the largest group down, every smaller group of the
+/// same shape whose members all fit the larger group's template (numbers
+/// fitted, proved by Z3; see [`super::merge`]) joins it.
+fn merge_templates(
+    mut groups: Vec<Vec<(usize, Prepared)>>,
+    timeout_ms: u32,
+    stats: &mut ClassStats,
+) -> Vec<Vec<(usize, Prepared)>> {
+    groups.sort_by_key(|g| (std::cmp::Reverse(g.len()), g[0].0));
+    let shape = |g: &[(usize, Prepared)]| {
+        let s = &g[0].1.canonical.sema;
+        (s.args.iter().map(|a| a.kind).collect::<Vec<_>>(), s.result.kind)
+    };
+    let mut absorbed = vec![false; groups.len()];
+    for a in 0..groups.len() {
+        if absorbed[a] {
+            continue;
+        }
+        let host = &groups[a];
+        let template = &host[0].1.param.template;
+        let values: Vec<&[BigInt]> = host.iter().map(|(_, p)| p.param.values.as_slice()).collect();
+        let host_shape = shape(host);
+        let fitted: Vec<(usize, Vec<Vec<BigInt>>)> = (a + 1..groups.len())
+            .into_par_iter()
+            .filter(|&b| !absorbed[b] && shape(&groups[b]) == host_shape)
+            .filter_map(|b| {
+                let fits = groups[b]
+                    .iter()
+                    .map(|(_, p)| {
+                        let sig_len = 3 * p.canonical.sema.args.len() + 2;
+                        let sig = &p.param.values[p.param.values.len() - sig_len..];
+                        super::merge::fit_into(template, &values, &p.canonical.sema, sig, timeout_ms)
+                    })
+                    .collect::<Option<Vec<_>>>()?;
+                Some((b, fits))
+            })
+            .collect();
+        for (b, fits) in fitted {
+            absorbed[b] = true;
+            stats.merged_templates += 1;
+            let (key, template) = (groups[a][0].1.param.key.clone(), groups[a][0].1.param.template.clone());
+            let moved: Vec<(usize, Prepared)> = std::mem::take(&mut groups[b])
+                .into_iter()
+                .zip(fits)
+                .map(|((i, mut p), values)| {
+                    p.param = Parameterized { template: template.clone(), values, key: key.clone() };
+                    (i, p)
+                })
+                .collect();
+            groups[a].extend(moved);
+        }
+    }
+    let mut out: Vec<Vec<(usize, Prepared)>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
+    for g in &mut out {
+        g.sort_by_key(|(i, _)| *i);
+    }
+    out.sort_by_key(|g| g[0].0);
+    out
 }
 
 /// Links holes equal in every member, folds holes constant across the class.

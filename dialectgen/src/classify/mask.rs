@@ -108,7 +108,14 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let mut plain = s.clone();
     let StmtKind::For { body, .. } = &mut plain.body[at].kind else { unreachable!() };
     let StmtKind::If { then, .. } = body.remove(0).kind else { unreachable!() };
-    *body = then;
+    // `tmp := op(…); FOR j: IF k[j] dst[elem j] := tmp[elem j] …`: the
+    // operation is what computes `tmp`.
+    if let Some(tmp) = copied_local(&then, s) {
+        plain.body.remove(at);
+        rename_var(&mut plain, &tmp, &s.result.name);
+    } else {
+        *body = then;
+    }
     if uses(&mut plain, &s.args[mask_arg].name) > 0 {
         return None;
     }
@@ -124,6 +131,33 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let plain_args: Vec<usize> = (0..s.args.len()).filter(|i| !removed.contains(i)).collect();
     plain.args = plain_args.iter().map(|&i| s.args[i].clone()).collect();
     Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args })
+}
+
+/// `[dst[hi:lo] := t[hi:lo]]` with `t` a local: `t`.
+fn copied_local(then: &[Stmt], s: &Semantics) -> Option<String> {
+    let [Stmt { kind: StmtKind::Assign { place, value: Expr::Slice { base, hi, lo } }, .. }] = then else {
+        return None;
+    };
+    let Expr::Var(t) = base.as_ref() else { return None };
+    let local = *t != s.result.name && s.args.iter().all(|a| a.name != *t);
+    let same = place.var == s.result.name && place.range.as_ref() == Some(&(hi.as_ref().clone(), lo.as_ref().clone()));
+    (local && same).then(|| t.clone())
+}
+
+fn rename_var(s: &mut Semantics, from: &str, to: &str) {
+    walk_semantics_mut(
+        s,
+        &mut |e: &mut Expr| {
+            if matches!(e, Expr::Var(v) if v == from) {
+                *e = Expr::Var(to.to_string());
+            }
+        },
+        &mut |v: &mut String| {
+            if v == from {
+                *v = to.to_string();
+            }
+        },
+    );
 }
 
 fn uses(s: &mut Semantics, name: &str) -> usize {

@@ -4,6 +4,7 @@
 pub mod canon;
 pub mod engine;
 pub mod mask;
+pub mod merge;
 pub mod proof;
 pub mod reroll;
 pub mod template;

@@ -1,4 +1,10 @@
-//! Equivalence proofs with Z3: three outcomes, and a timeout on every query.
+//! Equivalence proofs with Z3: three outcomes, and a budget on every query.
+//!
+//! The budget is Z3's resource limit (`rlimit`), which counts solver work,
+//! not seconds, so a proof's outcome does not depend on the machine or its
+//! load and generated files are reproducible. A wall-clock cap far above it
+//! guards against work Z3 does not count. Each query runs in a fresh Z3
+//! context, so what earlier queries left behind cannot change its course.
 
 use crate::eval::typing::formula_over;
 use crate::sema::ir::Semantics;
@@ -13,9 +19,23 @@ pub enum Verdict {
     Unknown(String),
 }
 
+/// Z3 resource units per millisecond of budget: about what Z3 spends on our
+/// queries per millisecond on this kind of machine (measured: 0.1–2.8 M/s).
+pub const RLIMIT_PER_MS: u32 = 2_000;
+/// The wall-clock cap, as a multiple of the budget.
+pub const WALL_CLOCK_FACTOR: u32 = 10;
+
 /// Proves `a` and `b` compute the same result, where argument `k` of `b` is
-/// argument `b_arg_from_a[k]` of `a`.
-pub fn prove_equal(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], timeout_ms: u32) -> Verdict {
+/// argument `b_arg_from_a[k]` of `a`. `budget_ms` becomes a resource limit
+/// of `budget_ms * RLIMIT_PER_MS` and a wall-clock cap of
+/// `budget_ms * WALL_CLOCK_FACTOR`.
+pub fn prove_equal(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {
+    // A fresh context per query: term numbering, and with it the solver's
+    // path and spent resources, then depend on this query alone.
+    z3::with_z3_config(&z3::Config::new(), || prove_in_context(a, b, b_arg_from_a, budget_ms))
+}
+
+fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {
     if a.result.width != b.result.width || a.args.len() != b.args.len() {
         return Verdict::Differ;
     }
@@ -33,10 +53,23 @@ pub fn prove_equal(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], timeout
     }
     let solver = Solver::new();
     let mut params = Params::new();
-    params.set_u32("timeout", timeout_ms);
+    params.set_u32("rlimit", budget_ms.saturating_mul(RLIMIT_PER_MS));
+    params.set_u32("timeout", budget_ms.saturating_mul(WALL_CLOCK_FACTOR));
     solver.set_params(&params);
     solver.assert(fa.eq(&fb).not());
-    match solver.check() {
+    let rlimit_count = |s: &Solver| match s.get_statistics().value("rlimit count") {
+        Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
+        Some(z3::StatisticsValue::Double(x)) => x as u64,
+        None => 0,
+    };
+    let before = rlimit_count(&solver);
+    let started = std::time::Instant::now();
+    let outcome = solver.check();
+    if log::log_enabled!(log::Level::Debug) {
+        let rlimit = rlimit_count(&solver).wrapping_sub(before);
+        log::debug!("proof {} vs {}: {outcome:?} in {:?}, rlimit {rlimit}", a.name, b.name, started.elapsed());
+    }
+    match outcome {
         SatResult::Unsat => Verdict::Equal,
         SatResult::Sat => Verdict::Differ,
         SatResult::Unknown => Verdict::Unknown(solver.get_reason_unknown().unwrap_or_else(|| "unknown".into())),

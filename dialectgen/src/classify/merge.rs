@@ -1,0 +1,251 @@
+//! Merging templates (paper §3.1, Algorithm 1). Two instructions can compute
+//! the same thing up to numbers yet be written with different templates: a
+//! 128-bit form without the lane loop its wider siblings have, a mask result
+//! whose unused upper bits are cleared only when there are any. Such an
+//! instruction still belongs to a class when the class's template, given
+//! numbers fitted from the class's members, computes it.
+//!
+//! The numbers: every body hole of the class template is fitted, over the
+//! class's members, as a function of the signature (widths, element widths,
+//! immediate bits): a constant, a signature number plus an offset, a linear
+//! function of one, or a ratio of two (`lanes - 1 = width / elem - 1`). The
+//! fitted functions give the candidate instruction's numbers. A candidate is
+//! screened by running both on random inputs, then proved equal with Z3.
+
+use super::proof::{prove_equal, Verdict};
+use super::template::instantiate;
+use crate::eval::machine::Machine;
+use crate::eval::Concrete;
+use crate::sema::ir::Semantics;
+use crate::validate::cases::Rng;
+use num_bigint::{BigInt, BigUint};
+use num_integer::Integer;
+use num_traits::{Signed, Zero};
+
+/// How a body hole's value follows from the signature numbers `s`.
+#[derive(Clone, Debug, PartialEq)]
+enum Fit {
+    Const(BigInt),
+    /// `s[i] * num / den + offset`.
+    Linear {
+        i: usize,
+        num: BigInt,
+        den: BigInt,
+        offset: BigInt,
+    },
+    /// `s[i] / s[j] + offset`.
+    Ratio {
+        i: usize,
+        j: usize,
+        offset: BigInt,
+    },
+}
+
+impl Fit {
+    fn apply(&self, s: &[BigInt]) -> Option<BigInt> {
+        match self {
+            Fit::Const(c) => Some(c.clone()),
+            Fit::Linear { i, num, den, offset } => {
+                let (q, r) = (&s[*i] * num).div_rem(den);
+                r.is_zero().then(|| q + offset)
+            }
+            Fit::Ratio { i, j, offset } => {
+                if s[*j].is_zero() {
+                    return None;
+                }
+                let (q, r) = s[*i].div_rem(&s[*j]);
+                r.is_zero().then(|| q + offset)
+            }
+        }
+    }
+}
+
+/// The fits of column `values[h]` over `members` (each a full value vector
+/// whose signature numbers start at `sig_from`), most specific first.
+fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
+    let col: Vec<&BigInt> = members.iter().map(|m| &m[h]).collect();
+    let sig = |m: &[BigInt], i: usize| m[sig_from + i].clone();
+    let sigs = members[0].len() - sig_from;
+    let constant = col.iter().all(|v| *v == col[0]);
+    let mut out = Vec::new();
+    let holds = |f: &Fit| members.iter().all(|m| f.apply(&m[sig_from..]).as_ref() == Some(&m[h]));
+    let small = |o: &BigInt| o.abs() <= BigInt::from(1);
+    for i in 0..sigs {
+        // Through two members that differ in s[i]: slope and offset.
+        let first = members[0];
+        let (x0, y0) = (sig(first, i), first[h].clone());
+        if let Some(other) = members.iter().find(|m| sig(m, i) != x0) {
+            let (x1, y1) = (sig(other, i), other[h].clone());
+            let (num, den) = (&y1 - &y0, &x1 - &x0);
+            let g = num.gcd(&den);
+            let (num, den) = if g.is_zero() { (num, den) } else { (&num / &g, &den / &g) };
+            let (num, den) = if den.is_negative() { (-num, -den) } else { (num, den) };
+            let (q, r) = (&x0 * &num).div_rem(&den);
+            if r.is_zero() {
+                let f = Fit::Linear { i, num, den, offset: &y0 - q };
+                if holds(&f) {
+                    out.push(f);
+                }
+            }
+        } else if constant && !x0.is_zero() {
+            // s[i] the same in every member: only natural forms (s, s - 1).
+            for off in [0, -1] {
+                if y0 == &x0 + off {
+                    out.push(Fit::Linear { i, num: BigInt::from(1), den: BigInt::from(1), offset: BigInt::from(off) });
+                }
+            }
+        }
+        for j in 0..sigs {
+            let x = sig(first, j);
+            if i == j || x.is_zero() {
+                continue;
+            }
+            let offset = &y0 - sig(first, i) / x;
+            let f = Fit::Ratio { i, j, offset };
+            if matches!(&f, Fit::Ratio { offset, .. } if small(offset)) && holds(&f) {
+                out.push(f);
+            }
+        }
+    }
+    if constant {
+        out.push(Fit::Const(col[0].clone()));
+    }
+    out
+}
+
+/// Candidate numbers for `template` that would make it the instruction
+/// with signature numbers `sig`: one with each hole's most specific fit,
+/// one with constants wherever the class has them.
+fn guesses(members: &[&[BigInt]], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
+    let len = members[0].len();
+    let sig_from = len - sig.len();
+    let per_hole: Vec<Vec<Fit>> = (0..sig_from).map(|h| fits(members, h, sig_from)).collect();
+    let mut out: Vec<Vec<BigInt>> = Vec::new();
+    for prefer_const in [false, true] {
+        let mut values = Vec::with_capacity(len);
+        for fs in &per_hole {
+            let pick = if prefer_const { fs.iter().rev().find(|f| matches!(f, Fit::Const(_))) } else { None };
+            let v = pick.into_iter().chain(fs.iter()).find_map(|f| f.apply(sig));
+            match v {
+                Some(v) => values.push(v),
+                None => break,
+            }
+        }
+        if values.len() == sig_from {
+            values.extend(sig.iter().cloned());
+            if !out.contains(&values) {
+                out.push(values);
+            }
+        }
+    }
+    out
+}
+
+fn random_inputs(s: &Semantics, seed: u64, count: usize) -> Vec<Vec<BigUint>> {
+    let mut rng = Rng::new(seed);
+    (0..count)
+        .map(|_| {
+            s.args
+                .iter()
+                .map(|a| {
+                    let words = a.width.div_ceil(64) as usize;
+                    let mut v = BigUint::default();
+                    for _ in 0..words {
+                        v = (v << 64u32) | BigUint::from(rng.next_u64());
+                    }
+                    let bits = a.imm_bits.unwrap_or(a.width).min(a.width);
+                    v & ((BigUint::from(1u8) << bits) - 1u8)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Whether `a` and `b` agree on a few random inputs (arguments in order).
+fn agree_on_samples(a: &Semantics, b: &Semantics) -> bool {
+    random_inputs(a, 0x5eed, 4).iter().all(|args| {
+        let x = Machine::new(&mut Concrete, a).run(args);
+        let y = Machine::new(&mut Concrete, b).run(args);
+        matches!((x, y), (Ok(x), Ok(y)) if x == y)
+    })
+}
+
+/// Numbers for `template` (whose class members have `member_values`) that
+/// make it compute `instruction` (a canonical form with signature numbers
+/// `sig`, arguments in the same positions), proved by Z3.
+pub fn fit_into(
+    template: &Semantics,
+    member_values: &[&[BigInt]],
+    instruction: &Semantics,
+    sig: &[BigInt],
+    timeout_ms: u32,
+) -> Option<Vec<BigInt>> {
+    let same_shape = template.args.len() == instruction.args.len()
+        && template.args.iter().zip(&instruction.args).all(|(x, y)| x.kind == y.kind)
+        && template.result.kind == instruction.result.kind;
+    if !same_shape {
+        return None;
+    }
+    let identity: Vec<usize> = (0..instruction.args.len()).collect();
+    let candidates = guesses(member_values, sig);
+    if candidates.is_empty() {
+        log::debug!("{}: no numbers fit", instruction.name);
+    }
+    for values in candidates {
+        let candidate = instantiate(template, &values, &instruction.name);
+        if candidate.args.iter().zip(&instruction.args).any(|(x, y)| x.width != y.width || x.imm_bits != y.imm_bits)
+            || candidate.result.width != instruction.result.width
+        {
+            continue;
+        }
+        if !agree_on_samples(instruction, &candidate) {
+            log::debug!("{}: differs on samples with {values:?}", instruction.name);
+            continue;
+        }
+        match prove_equal(instruction, &candidate, &identity, timeout_ms) {
+            Verdict::Equal => return Some(values),
+            other => log::debug!("{}: not proved ({other:?}) with {values:?}", instruction.name),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v(xs: &[i64]) -> Vec<BigInt> {
+        xs.iter().map(|&x| BigInt::from(x)).collect()
+    }
+
+    #[test]
+    fn lane_counts_follow_widths() {
+        // Body holes: lanes - 1, a constant 0; signature: width, element width.
+        let a = v(&[15, 0, 512, 32]);
+        let b = v(&[7, 0, 256, 32]);
+        let c = v(&[31, 0, 512, 16]);
+        let members: Vec<&[BigInt]> = vec![&a, &b, &c];
+        let guesses = guesses(&members, &v(&[128, 8]));
+        assert_eq!(guesses[0], v(&[15, 0, 128, 8]));
+    }
+
+    #[test]
+    fn a_single_member_offers_the_natural_forms_and_the_constants() {
+        // One 256-bit member with two lanes of 128 bits: lanes - 1 = 1.
+        let a = v(&[1, 256]);
+        let members: Vec<&[BigInt]> = vec![&a];
+        let all = guesses(&members, &v(&[512]));
+        assert!(all.contains(&v(&[1, 512])), "{all:?}");
+    }
+
+    #[test]
+    fn fits_reject_what_does_not_hold() {
+        let a = v(&[3, 128]);
+        let b = v(&[5, 256]);
+        let members: Vec<&[BigInt]> = vec![&a, &b];
+        // 3 = 128/64 + 1, 5 ≠ 256/64 + 1: the ratio-free linear fit 3 + (w-128)/64 holds.
+        let fs = fits(&members, 0, 1);
+        assert!(fs.iter().all(|f| members.iter().all(|m| f.apply(&m[1..]).as_ref() == Some(&m[0]))));
+        assert!(!fs.iter().any(|f| matches!(f, Fit::Const(_))));
+    }
+}
