@@ -1178,45 +1178,54 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 54 instructions computing the same thing up to 5 parameter(s)
-  //   Members (54): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
+  // 98 instructions computing the same thing up to 5 parameter(s)
+  //   Members (98): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_cvtusepi32_epi8, _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_maskz_cvtusepi64_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := ZeroExtend(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
+  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
   //     ENDFOR
   irdl.operation @cvtepu16_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<32xi8>
-    %o0_3 = irdl.is vector<4xi32>
-    %o0_4 = irdl.is vector<8xi16>
-    %o0_5 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %o0_1 = irdl.is vector<16xi32>
+    %o0_2 = irdl.is vector<16xi8>
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<8xi16>
+    %o0_9 = irdl.is vector<8xi32>
+    %o0_10 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<4xi64>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_2 = irdl.is vector<16xi8>
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<8xi16>
+    %o1_9 = irdl.is vector<8xi32>
+    %o1_10 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<8xi1>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<32xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<4xi64>
-    %r_6 = irdl.is vector<8xi16>
-    %r_7 = irdl.is vector<8xi32>
-    %r_8 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8)
+    %r_2 = irdl.is vector<16xi8>
+    %r_3 = irdl.is vector<2xi64>
+    %r_4 = irdl.is vector<32xi16>
+    %r_5 = irdl.is vector<32xi8>
+    %r_6 = irdl.is vector<4xi32>
+    %r_7 = irdl.is vector<4xi64>
+    %r_8 = irdl.is vector<8xi16>
+    %r_9 = irdl.is vector<8xi32>
+    %r_10 = irdl.is vector<8xi64>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -1227,17 +1236,20 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 15 : i32
     %a1_4 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a2_0 = irdl.is 8 : i32
+    %a2_1 = irdl.is 16 : i32
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
     %a3_0 = irdl.is 8 : i32
     %a3_1 = irdl.is 16 : i32
     %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_3 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     %a4_0 = irdl.is 128 : i32
     %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     %a5_0 = irdl.is 128 : i32
     %a5_1 = irdl.is 256 : i32
     %a5_2 = irdl.is 512 : i32
@@ -2159,21 +2171,55 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm256_mullo_epi32.
+  // 9 instructions computing the same thing up to 3 parameter(s)
+  //   Members (9): _mm256_mullo_epi32, _mm256_mask_mullo_epi16 (merge masking), _mm256_maskz_mullo_epi16 (zero masking), _mm512_mask_mullo_epi16 (merge masking), _mm512_maskz_mullo_epi16 (zero masking), _mm512_mullo_epi16, _mm_mask_mullo_epi16 (merge masking), _mm_maskz_mullo_epi16 (zero masking), _mm_mullo_epi16.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 7
-  //       v1[63:0] := (a0[((v0 * 32) + 31):((v0 * 32) + 0)] * a1[((v0 * 32) + 31):((v0 * 32) + 0)])
-  //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := v1[31:0]
+  //     FOR v0 := 0 to k1
+  //       v1[63:0] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] * a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[(a0_elem_width + -1):0]
   //     ENDFOR
   irdl.operation @mullo_epi {
-    %o0_0 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0)
-    irdl.operands(a0: %o0, a1: %o1)
+    %o0_0 = irdl.is vector<16xi16>
+    %o0_1 = irdl.is vector<32xi16>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
+    %o1_0 = irdl.is vector<16xi16>
+    %o1_1 = irdl.is vector<32xi16>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
+    %o2_0 = irdl.is vector<16xi16>
+    %o2_1 = irdl.is vector<32xi16>
+    %o2_2 = irdl.is vector<8xi16>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<8xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
+    %r_0 = irdl.is vector<16xi16>
+    %r_1 = irdl.is vector<32xi16>
+    %r_2 = irdl.is vector<8xi16>
+    %r_3 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "merge"
+    %a0_2 = irdl.is "zero"
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1_2 = irdl.is 31 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 16 : i32
+    %a2_1 = irdl.is 32 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 128 : i32
+    %a3_1 = irdl.is 256 : i32
+    %a3_2 = irdl.is 512 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 21 instructions computing the same thing up to 3 parameter(s)
@@ -2239,8 +2285,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 12 instructions computing the same thing up to 4 parameter(s)
-  //   Members (12): _mm256_packs_epi16, _mm256_packs_epi32, _mm256_mask_packs_epi32 (merge masking), _mm256_maskz_packs_epi32 (zero masking), _mm_mask_packs_epi32 (merge masking), _mm_maskz_packs_epi32 (zero masking), _mm256_mask_packs_epi16 (merge masking), _mm256_maskz_packs_epi16 (zero masking), _mm_mask_packs_epi16 (merge masking), _mm_maskz_packs_epi16 (zero masking), _mm_packs_epi16, _mm_packs_epi32.
+  // 18 instructions computing the same thing up to 4 parameter(s)
+  //   Members (18): _mm256_packs_epi16, _mm256_packs_epi32, _mm256_mask_packs_epi32 (merge masking), _mm256_maskz_packs_epi32 (zero masking), _mm512_mask_packs_epi32 (merge masking), _mm512_maskz_packs_epi32 (zero masking), _mm512_packs_epi32, _mm_mask_packs_epi32 (merge masking), _mm_maskz_packs_epi32 (zero masking), _mm256_mask_packs_epi16 (merge masking), _mm256_maskz_packs_epi16 (zero masking), _mm512_mask_packs_epi16 (merge masking), _mm512_maskz_packs_epi16 (zero masking), _mm512_packs_epi16, _mm_mask_packs_epi16 (merge masking), _mm_maskz_packs_epi16 (zero masking), _mm_packs_epi16, _mm_packs_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -2255,31 +2301,52 @@ irdl.dialect @autollvm {
   //     FOR v3 := 0 to k1
   //       dst[((v3 * result_elem_width) + (result_elem_width + 191)):((v3 * result_elem_width) + 192)] := Saturate(a1[((v3 * a0_elem_width) + (a0_elem_width + 127)):((v3 * a0_elem_width) + 128)], result_elem_width)
   //     ENDFOR
+  //     FOR v4 := 0 to k1
+  //       dst[((v4 * result_elem_width) + (result_elem_width + 255)):((v4 * result_elem_width) + 256)] := Saturate(a0[((v4 * a0_elem_width) + (a0_elem_width + 255)):((v4 * a0_elem_width) + 256)], result_elem_width)
+  //     ENDFOR
+  //     FOR v5 := 0 to k1
+  //       dst[((v5 * result_elem_width) + (result_elem_width + 319)):((v5 * result_elem_width) + 320)] := Saturate(a1[((v5 * a0_elem_width) + (a0_elem_width + 255)):((v5 * a0_elem_width) + 256)], result_elem_width)
+  //     ENDFOR
+  //     FOR v6 := 0 to k1
+  //       dst[((v6 * result_elem_width) + (result_elem_width + 383)):((v6 * result_elem_width) + 384)] := Saturate(a0[((v6 * a0_elem_width) + (a0_elem_width + 383)):((v6 * a0_elem_width) + 384)], result_elem_width)
+  //     ENDFOR
+  //     FOR v7 := 0 to k1
+  //       dst[((v7 * result_elem_width) + (result_elem_width + 447)):((v7 * result_elem_width) + 448)] := Saturate(a1[((v7 * a0_elem_width) + (a0_elem_width + 383)):((v7 * a0_elem_width) + 384)], result_elem_width)
+  //     ENDFOR
   irdl.operation @packs_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<8xi16>
-    %o0_3 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
+    %o0_1 = irdl.is vector<16xi32>
+    %o0_2 = irdl.is vector<32xi16>
+    %o0_3 = irdl.is vector<4xi32>
+    %o0_4 = irdl.is vector<8xi16>
+    %o0_5 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
     %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<8xi16>
-    %o1_3 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
+    %o1_1 = irdl.is vector<16xi32>
+    %o1_2 = irdl.is vector<32xi16>
+    %o1_3 = irdl.is vector<4xi32>
+    %o1_4 = irdl.is vector<8xi16>
+    %o1_5 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi8>
-    %o2_2 = irdl.is vector<32xi8>
-    %o2_3 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
+    %o2_2 = irdl.is vector<32xi16>
+    %o2_3 = irdl.is vector<32xi8>
+    %o2_4 = irdl.is vector<64xi8>
+    %o2_5 = irdl.is vector<8xi16>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4, %o2_5)
     %o3_0 = irdl.is vector<16xi1>
     %o3_1 = irdl.is vector<32xi1>
-    %o3_2 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
+    %o3_2 = irdl.is vector<64xi1>
+    %o3_3 = irdl.is vector<8xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi8>
-    %r_3 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %r_2 = irdl.is vector<32xi16>
+    %r_3 = irdl.is vector<32xi8>
+    %r_4 = irdl.is vector<64xi8>
+    %r_5 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -2295,13 +2362,14 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1)
     %a4_0 = irdl.is 128 : i32
     %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 12 instructions computing the same thing up to 4 parameter(s)
-  //   Members (12): _mm256_packus_epi16, _mm256_packus_epi32, _mm256_mask_packus_epi32 (merge masking), _mm256_maskz_packus_epi32 (zero masking), _mm_mask_packus_epi32 (merge masking), _mm_maskz_packus_epi32 (zero masking), _mm256_mask_packus_epi16 (merge masking), _mm256_maskz_packus_epi16 (zero masking), _mm_mask_packus_epi16 (merge masking), _mm_maskz_packus_epi16 (zero masking), _mm_packus_epi16, _mm_packus_epi32.
+  // 18 instructions computing the same thing up to 4 parameter(s)
+  //   Members (18): _mm256_packus_epi16, _mm256_packus_epi32, _mm256_mask_packus_epi32 (merge masking), _mm256_maskz_packus_epi32 (zero masking), _mm512_mask_packus_epi32 (merge masking), _mm512_maskz_packus_epi32 (zero masking), _mm512_packus_epi32, _mm_mask_packus_epi32 (merge masking), _mm_maskz_packus_epi32 (zero masking), _mm256_mask_packus_epi16 (merge masking), _mm256_maskz_packus_epi16 (zero masking), _mm512_mask_packus_epi16 (merge masking), _mm512_maskz_packus_epi16 (zero masking), _mm512_packus_epi16, _mm_mask_packus_epi16 (merge masking), _mm_maskz_packus_epi16 (zero masking), _mm_packus_epi16, _mm_packus_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -2316,31 +2384,52 @@ irdl.dialect @autollvm {
   //     FOR v3 := 0 to k1
   //       dst[((v3 * result_elem_width) + (result_elem_width + 191)):((v3 * result_elem_width) + 192)] := SaturateU(a1[((v3 * a0_elem_width) + (a0_elem_width + 127)):((v3 * a0_elem_width) + 128)], result_elem_width)
   //     ENDFOR
+  //     FOR v4 := 0 to k1
+  //       dst[((v4 * result_elem_width) + (result_elem_width + 255)):((v4 * result_elem_width) + 256)] := SaturateU(a0[((v4 * a0_elem_width) + (a0_elem_width + 255)):((v4 * a0_elem_width) + 256)], result_elem_width)
+  //     ENDFOR
+  //     FOR v5 := 0 to k1
+  //       dst[((v5 * result_elem_width) + (result_elem_width + 319)):((v5 * result_elem_width) + 320)] := SaturateU(a1[((v5 * a0_elem_width) + (a0_elem_width + 255)):((v5 * a0_elem_width) + 256)], result_elem_width)
+  //     ENDFOR
+  //     FOR v6 := 0 to k1
+  //       dst[((v6 * result_elem_width) + (result_elem_width + 383)):((v6 * result_elem_width) + 384)] := SaturateU(a0[((v6 * a0_elem_width) + (a0_elem_width + 383)):((v6 * a0_elem_width) + 384)], result_elem_width)
+  //     ENDFOR
+  //     FOR v7 := 0 to k1
+  //       dst[((v7 * result_elem_width) + (result_elem_width + 447)):((v7 * result_elem_width) + 448)] := SaturateU(a1[((v7 * a0_elem_width) + (a0_elem_width + 383)):((v7 * a0_elem_width) + 384)], result_elem_width)
+  //     ENDFOR
   irdl.operation @packus_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<8xi16>
-    %o0_3 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
+    %o0_1 = irdl.is vector<16xi32>
+    %o0_2 = irdl.is vector<32xi16>
+    %o0_3 = irdl.is vector<4xi32>
+    %o0_4 = irdl.is vector<8xi16>
+    %o0_5 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
     %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<8xi16>
-    %o1_3 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
+    %o1_1 = irdl.is vector<16xi32>
+    %o1_2 = irdl.is vector<32xi16>
+    %o1_3 = irdl.is vector<4xi32>
+    %o1_4 = irdl.is vector<8xi16>
+    %o1_5 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi8>
-    %o2_2 = irdl.is vector<32xi8>
-    %o2_3 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
+    %o2_2 = irdl.is vector<32xi16>
+    %o2_3 = irdl.is vector<32xi8>
+    %o2_4 = irdl.is vector<64xi8>
+    %o2_5 = irdl.is vector<8xi16>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4, %o2_5)
     %o3_0 = irdl.is vector<16xi1>
     %o3_1 = irdl.is vector<32xi1>
-    %o3_2 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
+    %o3_2 = irdl.is vector<64xi1>
+    %o3_3 = irdl.is vector<8xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi8>
-    %r_3 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %r_2 = irdl.is vector<32xi16>
+    %r_3 = irdl.is vector<32xi8>
+    %r_4 = irdl.is vector<64xi8>
+    %r_5 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -2356,7 +2445,8 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1)
     %a4_0 = irdl.is 128 : i32
     %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
@@ -2620,8 +2710,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "k10" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 6 instructions computing the same thing up to 1 parameter(s)
-  //   Members (6): _mm256_shufflehi_epi16, _mm256_mask_shufflehi_epi16 (merge masking), _mm256_maskz_shufflehi_epi16 (zero masking), _mm_mask_shufflehi_epi16 (merge masking), _mm_maskz_shufflehi_epi16 (zero masking), _mm_shufflehi_epi16.
+  // 9 instructions computing the same thing up to 1 parameter(s)
+  //   Members (9): _mm256_shufflehi_epi16, _mm256_mask_shufflehi_epi16 (merge masking), _mm256_maskz_shufflehi_epi16 (zero masking), _mm512_mask_shufflehi_epi16 (merge masking), _mm512_maskz_shufflehi_epi16 (zero masking), _mm512_shufflehi_epi16, _mm_mask_shufflehi_epi16 (merge masking), _mm_maskz_shufflehi_epi16 (zero masking), _mm_shufflehi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     dst[63:0] := a0[63:0]
@@ -2632,19 +2722,31 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to 3
   //       dst[((v1 * 16) + 207):((v1 * 16) + 192)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[207:192]
   //     ENDFOR
+  //     dst[319:256] := a0[319:256]
+  //     FOR v2 := 0 to 3
+  //       dst[((v2 * 16) + 335):((v2 * 16) + 320)] := (a0 >> (a1[((v2 * 2) + 1):((v2 * 2) + 0)] * 16))[335:320]
+  //     ENDFOR
+  //     dst[447:384] := a0[447:384]
+  //     FOR v3 := 0 to 3
+  //       dst[((v3 * 16) + 463):((v3 * 16) + 448)] := (a0 >> (a1[((v3 * 2) + 1):((v3 * 2) + 0)] * 16))[463:448]
+  //     ENDFOR
   irdl.operation @shufflehi_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
+    %o0_1 = irdl.is vector<32xi16>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
     %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
+    %o1_1 = irdl.is vector<32xi16>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
+    %o2_1 = irdl.is vector<32xi1>
+    %o2_2 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1)
+    %r_1 = irdl.is vector<32xi16>
+    %r_2 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "merge"
@@ -2652,13 +2754,14 @@ irdl.dialect @autollvm {
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     %a2_0 = irdl.is 128 : i32
     %a2_1 = irdl.is 256 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a2_2 = irdl.is 512 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 6 instructions computing the same thing up to 1 parameter(s)
-  //   Members (6): _mm256_shufflelo_epi16, _mm256_mask_shufflelo_epi16 (merge masking), _mm256_maskz_shufflelo_epi16 (zero masking), _mm_mask_shufflelo_epi16 (merge masking), _mm_maskz_shufflelo_epi16 (zero masking), _mm_shufflelo_epi16.
+  // 9 instructions computing the same thing up to 1 parameter(s)
+  //   Members (9): _mm256_shufflelo_epi16, _mm256_mask_shufflelo_epi16 (merge masking), _mm256_maskz_shufflelo_epi16 (zero masking), _mm512_mask_shufflelo_epi16 (merge masking), _mm512_maskz_shufflelo_epi16 (zero masking), _mm512_shufflelo_epi16, _mm_mask_shufflelo_epi16 (merge masking), _mm_maskz_shufflelo_epi16 (zero masking), _mm_shufflelo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to 3
@@ -2669,19 +2772,31 @@ irdl.dialect @autollvm {
   //       dst[((v1 * 16) + 143):((v1 * 16) + 128)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[143:128]
   //     ENDFOR
   //     dst[255:192] := a0[255:192]
+  //     FOR v2 := 0 to 3
+  //       dst[((v2 * 16) + 271):((v2 * 16) + 256)] := (a0 >> (a1[((v2 * 2) + 1):((v2 * 2) + 0)] * 16))[271:256]
+  //     ENDFOR
+  //     dst[383:320] := a0[383:320]
+  //     FOR v3 := 0 to 3
+  //       dst[((v3 * 16) + 399):((v3 * 16) + 384)] := (a0 >> (a1[((v3 * 2) + 1):((v3 * 2) + 0)] * 16))[399:384]
+  //     ENDFOR
+  //     dst[511:448] := a0[511:448]
   irdl.operation @shufflelo_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
+    %o0_1 = irdl.is vector<32xi16>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
     %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
+    %o1_1 = irdl.is vector<32xi16>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
+    %o2_1 = irdl.is vector<32xi1>
+    %o2_2 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1)
+    %r_1 = irdl.is vector<32xi16>
+    %r_2 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "merge"
@@ -2689,7 +2804,8 @@ irdl.dialect @autollvm {
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     %a2_0 = irdl.is 128 : i32
     %a2_1 = irdl.is 256 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a2_2 = irdl.is 512 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
@@ -4090,128 +4206,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0, "k1" = %a1, "k24" = %a2, "k89" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm512_mask_packs_epi32 (merge masking), _mm512_maskz_packs_epi32 (zero masking), _mm512_packs_epi32, _mm512_mask_packs_epi16 (merge masking), _mm512_maskz_packs_epi16 (zero masking), _mm512_packs_epi16.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := Saturate(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * result_elem_width) + (result_elem_width + 63)):((v1 * result_elem_width) + 64)] := Saturate(a1[((v1 * a0_elem_width) + (a0_elem_width + -1)):((v1 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v2 := 0 to k1
-  //       dst[((v2 * result_elem_width) + (result_elem_width + 127)):((v2 * result_elem_width) + 128)] := Saturate(a0[((v2 * a0_elem_width) + (a0_elem_width + 127)):((v2 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v3 := 0 to k1
-  //       dst[((v3 * result_elem_width) + (result_elem_width + 191)):((v3 * result_elem_width) + 192)] := Saturate(a1[((v3 * a0_elem_width) + (a0_elem_width + 127)):((v3 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v4 := 0 to k1
-  //       dst[((v4 * result_elem_width) + (result_elem_width + 255)):((v4 * result_elem_width) + 256)] := Saturate(a0[((v4 * a0_elem_width) + (a0_elem_width + 255)):((v4 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v5 := 0 to k1
-  //       dst[((v5 * result_elem_width) + (result_elem_width + 319)):((v5 * result_elem_width) + 320)] := Saturate(a1[((v5 * a0_elem_width) + (a0_elem_width + 255)):((v5 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v6 := 0 to k1
-  //       dst[((v6 * result_elem_width) + (result_elem_width + 383)):((v6 * result_elem_width) + 384)] := Saturate(a0[((v6 * a0_elem_width) + (a0_elem_width + 383)):((v6 * a0_elem_width) + 384)], result_elem_width)
-  //     ENDFOR
-  //     FOR v7 := 0 to k1
-  //       dst[((v7 * result_elem_width) + (result_elem_width + 447)):((v7 * result_elem_width) + 448)] := Saturate(a1[((v7 * a0_elem_width) + (a0_elem_width + 383)):((v7 * a0_elem_width) + 384)], result_elem_width)
-  //     ENDFOR
-  irdl.operation @packs_epi_2 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<32xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<32xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<32xi16>
-    %o2_1 = irdl.is vector<64xi8>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<32xi1>
-    %o3_1 = irdl.is vector<64xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<32xi16>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "merge"
-    %a0_2 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm512_mask_packus_epi32 (merge masking), _mm512_maskz_packus_epi32 (zero masking), _mm512_packus_epi32, _mm512_mask_packus_epi16 (merge masking), _mm512_maskz_packus_epi16 (zero masking), _mm512_packus_epi16.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * result_elem_width) + (result_elem_width + 63)):((v1 * result_elem_width) + 64)] := SaturateU(a1[((v1 * a0_elem_width) + (a0_elem_width + -1)):((v1 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v2 := 0 to k1
-  //       dst[((v2 * result_elem_width) + (result_elem_width + 127)):((v2 * result_elem_width) + 128)] := SaturateU(a0[((v2 * a0_elem_width) + (a0_elem_width + 127)):((v2 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v3 := 0 to k1
-  //       dst[((v3 * result_elem_width) + (result_elem_width + 191)):((v3 * result_elem_width) + 192)] := SaturateU(a1[((v3 * a0_elem_width) + (a0_elem_width + 127)):((v3 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v4 := 0 to k1
-  //       dst[((v4 * result_elem_width) + (result_elem_width + 255)):((v4 * result_elem_width) + 256)] := SaturateU(a0[((v4 * a0_elem_width) + (a0_elem_width + 255)):((v4 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v5 := 0 to k1
-  //       dst[((v5 * result_elem_width) + (result_elem_width + 319)):((v5 * result_elem_width) + 320)] := SaturateU(a1[((v5 * a0_elem_width) + (a0_elem_width + 255)):((v5 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v6 := 0 to k1
-  //       dst[((v6 * result_elem_width) + (result_elem_width + 383)):((v6 * result_elem_width) + 384)] := SaturateU(a0[((v6 * a0_elem_width) + (a0_elem_width + 383)):((v6 * a0_elem_width) + 384)], result_elem_width)
-  //     ENDFOR
-  //     FOR v7 := 0 to k1
-  //       dst[((v7 * result_elem_width) + (result_elem_width + 447)):((v7 * result_elem_width) + 448)] := SaturateU(a1[((v7 * a0_elem_width) + (a0_elem_width + 383)):((v7 * a0_elem_width) + 384)], result_elem_width)
-  //     ENDFOR
-  irdl.operation @packus_epi_2 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<32xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<32xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<32xi16>
-    %o2_1 = irdl.is vector<64xi8>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<32xi1>
-    %o3_1 = irdl.is vector<64xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<32xi16>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "merge"
-    %a0_2 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3 }
-    irdl.results(result: %r)
-  }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): _mm256_mask_alignr_epi8, _mm512_mask_alignr_epi8.
   //   Semantics with the class parameters as named values:
@@ -4369,8 +4363,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 4 parameter(s)
-  //   Members (18): _mm256_cmp_epi8_mask, _mm256_mask_cmp_epi8_mask (zero masking), _mm512_cmp_epi8_mask, _mm512_mask_cmp_epi8_mask (zero masking), _mm_cmp_epi8_mask, _mm_mask_cmp_epi8_mask (zero masking), _mm256_cmp_epi16_mask, _mm256_mask_cmp_epi16_mask (zero masking), _mm512_cmp_epi16_mask, _mm512_mask_cmp_epi16_mask (zero masking), _mm_cmp_epi16_mask, _mm_mask_cmp_epi16_mask (zero masking), _mm256_cmp_epi32_mask, _mm256_mask_cmp_epi32_mask (zero masking), _mm512_cmp_epi64_mask, _mm512_mask_cmp_epi64_mask (zero masking), _mm512_cmp_epi32_mask, _mm512_mask_cmp_epi32_mask (zero masking).
+  // 24 instructions computing the same thing up to 5 parameter(s)
+  //   Members (24): _mm256_cmp_epi8_mask, _mm256_mask_cmp_epi8_mask (zero masking), _mm512_cmp_epi8_mask, _mm512_mask_cmp_epi8_mask (zero masking), _mm_cmp_epi8_mask, _mm_mask_cmp_epi8_mask (zero masking), _mm256_cmp_epi16_mask, _mm256_mask_cmp_epi16_mask (zero masking), _mm512_cmp_epi16_mask, _mm512_mask_cmp_epi16_mask (zero masking), _mm_cmp_epi16_mask, _mm_mask_cmp_epi16_mask (zero masking), _mm256_cmp_epi32_mask, _mm256_mask_cmp_epi32_mask (zero masking), _mm_cmp_epi32_mask, _mm_mask_cmp_epi32_mask (zero masking), _mm256_cmp_epi64_mask, _mm256_mask_cmp_epi64_mask (zero masking), _mm_cmp_epi64_mask, _mm_mask_cmp_epi64_mask (zero masking), _mm512_cmp_epi64_mask, _mm512_mask_cmp_epi64_mask (zero masking), _mm512_cmp_epi32_mask, _mm512_mask_cmp_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     CASE a0[2:0] OF
@@ -4394,27 +4388,34 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to k3
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k3 + 1)] := 0
   irdl.operation @cmp_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4429,11 +4430,13 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 7 : i32
-    %a2_1 = irdl.is 15 : i32
-    %a2_2 = irdl.is 31 : i32
-    %a2_3 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 7 : i32
+    %a2_3 = irdl.is 15 : i32
+    %a2_4 = irdl.is 31 : i32
+    %a2_5 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5)
     %a3_0 = irdl.is 8 : i32
     %a3_1 = irdl.is 16 : i32
     %a3_2 = irdl.is 32 : i32
@@ -4446,38 +4449,50 @@ irdl.dialect @autollvm {
     %a5_1 = irdl.is 256 : i32
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a6_0 = irdl.is 8 : i32
+    %a6_1 = irdl.is 16 : i32
+    %a6_2 = irdl.is 32 : i32
+    %a6_3 = irdl.is 64 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
     irdl.results(result: %r)
   }
-  // 36 instructions computing the same thing up to 3 parameter(s)
-  //   Members (36): _mm256_cmpeq_epi8_mask, _mm256_mask_cmpeq_epi8_mask (zero masking), _mm512_cmpeq_epi8_mask, _mm512_mask_cmpeq_epi8_mask (zero masking), _mm_cmpeq_epi8_mask, _mm_mask_cmpeq_epi8_mask (zero masking), _mm256_cmpeq_epu8_mask, _mm256_mask_cmpeq_epu8_mask (zero masking), _mm512_cmpeq_epu8_mask, _mm512_mask_cmpeq_epu8_mask (zero masking), _mm_cmpeq_epu8_mask, _mm_mask_cmpeq_epu8_mask (zero masking), _mm256_cmpeq_epu16_mask, _mm256_mask_cmpeq_epu16_mask (zero masking), _mm512_cmpeq_epu16_mask, _mm512_mask_cmpeq_epu16_mask (zero masking), _mm_cmpeq_epu16_mask, _mm_mask_cmpeq_epu16_mask (zero masking), _mm256_cmpeq_epi16_mask, _mm256_mask_cmpeq_epi16_mask (zero masking), _mm512_cmpeq_epi16_mask, _mm512_mask_cmpeq_epi16_mask (zero masking), _mm_cmpeq_epi16_mask, _mm_mask_cmpeq_epi16_mask (zero masking), _mm256_cmpeq_epi32_mask, _mm256_mask_cmpeq_epi32_mask (zero masking), _mm256_cmpeq_epu32_mask, _mm256_mask_cmpeq_epu32_mask (zero masking), _mm512_cmpeq_epi64_mask, _mm512_mask_cmpeq_epi64_mask (zero masking), _mm512_cmpeq_epu64_mask, _mm512_mask_cmpeq_epu64_mask (zero masking), _mm512_cmpeq_epi32_mask, _mm512_mask_cmpeq_epi32_mask (zero masking), _mm512_cmpeq_epu32_mask, _mm512_mask_cmpeq_epu32_mask (zero masking).
+  // 48 instructions computing the same thing up to 4 parameter(s)
+  //   Members (48): _mm256_cmpeq_epi8_mask, _mm256_mask_cmpeq_epi8_mask (zero masking), _mm512_cmpeq_epi8_mask, _mm512_mask_cmpeq_epi8_mask (zero masking), _mm_cmpeq_epi8_mask, _mm_mask_cmpeq_epi8_mask (zero masking), _mm256_cmpeq_epu8_mask, _mm256_mask_cmpeq_epu8_mask (zero masking), _mm512_cmpeq_epu8_mask, _mm512_mask_cmpeq_epu8_mask (zero masking), _mm_cmpeq_epu8_mask, _mm_mask_cmpeq_epu8_mask (zero masking), _mm256_cmpeq_epu16_mask, _mm256_mask_cmpeq_epu16_mask (zero masking), _mm512_cmpeq_epu16_mask, _mm512_mask_cmpeq_epu16_mask (zero masking), _mm_cmpeq_epu16_mask, _mm_mask_cmpeq_epu16_mask (zero masking), _mm256_cmpeq_epi16_mask, _mm256_mask_cmpeq_epi16_mask (zero masking), _mm512_cmpeq_epi16_mask, _mm512_mask_cmpeq_epi16_mask (zero masking), _mm_cmpeq_epi16_mask, _mm_mask_cmpeq_epi16_mask (zero masking), _mm256_cmpeq_epi32_mask, _mm256_mask_cmpeq_epi32_mask (zero masking), _mm_cmpeq_epi32_mask, _mm_mask_cmpeq_epi32_mask (zero masking), _mm256_cmpeq_epi64_mask, _mm256_mask_cmpeq_epi64_mask (zero masking), _mm_cmpeq_epi64_mask, _mm_mask_cmpeq_epi64_mask (zero masking), _mm256_cmpeq_epu32_mask, _mm256_mask_cmpeq_epu32_mask (zero masking), _mm_cmpeq_epu32_mask, _mm_mask_cmpeq_epu32_mask (zero masking), _mm256_cmpeq_epu64_mask, _mm256_mask_cmpeq_epu64_mask (zero masking), _mm_cmpeq_epu64_mask, _mm_mask_cmpeq_epu64_mask (zero masking), _mm512_cmpeq_epi64_mask, _mm512_mask_cmpeq_epi64_mask (zero masking), _mm512_cmpeq_epu64_mask, _mm512_mask_cmpeq_epu64_mask (zero masking), _mm512_cmpeq_epi32_mask, _mm512_mask_cmpeq_epi32_mask (zero masking), _mm512_cmpeq_epu32_mask, _mm512_mask_cmpeq_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpeq_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4491,11 +4506,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4505,38 +4522,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmpge_epi8_mask, _mm256_mask_cmpge_epi8_mask (zero masking), _mm512_cmpge_epi8_mask, _mm512_mask_cmpge_epi8_mask (zero masking), _mm_cmpge_epi8_mask, _mm_mask_cmpge_epi8_mask (zero masking), _mm256_cmpge_epi16_mask, _mm256_mask_cmpge_epi16_mask (zero masking), _mm512_cmpge_epi16_mask, _mm512_mask_cmpge_epi16_mask (zero masking), _mm_cmpge_epi16_mask, _mm_mask_cmpge_epi16_mask (zero masking), _mm256_cmpge_epi32_mask, _mm256_mask_cmpge_epi32_mask (zero masking), _mm512_cmpge_epi64_mask, _mm512_mask_cmpge_epi64_mask (zero masking), _mm512_cmpge_epi32_mask, _mm512_mask_cmpge_epi32_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmpge_epi8_mask, _mm256_mask_cmpge_epi8_mask (zero masking), _mm512_cmpge_epi8_mask, _mm512_mask_cmpge_epi8_mask (zero masking), _mm_cmpge_epi8_mask, _mm_mask_cmpge_epi8_mask (zero masking), _mm256_cmpge_epi16_mask, _mm256_mask_cmpge_epi16_mask (zero masking), _mm512_cmpge_epi16_mask, _mm512_mask_cmpge_epi16_mask (zero masking), _mm_cmpge_epi16_mask, _mm_mask_cmpge_epi16_mask (zero masking), _mm256_cmpge_epi32_mask, _mm256_mask_cmpge_epi32_mask (zero masking), _mm_cmpge_epi32_mask, _mm_mask_cmpge_epi32_mask (zero masking), _mm256_cmpge_epi64_mask, _mm256_mask_cmpge_epi64_mask (zero masking), _mm_cmpge_epi64_mask, _mm_mask_cmpge_epi64_mask (zero masking), _mm512_cmpge_epi64_mask, _mm512_mask_cmpge_epi64_mask (zero masking), _mm512_cmpge_epi32_mask, _mm512_mask_cmpge_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpge_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4550,11 +4579,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4564,38 +4595,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmpgt_epi8_mask, _mm256_mask_cmpgt_epi8_mask (zero masking), _mm512_cmpgt_epi8_mask, _mm512_mask_cmpgt_epi8_mask (zero masking), _mm_cmpgt_epi8_mask, _mm_mask_cmpgt_epi8_mask (zero masking), _mm256_cmpgt_epi16_mask, _mm256_mask_cmpgt_epi16_mask (zero masking), _mm512_cmpgt_epi16_mask, _mm512_mask_cmpgt_epi16_mask (zero masking), _mm_cmpgt_epi16_mask, _mm_mask_cmpgt_epi16_mask (zero masking), _mm256_cmpgt_epi32_mask, _mm256_mask_cmpgt_epi32_mask (zero masking), _mm512_cmpgt_epi64_mask, _mm512_mask_cmpgt_epi64_mask (zero masking), _mm512_cmpgt_epi32_mask, _mm512_mask_cmpgt_epi32_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmpgt_epi8_mask, _mm256_mask_cmpgt_epi8_mask (zero masking), _mm512_cmpgt_epi8_mask, _mm512_mask_cmpgt_epi8_mask (zero masking), _mm_cmpgt_epi8_mask, _mm_mask_cmpgt_epi8_mask (zero masking), _mm256_cmpgt_epi16_mask, _mm256_mask_cmpgt_epi16_mask (zero masking), _mm512_cmpgt_epi16_mask, _mm512_mask_cmpgt_epi16_mask (zero masking), _mm_cmpgt_epi16_mask, _mm_mask_cmpgt_epi16_mask (zero masking), _mm256_cmpgt_epi32_mask, _mm256_mask_cmpgt_epi32_mask (zero masking), _mm_cmpgt_epi32_mask, _mm_mask_cmpgt_epi32_mask (zero masking), _mm256_cmpgt_epi64_mask, _mm256_mask_cmpgt_epi64_mask (zero masking), _mm_cmpgt_epi64_mask, _mm_mask_cmpgt_epi64_mask (zero masking), _mm512_cmpgt_epi64_mask, _mm512_mask_cmpgt_epi64_mask (zero masking), _mm512_cmpgt_epi32_mask, _mm512_mask_cmpgt_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpgt_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4609,11 +4652,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4623,38 +4668,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmple_epi8_mask, _mm256_mask_cmple_epi8_mask (zero masking), _mm512_cmple_epi8_mask, _mm512_mask_cmple_epi8_mask (zero masking), _mm_cmple_epi8_mask, _mm_mask_cmple_epi8_mask (zero masking), _mm256_cmple_epi16_mask, _mm256_mask_cmple_epi16_mask (zero masking), _mm512_cmple_epi16_mask, _mm512_mask_cmple_epi16_mask (zero masking), _mm_cmple_epi16_mask, _mm_mask_cmple_epi16_mask (zero masking), _mm256_cmple_epi32_mask, _mm256_mask_cmple_epi32_mask (zero masking), _mm512_cmple_epi64_mask, _mm512_mask_cmple_epi64_mask (zero masking), _mm512_cmple_epi32_mask, _mm512_mask_cmple_epi32_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmple_epi8_mask, _mm256_mask_cmple_epi8_mask (zero masking), _mm512_cmple_epi8_mask, _mm512_mask_cmple_epi8_mask (zero masking), _mm_cmple_epi8_mask, _mm_mask_cmple_epi8_mask (zero masking), _mm256_cmple_epi16_mask, _mm256_mask_cmple_epi16_mask (zero masking), _mm512_cmple_epi16_mask, _mm512_mask_cmple_epi16_mask (zero masking), _mm_cmple_epi16_mask, _mm_mask_cmple_epi16_mask (zero masking), _mm256_cmple_epi32_mask, _mm256_mask_cmple_epi32_mask (zero masking), _mm_cmple_epi32_mask, _mm_mask_cmple_epi32_mask (zero masking), _mm256_cmple_epi64_mask, _mm256_mask_cmple_epi64_mask (zero masking), _mm_cmple_epi64_mask, _mm_mask_cmple_epi64_mask (zero masking), _mm512_cmple_epi64_mask, _mm512_mask_cmple_epi64_mask (zero masking), _mm512_cmple_epi32_mask, _mm512_mask_cmple_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] <= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmple_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4668,11 +4725,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4682,38 +4741,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmplt_epi8_mask, _mm256_mask_cmplt_epi8_mask (zero masking), _mm512_cmplt_epi8_mask, _mm512_mask_cmplt_epi8_mask (zero masking), _mm_cmplt_epi8_mask, _mm_mask_cmplt_epi8_mask (zero masking), _mm256_cmplt_epi16_mask, _mm256_mask_cmplt_epi16_mask (zero masking), _mm512_cmplt_epi16_mask, _mm512_mask_cmplt_epi16_mask (zero masking), _mm_cmplt_epi16_mask, _mm_mask_cmplt_epi16_mask (zero masking), _mm256_cmplt_epi32_mask, _mm256_mask_cmplt_epi32_mask (zero masking), _mm512_cmplt_epi32_mask, _mm512_mask_cmplt_epi32_mask (zero masking), _mm512_cmplt_epi64_mask, _mm512_mask_cmplt_epi64_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmplt_epi8_mask, _mm256_mask_cmplt_epi8_mask (zero masking), _mm512_cmplt_epi8_mask, _mm512_mask_cmplt_epi8_mask (zero masking), _mm_cmplt_epi8_mask, _mm_mask_cmplt_epi8_mask (zero masking), _mm256_cmplt_epi16_mask, _mm256_mask_cmplt_epi16_mask (zero masking), _mm512_cmplt_epi16_mask, _mm512_mask_cmplt_epi16_mask (zero masking), _mm_cmplt_epi16_mask, _mm_mask_cmplt_epi16_mask (zero masking), _mm256_cmplt_epi32_mask, _mm256_mask_cmplt_epi32_mask (zero masking), _mm_cmplt_epi32_mask, _mm_mask_cmplt_epi32_mask (zero masking), _mm256_cmplt_epi64_mask, _mm256_mask_cmplt_epi64_mask (zero masking), _mm_cmplt_epi64_mask, _mm_mask_cmplt_epi64_mask (zero masking), _mm512_cmplt_epi32_mask, _mm512_mask_cmplt_epi32_mask (zero masking), _mm512_cmplt_epi64_mask, _mm512_mask_cmplt_epi64_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmplt_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4727,11 +4798,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4741,38 +4814,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 36 instructions computing the same thing up to 3 parameter(s)
-  //   Members (36): _mm256_cmpneq_epi8_mask, _mm256_mask_cmpneq_epi8_mask (zero masking), _mm512_cmpneq_epi8_mask, _mm512_mask_cmpneq_epi8_mask (zero masking), _mm_cmpneq_epi8_mask, _mm_mask_cmpneq_epi8_mask (zero masking), _mm256_cmpneq_epu8_mask, _mm256_mask_cmpneq_epu8_mask (zero masking), _mm512_cmpneq_epu8_mask, _mm512_mask_cmpneq_epu8_mask (zero masking), _mm_cmpneq_epu8_mask, _mm_mask_cmpneq_epu8_mask (zero masking), _mm256_cmpneq_epu16_mask, _mm256_mask_cmpneq_epu16_mask (zero masking), _mm512_cmpneq_epu16_mask, _mm512_mask_cmpneq_epu16_mask (zero masking), _mm_cmpneq_epu16_mask, _mm_mask_cmpneq_epu16_mask (zero masking), _mm256_cmpneq_epi16_mask, _mm256_mask_cmpneq_epi16_mask (zero masking), _mm512_cmpneq_epi16_mask, _mm512_mask_cmpneq_epi16_mask (zero masking), _mm_cmpneq_epi16_mask, _mm_mask_cmpneq_epi16_mask (zero masking), _mm256_cmpneq_epi32_mask, _mm256_mask_cmpneq_epi32_mask (zero masking), _mm256_cmpneq_epu32_mask, _mm256_mask_cmpneq_epu32_mask (zero masking), _mm512_cmpneq_epi64_mask, _mm512_mask_cmpneq_epi64_mask (zero masking), _mm512_cmpneq_epu64_mask, _mm512_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi32_mask, _mm512_mask_cmpneq_epi32_mask (zero masking), _mm512_cmpneq_epu32_mask, _mm512_mask_cmpneq_epu32_mask (zero masking).
+  // 48 instructions computing the same thing up to 4 parameter(s)
+  //   Members (48): _mm256_cmpneq_epi8_mask, _mm256_mask_cmpneq_epi8_mask (zero masking), _mm512_cmpneq_epi8_mask, _mm512_mask_cmpneq_epi8_mask (zero masking), _mm_cmpneq_epi8_mask, _mm_mask_cmpneq_epi8_mask (zero masking), _mm256_cmpneq_epu8_mask, _mm256_mask_cmpneq_epu8_mask (zero masking), _mm512_cmpneq_epu8_mask, _mm512_mask_cmpneq_epu8_mask (zero masking), _mm_cmpneq_epu8_mask, _mm_mask_cmpneq_epu8_mask (zero masking), _mm256_cmpneq_epu16_mask, _mm256_mask_cmpneq_epu16_mask (zero masking), _mm512_cmpneq_epu16_mask, _mm512_mask_cmpneq_epu16_mask (zero masking), _mm_cmpneq_epu16_mask, _mm_mask_cmpneq_epu16_mask (zero masking), _mm256_cmpneq_epi16_mask, _mm256_mask_cmpneq_epi16_mask (zero masking), _mm512_cmpneq_epi16_mask, _mm512_mask_cmpneq_epi16_mask (zero masking), _mm_cmpneq_epi16_mask, _mm_mask_cmpneq_epi16_mask (zero masking), _mm256_cmpneq_epi32_mask, _mm256_mask_cmpneq_epi32_mask (zero masking), _mm_cmpneq_epi32_mask, _mm_mask_cmpneq_epi32_mask (zero masking), _mm256_cmpneq_epi64_mask, _mm256_mask_cmpneq_epi64_mask (zero masking), _mm_cmpneq_epi64_mask, _mm_mask_cmpneq_epi64_mask (zero masking), _mm256_cmpneq_epu32_mask, _mm256_mask_cmpneq_epu32_mask (zero masking), _mm_cmpneq_epu32_mask, _mm_mask_cmpneq_epu32_mask (zero masking), _mm256_cmpneq_epu64_mask, _mm256_mask_cmpneq_epu64_mask (zero masking), _mm_cmpneq_epu64_mask, _mm_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi64_mask, _mm512_mask_cmpneq_epi64_mask (zero masking), _mm512_cmpneq_epu64_mask, _mm512_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi32_mask, _mm512_mask_cmpneq_epi32_mask (zero masking), _mm512_cmpneq_epu32_mask, _mm512_mask_cmpneq_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] != a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpneq_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4786,11 +4871,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4800,12 +4887,17 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 4 parameter(s)
-  //   Members (18): _mm256_cmp_epu8_mask, _mm256_mask_cmp_epu8_mask (zero masking), _mm512_cmp_epu8_mask, _mm512_mask_cmp_epu8_mask (zero masking), _mm_cmp_epu8_mask, _mm_mask_cmp_epu8_mask (zero masking), _mm256_cmp_epu16_mask, _mm256_mask_cmp_epu16_mask (zero masking), _mm512_cmp_epu16_mask, _mm512_mask_cmp_epu16_mask (zero masking), _mm_cmp_epu16_mask, _mm_mask_cmp_epu16_mask (zero masking), _mm256_cmp_epu32_mask, _mm256_mask_cmp_epu32_mask (zero masking), _mm512_cmp_epu64_mask, _mm512_mask_cmp_epu64_mask (zero masking), _mm512_cmp_epu32_mask, _mm512_mask_cmp_epu32_mask (zero masking).
+  // 24 instructions computing the same thing up to 5 parameter(s)
+  //   Members (24): _mm256_cmp_epu8_mask, _mm256_mask_cmp_epu8_mask (zero masking), _mm512_cmp_epu8_mask, _mm512_mask_cmp_epu8_mask (zero masking), _mm_cmp_epu8_mask, _mm_mask_cmp_epu8_mask (zero masking), _mm256_cmp_epu16_mask, _mm256_mask_cmp_epu16_mask (zero masking), _mm512_cmp_epu16_mask, _mm512_mask_cmp_epu16_mask (zero masking), _mm_cmp_epu16_mask, _mm_mask_cmp_epu16_mask (zero masking), _mm256_cmp_epu32_mask, _mm256_mask_cmp_epu32_mask (zero masking), _mm_cmp_epu32_mask, _mm_mask_cmp_epu32_mask (zero masking), _mm256_cmp_epu64_mask, _mm256_mask_cmp_epu64_mask (zero masking), _mm_cmp_epu64_mask, _mm_mask_cmp_epu64_mask (zero masking), _mm512_cmp_epu64_mask, _mm512_mask_cmp_epu64_mask (zero masking), _mm512_cmp_epu32_mask, _mm512_mask_cmp_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     CASE a0[2:0] OF
@@ -4829,27 +4921,34 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to k3
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k3 + 1)] := 0
   irdl.operation @cmp_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4864,11 +4963,13 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 7 : i32
-    %a2_1 = irdl.is 15 : i32
-    %a2_2 = irdl.is 31 : i32
-    %a2_3 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 7 : i32
+    %a2_3 = irdl.is 15 : i32
+    %a2_4 = irdl.is 31 : i32
+    %a2_5 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4, %a2_5)
     %a3_0 = irdl.is 8 : i32
     %a3_1 = irdl.is 16 : i32
     %a3_2 = irdl.is 32 : i32
@@ -4881,38 +4982,50 @@ irdl.dialect @autollvm {
     %a5_1 = irdl.is 256 : i32
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a6_0 = irdl.is 8 : i32
+    %a6_1 = irdl.is 16 : i32
+    %a6_2 = irdl.is 32 : i32
+    %a6_3 = irdl.is 64 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmpge_epu8_mask, _mm256_mask_cmpge_epu8_mask (zero masking), _mm512_cmpge_epu8_mask, _mm512_mask_cmpge_epu8_mask (zero masking), _mm_cmpge_epu8_mask, _mm_mask_cmpge_epu8_mask (zero masking), _mm256_cmpge_epu16_mask, _mm256_mask_cmpge_epu16_mask (zero masking), _mm512_cmpge_epu16_mask, _mm512_mask_cmpge_epu16_mask (zero masking), _mm_cmpge_epu16_mask, _mm_mask_cmpge_epu16_mask (zero masking), _mm256_cmpge_epu32_mask, _mm256_mask_cmpge_epu32_mask (zero masking), _mm512_cmpge_epu64_mask, _mm512_mask_cmpge_epu64_mask (zero masking), _mm512_cmpge_epu32_mask, _mm512_mask_cmpge_epu32_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmpge_epu8_mask, _mm256_mask_cmpge_epu8_mask (zero masking), _mm512_cmpge_epu8_mask, _mm512_mask_cmpge_epu8_mask (zero masking), _mm_cmpge_epu8_mask, _mm_mask_cmpge_epu8_mask (zero masking), _mm256_cmpge_epu16_mask, _mm256_mask_cmpge_epu16_mask (zero masking), _mm512_cmpge_epu16_mask, _mm512_mask_cmpge_epu16_mask (zero masking), _mm_cmpge_epu16_mask, _mm_mask_cmpge_epu16_mask (zero masking), _mm256_cmpge_epu32_mask, _mm256_mask_cmpge_epu32_mask (zero masking), _mm_cmpge_epu32_mask, _mm_mask_cmpge_epu32_mask (zero masking), _mm256_cmpge_epu64_mask, _mm256_mask_cmpge_epu64_mask (zero masking), _mm_cmpge_epu64_mask, _mm_mask_cmpge_epu64_mask (zero masking), _mm512_cmpge_epu64_mask, _mm512_mask_cmpge_epu64_mask (zero masking), _mm512_cmpge_epu32_mask, _mm512_mask_cmpge_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpge_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4926,11 +5039,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4940,38 +5055,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmpgt_epu8_mask, _mm256_mask_cmpgt_epu8_mask (zero masking), _mm512_cmpgt_epu8_mask, _mm512_mask_cmpgt_epu8_mask (zero masking), _mm_cmpgt_epu8_mask, _mm_mask_cmpgt_epu8_mask (zero masking), _mm256_cmpgt_epu16_mask, _mm256_mask_cmpgt_epu16_mask (zero masking), _mm512_cmpgt_epu16_mask, _mm512_mask_cmpgt_epu16_mask (zero masking), _mm_cmpgt_epu16_mask, _mm_mask_cmpgt_epu16_mask (zero masking), _mm256_cmpgt_epu32_mask, _mm256_mask_cmpgt_epu32_mask (zero masking), _mm512_cmpgt_epu64_mask, _mm512_mask_cmpgt_epu64_mask (zero masking), _mm512_cmpgt_epu32_mask, _mm512_mask_cmpgt_epu32_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmpgt_epu8_mask, _mm256_mask_cmpgt_epu8_mask (zero masking), _mm512_cmpgt_epu8_mask, _mm512_mask_cmpgt_epu8_mask (zero masking), _mm_cmpgt_epu8_mask, _mm_mask_cmpgt_epu8_mask (zero masking), _mm256_cmpgt_epu16_mask, _mm256_mask_cmpgt_epu16_mask (zero masking), _mm512_cmpgt_epu16_mask, _mm512_mask_cmpgt_epu16_mask (zero masking), _mm_cmpgt_epu16_mask, _mm_mask_cmpgt_epu16_mask (zero masking), _mm256_cmpgt_epu32_mask, _mm256_mask_cmpgt_epu32_mask (zero masking), _mm_cmpgt_epu32_mask, _mm_mask_cmpgt_epu32_mask (zero masking), _mm256_cmpgt_epu64_mask, _mm256_mask_cmpgt_epu64_mask (zero masking), _mm_cmpgt_epu64_mask, _mm_mask_cmpgt_epu64_mask (zero masking), _mm512_cmpgt_epu64_mask, _mm512_mask_cmpgt_epu64_mask (zero masking), _mm512_cmpgt_epu32_mask, _mm512_mask_cmpgt_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpgt_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -4985,11 +5112,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4999,38 +5128,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmple_epu8_mask, _mm256_mask_cmple_epu8_mask (zero masking), _mm512_cmple_epu8_mask, _mm512_mask_cmple_epu8_mask (zero masking), _mm_cmple_epu8_mask, _mm_mask_cmple_epu8_mask (zero masking), _mm256_cmple_epu16_mask, _mm256_mask_cmple_epu16_mask (zero masking), _mm512_cmple_epu16_mask, _mm512_mask_cmple_epu16_mask (zero masking), _mm_cmple_epu16_mask, _mm_mask_cmple_epu16_mask (zero masking), _mm256_cmple_epu32_mask, _mm256_mask_cmple_epu32_mask (zero masking), _mm512_cmple_epu64_mask, _mm512_mask_cmple_epu64_mask (zero masking), _mm512_cmple_epu32_mask, _mm512_mask_cmple_epu32_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmple_epu8_mask, _mm256_mask_cmple_epu8_mask (zero masking), _mm512_cmple_epu8_mask, _mm512_mask_cmple_epu8_mask (zero masking), _mm_cmple_epu8_mask, _mm_mask_cmple_epu8_mask (zero masking), _mm256_cmple_epu16_mask, _mm256_mask_cmple_epu16_mask (zero masking), _mm512_cmple_epu16_mask, _mm512_mask_cmple_epu16_mask (zero masking), _mm_cmple_epu16_mask, _mm_mask_cmple_epu16_mask (zero masking), _mm256_cmple_epu32_mask, _mm256_mask_cmple_epu32_mask (zero masking), _mm_cmple_epu32_mask, _mm_mask_cmple_epu32_mask (zero masking), _mm256_cmple_epu64_mask, _mm256_mask_cmple_epu64_mask (zero masking), _mm_cmple_epu64_mask, _mm_mask_cmple_epu64_mask (zero masking), _mm512_cmple_epu64_mask, _mm512_mask_cmple_epu64_mask (zero masking), _mm512_cmple_epu32_mask, _mm512_mask_cmple_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] <= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmple_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -5044,11 +5185,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -5058,38 +5201,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_cmplt_epu8_mask, _mm256_mask_cmplt_epu8_mask (zero masking), _mm512_cmplt_epu8_mask, _mm512_mask_cmplt_epu8_mask (zero masking), _mm_cmplt_epu8_mask, _mm_mask_cmplt_epu8_mask (zero masking), _mm256_cmplt_epu16_mask, _mm256_mask_cmplt_epu16_mask (zero masking), _mm512_cmplt_epu16_mask, _mm512_mask_cmplt_epu16_mask (zero masking), _mm_cmplt_epu16_mask, _mm_mask_cmplt_epu16_mask (zero masking), _mm256_cmplt_epu32_mask, _mm256_mask_cmplt_epu32_mask (zero masking), _mm512_cmplt_epu64_mask, _mm512_mask_cmplt_epu64_mask (zero masking), _mm512_cmplt_epu32_mask, _mm512_mask_cmplt_epu32_mask (zero masking).
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_cmplt_epu8_mask, _mm256_mask_cmplt_epu8_mask (zero masking), _mm512_cmplt_epu8_mask, _mm512_mask_cmplt_epu8_mask (zero masking), _mm_cmplt_epu8_mask, _mm_mask_cmplt_epu8_mask (zero masking), _mm256_cmplt_epu16_mask, _mm256_mask_cmplt_epu16_mask (zero masking), _mm512_cmplt_epu16_mask, _mm512_mask_cmplt_epu16_mask (zero masking), _mm_cmplt_epu16_mask, _mm_mask_cmplt_epu16_mask (zero masking), _mm256_cmplt_epu32_mask, _mm256_mask_cmplt_epu32_mask (zero masking), _mm_cmplt_epu32_mask, _mm_mask_cmplt_epu32_mask (zero masking), _mm256_cmplt_epu64_mask, _mm256_mask_cmplt_epu64_mask (zero masking), _mm_cmplt_epu64_mask, _mm_mask_cmplt_epu64_mask (zero masking), _mm512_cmplt_epu64_mask, _mm512_mask_cmplt_epu64_mask (zero masking), _mm512_cmplt_epu32_mask, _mm512_mask_cmplt_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmplt_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -5103,11 +5258,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -5117,8 +5274,13 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
@@ -5360,8 +5522,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 9 instructions computing the same thing up to 3 parameter(s)
-  //   Members (9): _mm256_movepi8_mask, _mm512_movepi8_mask, _mm_movepi8_mask, _mm256_movepi16_mask, _mm512_movepi16_mask, _mm_movepi16_mask, _mm256_movepi32_mask, _mm512_movepi32_mask, _mm512_movepi64_mask.
+  // 12 instructions computing the same thing up to 4 parameter(s)
+  //   Members (12): _mm256_movepi8_mask, _mm512_movepi8_mask, _mm_movepi8_mask, _mm256_movepi16_mask, _mm512_movepi16_mask, _mm_movepi16_mask, _mm256_movepi32_mask, _mm512_movepi32_mask, _mm_movepi32_mask, _mm256_movepi64_mask, _mm512_movepi64_mask, _mm_movepi64_mask.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       IF a0[((v0 * a0_elem_width) + (a0_elem_width + -1))]
@@ -5370,27 +5532,33 @@ irdl.dialect @autollvm {
   //         dst[v0] := 0
   //       FI
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @movepi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %r_0 = irdl.is vector<16xi1>
     %r_1 = irdl.is vector<32xi1>
     %r_2 = irdl.is vector<64xi1>
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 15 : i32
-    %a0_2 = irdl.is 31 : i32
-    %a0_3 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
+    %a0_3 = irdl.is 15 : i32
+    %a0_4 = irdl.is 31 : i32
+    %a0_5 = irdl.is 63 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5)
     %a1_0 = irdl.is 8 : i32
     %a1_1 = irdl.is 16 : i32
     %a1_2 = irdl.is 32 : i32
@@ -5400,8 +5568,13 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 256 : i32
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 8 : i32
+    %a3_1 = irdl.is 16 : i32
+    %a3_2 = irdl.is 32 : i32
+    %a3_3 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
@@ -5571,71 +5744,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 44 instructions computing the same thing up to 5 parameter(s)
-  //   Members (44): _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_cvtusepi32_epi8, _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  irdl.operation @cvtusepi16_epi {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<4xi64>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<32xi8>
-    %o1_3 = irdl.is vector<4xi32>
-    %o1_4 = irdl.is vector<8xi16>
-    %o1_5 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi8>
-    %r_3 = irdl.is vector<4xi32>
-    %r_4 = irdl.is vector<8xi16>
-    %r_5 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "merge"
-    %a0_2 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
-    irdl.results(result: %r)
-  }
   // 10 instructions computing the same thing up to 5 parameter(s)
   //   Members (10): _mm_mask_cvtusepi16_epi8, _mm256_mask_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi16, _mm256_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi16, _mm_mask_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi8.
   //   Semantics with the class parameters as named values:
@@ -5647,7 +5755,7 @@ irdl.dialect @autollvm {
   //       FI
   //     ENDFOR
   //     dst[MAX:k19] := 0
-  irdl.operation @cvtusepi16_epi_2 {
+  irdl.operation @cvtusepi16_epi {
     %o0_0 = irdl.is vector<8xi1>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<2xi64>
@@ -5739,51 +5847,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 8 instructions computing the same thing up to 2 parameter(s)
-  //   Members (8): _mm256_mask_mullo_epi16 (merge masking), _mm256_maskz_mullo_epi16 (zero masking), _mm512_mask_mullo_epi16 (merge masking), _mm512_maskz_mullo_epi16 (zero masking), _mm512_mullo_epi16, _mm_mask_mullo_epi16 (merge masking), _mm_maskz_mullo_epi16 (zero masking), _mm_mullo_epi16.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1[31:0] := (SignExtend(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 32) * SignExtend(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 32))
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := v1[15:0]
-  //     ENDFOR
-  irdl.operation @mullo_epi_2 {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<32xi16>
-    %o0_2 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<32xi16>
-    %o1_2 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi16>
-    %o2_1 = irdl.is vector<32xi16>
-    %o2_2 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<16xi1>
-    %o3_1 = irdl.is vector<32xi1>
-    %o3_2 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<32xi16>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "merge"
-    %a0_2 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
-    irdl.results(result: %r)
-  }
   // 3 instructions computing the same thing up to 0 parameter(s)
   //   Members (3): _mm_mask_shuffle_epi8 (merge masking), _mm_maskz_shuffle_epi8 (zero masking), _mm_shuffle_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
@@ -5815,110 +5878,41 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 0 parameter(s)
-  //   Members (3): _mm512_mask_shufflehi_epi16 (merge masking), _mm512_maskz_shufflehi_epi16 (zero masking), _mm512_shufflehi_epi16.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     dst[63:0] := a0[63:0]
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 79):((v0 * 16) + 64)] := (a0 >> (a1[((v0 * 2) + 1):((v0 * 2) + 0)] * 16))[79:64]
-  //     ENDFOR
-  //     dst[191:128] := a0[191:128]
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 207):((v1 * 16) + 192)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[207:192]
-  //     ENDFOR
-  //     dst[319:256] := a0[319:256]
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 335):((v2 * 16) + 320)] := (a0 >> (a1[((v2 * 2) + 1):((v2 * 2) + 0)] * 16))[335:320]
-  //     ENDFOR
-  //     dst[447:384] := a0[447:384]
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 463):((v3 * 16) + 448)] := (a0 >> (a1[((v3 * 2) + 1):((v3 * 2) + 0)] * 16))[463:448]
-  //     ENDFOR
-  irdl.operation @shufflehi_epi_2 {
-    %o0_0 = irdl.is vector<32xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi16>
-    %r = irdl.any_of(%r_0)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is "none"
-    %a1_1 = irdl.is "merge"
-    %a1_2 = irdl.is "zero"
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 0 parameter(s)
-  //   Members (3): _mm512_mask_shufflelo_epi16 (merge masking), _mm512_maskz_shufflelo_epi16 (zero masking), _mm512_shufflelo_epi16.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (a0 >> (a1[((v0 * 2) + 1):((v0 * 2) + 0)] * 16))[15:0]
-  //     ENDFOR
-  //     dst[127:64] := a0[127:64]
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 143):((v1 * 16) + 128)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[143:128]
-  //     ENDFOR
-  //     dst[255:192] := a0[255:192]
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 271):((v2 * 16) + 256)] := (a0 >> (a1[((v2 * 2) + 1):((v2 * 2) + 0)] * 16))[271:256]
-  //     ENDFOR
-  //     dst[383:320] := a0[383:320]
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 399):((v3 * 16) + 384)] := (a0 >> (a1[((v3 * 2) + 1):((v3 * 2) + 0)] * 16))[399:384]
-  //     ENDFOR
-  //     dst[511:448] := a0[511:448]
-  irdl.operation @shufflelo_epi_2 {
-    %o0_0 = irdl.is vector<32xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi16>
-    %r = irdl.any_of(%r_0)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is "none"
-    %a1_1 = irdl.is "merge"
-    %a1_2 = irdl.is "zero"
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1 }
-    irdl.results(result: %r)
-  }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_mask_test_epi8_mask (zero masking), _mm256_test_epi8_mask, _mm512_mask_test_epi8_mask (zero masking), _mm512_test_epi8_mask, _mm_mask_test_epi8_mask (zero masking), _mm_test_epi8_mask, _mm256_mask_test_epi16_mask (zero masking), _mm256_test_epi16_mask, _mm512_mask_test_epi16_mask (zero masking), _mm512_test_epi16_mask, _mm_mask_test_epi16_mask (zero masking), _mm_test_epi16_mask, _mm256_mask_test_epi32_mask (zero masking), _mm256_test_epi32_mask, _mm512_mask_test_epi64_mask (zero masking), _mm512_test_epi64_mask, _mm512_mask_test_epi32_mask (zero masking), _mm512_test_epi32_mask.
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_mask_test_epi8_mask (zero masking), _mm256_test_epi8_mask, _mm512_mask_test_epi8_mask (zero masking), _mm512_test_epi8_mask, _mm_mask_test_epi8_mask (zero masking), _mm_test_epi8_mask, _mm256_mask_test_epi16_mask (zero masking), _mm256_test_epi16_mask, _mm512_mask_test_epi16_mask (zero masking), _mm512_test_epi16_mask, _mm_mask_test_epi16_mask (zero masking), _mm_test_epi16_mask, _mm256_mask_test_epi32_mask (zero masking), _mm256_test_epi32_mask, _mm_mask_test_epi32_mask (zero masking), _mm_test_epi32_mask, _mm256_mask_test_epi64_mask (zero masking), _mm256_test_epi64_mask, _mm_mask_test_epi64_mask (zero masking), _mm_test_epi64_mask, _mm512_mask_test_epi64_mask (zero masking), _mm512_test_epi64_mask, _mm512_mask_test_epi32_mask (zero masking), _mm512_test_epi32_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) != 0) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @test_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -5932,11 +5926,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -5946,38 +5942,50 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): _mm256_mask_testn_epi8_mask (zero masking), _mm256_testn_epi8_mask, _mm512_mask_testn_epi8_mask (zero masking), _mm512_testn_epi8_mask, _mm_mask_testn_epi8_mask (zero masking), _mm_testn_epi8_mask, _mm256_mask_testn_epi16_mask (zero masking), _mm256_testn_epi16_mask, _mm512_mask_testn_epi16_mask (zero masking), _mm512_testn_epi16_mask, _mm_mask_testn_epi16_mask (zero masking), _mm_testn_epi16_mask, _mm256_mask_testn_epi32_mask (zero masking), _mm256_testn_epi32_mask, _mm512_mask_testn_epi32_mask (zero masking), _mm512_testn_epi32_mask, _mm512_mask_testn_epi64_mask (zero masking), _mm512_testn_epi64_mask.
+  // 24 instructions computing the same thing up to 4 parameter(s)
+  //   Members (24): _mm256_mask_testn_epi8_mask (zero masking), _mm256_testn_epi8_mask, _mm512_mask_testn_epi8_mask (zero masking), _mm512_testn_epi8_mask, _mm_mask_testn_epi8_mask (zero masking), _mm_testn_epi8_mask, _mm256_mask_testn_epi16_mask (zero masking), _mm256_testn_epi16_mask, _mm512_mask_testn_epi16_mask (zero masking), _mm512_testn_epi16_mask, _mm_mask_testn_epi16_mask (zero masking), _mm_testn_epi16_mask, _mm256_mask_testn_epi32_mask (zero masking), _mm256_testn_epi32_mask, _mm_mask_testn_epi32_mask (zero masking), _mm_testn_epi32_mask, _mm256_mask_testn_epi64_mask (zero masking), _mm256_testn_epi64_mask, _mm_mask_testn_epi64_mask (zero masking), _mm_testn_epi64_mask, _mm512_mask_testn_epi32_mask (zero masking), _mm512_testn_epi32_mask, _mm512_mask_testn_epi64_mask (zero masking), _mm512_testn_epi64_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) == 0) ? 1 : 0)
   //     ENDFOR
+  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @testn_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<64xi8>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi8>
+    %o0_6 = irdl.is vector<4xi32>
+    %o0_7 = irdl.is vector<4xi64>
+    %o0_8 = irdl.is vector<64xi8>
+    %o0_9 = irdl.is vector<8xi16>
+    %o0_10 = irdl.is vector<8xi32>
+    %o0_11 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<32xi8>
-    %o1_5 = irdl.is vector<64xi8>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<64xi8>
+    %o1_9 = irdl.is vector<8xi16>
+    %o1_10 = irdl.is vector<8xi32>
+    %o1_11 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
@@ -5991,11 +5999,13 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -6005,8 +6015,13 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 5 parameter(s)
@@ -6852,37 +6867,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm_movepi32_mask, _mm256_movepi64_mask, _mm_movepi64_mask.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[((v0 * a0_elem_width) + (a0_elem_width + -1))]
-  //         dst[v0] := 1
-  //       ELSE
-  //         dst[v0] := 0
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @movepi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
-    irdl.results(result: %r)
-  }
   // 18 instructions computing the same thing up to 4 parameter(s)
   //   Members (18): _mm256_alignr_epi32, _mm256_mask_alignr_epi32 (merge masking), _mm256_maskz_alignr_epi32 (zero masking), _mm_alignr_epi32, _mm_mask_alignr_epi32 (merge masking), _mm_maskz_alignr_epi32 (zero masking), _mm256_alignr_epi64, _mm256_mask_alignr_epi64 (merge masking), _mm256_maskz_alignr_epi64 (zero masking), _mm_alignr_epi64, _mm_mask_alignr_epi64 (merge masking), _mm_maskz_alignr_epi64 (zero masking), _mm512_maskz_alignr_epi32 (zero masking), _mm512_alignr_epi64, _mm512_mask_alignr_epi64 (merge masking), _mm512_maskz_alignr_epi64 (zero masking), _mm512_alignr_epi32, _mm512_mask_alignr_epi32 (merge masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
@@ -6945,488 +6929,6 @@ irdl.dialect @autollvm {
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "a2" = %a0, "masking" = %a1, "k0" = %a2, "a0_width" = %a3, "a0_elem_width" = %a4, "k13" = %a5 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmp_epi32_mask, _mm_mask_cmp_epi32_mask (zero masking), _mm256_cmp_epi64_mask, _mm256_mask_cmp_epi64_mask (zero masking), _mm_cmp_epi64_mask, _mm_mask_cmp_epi64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     CASE a0[2:0] OF
-  //     0:
-  //       v0 := _MM_CMPINT_EQ
-  //     1:
-  //       v0 := _MM_CMPINT_LT
-  //     2:
-  //       v0 := _MM_CMPINT_LE
-  //     3:
-  //       v0 := _MM_CMPINT_FALSE
-  //     4:
-  //       v0 := _MM_CMPINT_NE
-  //     5:
-  //       v0 := _MM_CMPINT_NLT
-  //     6:
-  //       v0 := _MM_CMPINT_NLE
-  //     7:
-  //       v0 := _MM_CMPINT_TRUE
-  //     ESAC
-  //     FOR v1 := 0 to k3
-  //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k3 + 1)] := 0
-  irdl.operation @cmp_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is "none"
-    %a1_1 = irdl.is "zero"
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 12 instructions computing the same thing up to 3 parameter(s)
-  //   Members (12): _mm_cmpeq_epi32_mask, _mm_mask_cmpeq_epi32_mask (zero masking), _mm256_cmpeq_epi64_mask, _mm256_mask_cmpeq_epi64_mask (zero masking), _mm_cmpeq_epi64_mask, _mm_mask_cmpeq_epi64_mask (zero masking), _mm_cmpeq_epu32_mask, _mm_mask_cmpeq_epu32_mask (zero masking), _mm256_cmpeq_epu64_mask, _mm256_mask_cmpeq_epu64_mask (zero masking), _mm_cmpeq_epu64_mask, _mm_mask_cmpeq_epu64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmpeq_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmpge_epi32_mask, _mm_mask_cmpge_epi32_mask (zero masking), _mm256_cmpge_epi64_mask, _mm256_mask_cmpge_epi64_mask (zero masking), _mm_cmpge_epi64_mask, _mm_mask_cmpge_epi64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmpge_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmpgt_epi32_mask, _mm_mask_cmpgt_epi32_mask (zero masking), _mm256_cmpgt_epi64_mask, _mm256_mask_cmpgt_epi64_mask (zero masking), _mm_cmpgt_epi64_mask, _mm_mask_cmpgt_epi64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmpgt_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmple_epi32_mask, _mm_mask_cmple_epi32_mask (zero masking), _mm256_cmple_epi64_mask, _mm256_mask_cmple_epi64_mask (zero masking), _mm_cmple_epi64_mask, _mm_mask_cmple_epi64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] <= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmple_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmplt_epi32_mask, _mm_mask_cmplt_epi32_mask (zero masking), _mm256_cmplt_epi64_mask, _mm256_mask_cmplt_epi64_mask (zero masking), _mm_cmplt_epi64_mask, _mm_mask_cmplt_epi64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmplt_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 12 instructions computing the same thing up to 3 parameter(s)
-  //   Members (12): _mm_cmpneq_epi32_mask, _mm_mask_cmpneq_epi32_mask (zero masking), _mm256_cmpneq_epi64_mask, _mm256_mask_cmpneq_epi64_mask (zero masking), _mm_cmpneq_epi64_mask, _mm_mask_cmpneq_epi64_mask (zero masking), _mm_cmpneq_epu32_mask, _mm_mask_cmpneq_epu32_mask (zero masking), _mm256_cmpneq_epu64_mask, _mm256_mask_cmpneq_epu64_mask (zero masking), _mm_cmpneq_epu64_mask, _mm_mask_cmpneq_epu64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] != a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmpneq_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmp_epu32_mask, _mm_mask_cmp_epu32_mask (zero masking), _mm256_cmp_epu64_mask, _mm256_mask_cmp_epu64_mask (zero masking), _mm_cmp_epu64_mask, _mm_mask_cmp_epu64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     CASE a0[2:0] OF
-  //     0:
-  //       v0 := _MM_CMPINT_EQ
-  //     1:
-  //       v0 := _MM_CMPINT_LT
-  //     2:
-  //       v0 := _MM_CMPINT_LE
-  //     3:
-  //       v0 := _MM_CMPINT_FALSE
-  //     4:
-  //       v0 := _MM_CMPINT_NE
-  //     5:
-  //       v0 := _MM_CMPINT_NLT
-  //     6:
-  //       v0 := _MM_CMPINT_NLE
-  //     7:
-  //       v0 := _MM_CMPINT_TRUE
-  //     ESAC
-  //     FOR v1 := 0 to k3
-  //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k3 + 1)] := 0
-  irdl.operation @cmp_epu32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is "none"
-    %a1_1 = irdl.is "zero"
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmpge_epu32_mask, _mm_mask_cmpge_epu32_mask (zero masking), _mm256_cmpge_epu64_mask, _mm256_mask_cmpge_epu64_mask (zero masking), _mm_cmpge_epu64_mask, _mm_mask_cmpge_epu64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmpge_epu32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmpgt_epu32_mask, _mm_mask_cmpgt_epu32_mask (zero masking), _mm256_cmpgt_epu64_mask, _mm256_mask_cmpgt_epu64_mask (zero masking), _mm_cmpgt_epu64_mask, _mm_mask_cmpgt_epu64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmpgt_epu32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmple_epu32_mask, _mm_mask_cmple_epu32_mask (zero masking), _mm256_cmple_epu64_mask, _mm256_mask_cmple_epu64_mask (zero masking), _mm_cmple_epu64_mask, _mm_mask_cmple_epu64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] <= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmple_epu32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_cmplt_epu32_mask, _mm_mask_cmplt_epu32_mask (zero masking), _mm256_cmplt_epu64_mask, _mm256_mask_cmplt_epu64_mask (zero masking), _mm_cmplt_epu64_mask, _mm_mask_cmplt_epu64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmplt_epu32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
@@ -8501,80 +8003,6 @@ irdl.dialect @autollvm {
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
     irdl.attributes { "a3" = %a0, "masking" = %a1, "k1" = %a2, "k3" = %a3, "a0_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_mask_test_epi32_mask (zero masking), _mm_test_epi32_mask, _mm256_mask_test_epi64_mask (zero masking), _mm256_test_epi64_mask, _mm_mask_test_epi64_mask (zero masking), _mm_test_epi64_mask.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) != 0) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @test_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm_mask_testn_epi32_mask (zero masking), _mm_testn_epi32_mask, _mm256_mask_testn_epi64_mask (zero masking), _mm256_testn_epi64_mask, _mm_mask_testn_epi64_mask (zero masking), _mm_testn_epi64_mask.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) == 0) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @testn_epi32_mask {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)

@@ -152,13 +152,38 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
 
 /// Algorithm 1: from the largest group down, every smaller group of the
 /// same shape whose members all fit the larger group's template (numbers
-/// fitted, proved by Z3; see [`super::merge`]) joins it.
+/// fitted, proved by Z3; see [`super::merge`]) joins it. Then the same from
+/// the smallest group up: a general form is sometimes written only by the
+/// few (a mask result that clears its unused upper bits).
 fn merge_templates(
-    mut groups: Vec<Vec<(usize, Prepared)>>,
+    groups: Vec<Vec<(usize, Prepared)>>,
     timeout_ms: u32,
     stats: &mut ClassStats,
 ) -> Vec<Vec<(usize, Prepared)>> {
-    groups.sort_by_key(|g| (std::cmp::Reverse(g.len()), g[0].0));
+    let groups = merge_pass(groups, true, timeout_ms, stats);
+    let groups = merge_pass(groups, false, timeout_ms, stats);
+    let mut out: Vec<Vec<(usize, Prepared)>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
+    for g in &mut out {
+        g.sort_by_key(|(i, _)| *i);
+    }
+    out.sort_by_key(|g| g[0].0);
+    out
+}
+
+/// One pass of [`merge_templates`]: hosts in order of size (descending or
+/// ascending), each offered every later group.
+fn merge_pass(
+    mut groups: Vec<Vec<(usize, Prepared)>>,
+    largest_first: bool,
+    timeout_ms: u32,
+    stats: &mut ClassStats,
+) -> Vec<Vec<(usize, Prepared)>> {
+    groups.retain(|g| !g.is_empty());
+    if largest_first {
+        groups.sort_by_key(|g| (std::cmp::Reverse(g.len()), g[0].0));
+    } else {
+        groups.sort_by_key(|g| (g.len(), g[0].0));
+    }
     let shape = |g: &[(usize, Prepared)]| {
         let s = &g[0].1.canonical.sema;
         (s.args.iter().map(|a| a.kind).collect::<Vec<_>>(), s.result.kind)
@@ -202,12 +227,7 @@ fn merge_templates(
             groups[a].extend(moved);
         }
     }
-    let mut out: Vec<Vec<(usize, Prepared)>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
-    for g in &mut out {
-        g.sort_by_key(|(i, _)| *i);
-    }
-    out.sort_by_key(|g| g[0].0);
-    out
+    groups
 }
 
 /// Links holes equal in every member, folds holes constant across the class.

@@ -2862,7 +2862,7 @@ func.func @cvtepu16_epi(%arg0: vector<8xi16>) -> vector<8xi32> {
 // CHECK-LABEL: func.func @cvtepu16_epi_v1(
 // CHECK: "autollvm.cvtepu16_epi"
 func.func @cvtepu16_epi_v1(%arg0: vector<8xi16>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi64>
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -2883,350 +2883,658 @@ func.func @cvtepu16_epi_v3(%arg0: vector<16xi8>) -> vector<16xi16> {
 // CHECK-LABEL: func.func @cvtepu16_epi_v4(
 // CHECK: "autollvm.cvtepu16_epi"
 func.func @cvtepu16_epi_v4(%arg0: vector<16xi8>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi32>
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v5(
 // CHECK: "autollvm.cvtepu16_epi"
 func.func @cvtepu16_epi_v5(%arg0: vector<16xi8>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi64>
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v6(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v6(%arg0: vector<16xi8>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v6(%arg0: vector<16xi16>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v7(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v7(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v7(%arg0: vector<16xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v8(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v8(%arg0: vector<32xi8>) -> vector<32xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi8>) -> vector<32xi16>
-  return %0 : vector<32xi16>
+func.func @cvtepu16_epi_v8(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v9(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v9(%arg0: vector<32xi8>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
+func.func @cvtepu16_epi_v9(%arg0: vector<32xi16>) -> vector<32xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 31 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v10(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v10(%arg0: vector<32xi8>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi8>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
+func.func @cvtepu16_epi_v10(%arg0: vector<32xi16>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 31 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v11(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v11(%arg0: vector<16xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v11(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 31 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v12(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v12(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v12(%arg0: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v13(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v13(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v13(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v14(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v14(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v14(%arg0: vector<16xi8>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v15(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v15(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v15(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v16(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v16(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v16(%arg0: vector<32xi8>) -> vector<32xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi8>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v17(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v17(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v17(%arg0: vector<32xi8>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v18(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v18(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v18(%arg0: vector<32xi8>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi8>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v19(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v19(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v19(%arg0: vector<16xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v20(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v20(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v20(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v21(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v21(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v21(%arg0: vector<8xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v22(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v22(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v22(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v23(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v23(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v23(%arg0: vector<4xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v24(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v24(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v24(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v25(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v25(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v25(%arg0: vector<8xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v26(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v26(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v26(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v27(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v27(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v27(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v28(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v28(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v28(%arg0: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v29(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v29(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v29(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v30(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v30(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v30(%arg0: vector<4xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v31(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v31(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v31(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v32(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v32(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v32(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v33(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v33(%arg0: vector<16xi8>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v33(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v34(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v34(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v34(%arg0: vector<4xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v35(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v35(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v35(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v36(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v36(%arg0: vector<16xi8>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v36(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v37(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v37(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v37(%arg0: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v38(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v38(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v38(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v39(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v39(%arg0: vector<8xi32>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v39(%arg0: vector<4xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v40(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v40(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v40(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v41(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v41(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v41(%arg0: vector<2xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v42(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v42(%arg0: vector<16xi16>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v42(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v43(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v43(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v43(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v44(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v44(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v44(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v45(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v45(%arg0: vector<8xi16>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v45(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v46(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v46(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v46(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v47(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v47(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v47(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v48(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v48(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v48(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v49(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v49(%arg0: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v49(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v50(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v50(%arg0: vector<16xi8>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
+func.func @cvtepu16_epi_v50(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v51(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v51(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v51(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v52(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v52(%arg0: vector<8xi16>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v52(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v53(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v53(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
+func.func @cvtepu16_epi_v53(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v54(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v54(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v55(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v55(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v56(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v56(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v57(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v57(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v58(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v58(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v59(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v59(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v60(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v60(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v61(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v61(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v62(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v62(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v63(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v63(%arg0: vector<16xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v64(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v64(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v65(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v65(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v66(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v66(%arg0: vector<16xi32>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v67(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v67(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v68(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v68(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v69(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v69(%arg0: vector<8xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v70(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v70(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v71(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v71(%arg0: vector<8xi64>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v72(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v72(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v73(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v73(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v74(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v74(%arg0: vector<8xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v75(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v75(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v76(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v76(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v77(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v77(%arg0: vector<16xi8>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v78(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v78(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v79(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v79(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v80(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v80(%arg0: vector<16xi8>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v81(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v82(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v83(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v83(%arg0: vector<8xi32>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v84(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v84(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v85(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v85(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v86(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v86(%arg0: vector<16xi16>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v87(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v87(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v88(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v88(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v89(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v89(%arg0: vector<8xi16>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v90(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v90(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v91(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v91(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v92(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v92(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v93(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v93(%arg0: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v94(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v94(%arg0: vector<16xi8>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v95(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v95(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v96(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v96(%arg0: vector<8xi16>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v97(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v97(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4892,8 +5200,64 @@ func.func @mulhrs_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8
 // CHECK-LABEL: func.func @mullo_epi(
 // CHECK: "autollvm.mullo_epi"
 func.func @mullo_epi(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1) : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v1(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v2(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v3(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v4(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v5(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v6(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v7(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mullo_epi_v8(
+// CHECK: "autollvm.mullo_epi"
+func.func @mullo_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @or_si(
@@ -5073,56 +5437,98 @@ func.func @packs_epi_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vecto
 
 // CHECK-LABEL: func.func @packs_epi_v4(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @packs_epi_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v5(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @packs_epi_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v6(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @packs_epi_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v7(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @packs_epi_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v8(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @packs_epi_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v9(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @packs_epi_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v10(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @packs_epi_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v11(
 // CHECK: "autollvm.packs_epi"
-func.func @packs_epi_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
+func.func @packs_epi_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @packs_epi_v12(
+// CHECK: "autollvm.packs_epi"
+func.func @packs_epi_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @packs_epi_v13(
+// CHECK: "autollvm.packs_epi"
+func.func @packs_epi_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @packs_epi_v14(
+// CHECK: "autollvm.packs_epi"
+func.func @packs_epi_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @packs_epi_v15(
+// CHECK: "autollvm.packs_epi"
+func.func @packs_epi_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @packs_epi_v16(
+// CHECK: "autollvm.packs_epi"
+func.func @packs_epi_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @packs_epi_v17(
+// CHECK: "autollvm.packs_epi"
+func.func @packs_epi_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
   %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
@@ -5157,56 +5563,98 @@ func.func @packus_epi_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vect
 
 // CHECK-LABEL: func.func @packus_epi_v4(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @packus_epi_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v5(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @packus_epi_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v6(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @packus_epi_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v7(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @packus_epi_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v8(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @packus_epi_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v9(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @packus_epi_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v10(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @packus_epi_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v11(
 // CHECK: "autollvm.packus_epi"
-func.func @packus_epi_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
+func.func @packus_epi_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @packus_epi_v12(
+// CHECK: "autollvm.packus_epi"
+func.func @packus_epi_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @packus_epi_v13(
+// CHECK: "autollvm.packus_epi"
+func.func @packus_epi_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @packus_epi_v14(
+// CHECK: "autollvm.packus_epi"
+func.func @packus_epi_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @packus_epi_v15(
+// CHECK: "autollvm.packus_epi"
+func.func @packus_epi_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @packus_epi_v16(
+// CHECK: "autollvm.packus_epi"
+func.func @packus_epi_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @packus_epi_v17(
+// CHECK: "autollvm.packus_epi"
+func.func @packus_epi_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
   %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
@@ -5451,21 +5899,42 @@ func.func @shufflehi_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vect
 
 // CHECK-LABEL: func.func @shufflehi_epi_v3(
 // CHECK: "autollvm.shufflehi_epi"
-func.func @shufflehi_epi_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @shufflehi_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v4(
 // CHECK: "autollvm.shufflehi_epi"
-func.func @shufflehi_epi_v4(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @shufflehi_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v5(
 // CHECK: "autollvm.shufflehi_epi"
-func.func @shufflehi_epi_v5(%arg0: vector<8xi16>) -> vector<8xi16> {
+func.func @shufflehi_epi_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @shufflehi_epi_v6(
+// CHECK: "autollvm.shufflehi_epi"
+func.func @shufflehi_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shufflehi_epi_v7(
+// CHECK: "autollvm.shufflehi_epi"
+func.func @shufflehi_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shufflehi_epi_v8(
+// CHECK: "autollvm.shufflehi_epi"
+func.func @shufflehi_epi_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
@@ -5493,21 +5962,42 @@ func.func @shufflelo_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vect
 
 // CHECK-LABEL: func.func @shufflelo_epi_v3(
 // CHECK: "autollvm.shufflelo_epi"
-func.func @shufflelo_epi_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @shufflelo_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v4(
 // CHECK: "autollvm.shufflelo_epi"
-func.func @shufflelo_epi_v4(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @shufflelo_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v5(
 // CHECK: "autollvm.shufflelo_epi"
-func.func @shufflelo_epi_v5(%arg0: vector<8xi16>) -> vector<8xi16> {
+func.func @shufflelo_epi_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @shufflelo_epi_v6(
+// CHECK: "autollvm.shufflelo_epi"
+func.func @shufflelo_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shufflelo_epi_v7(
+// CHECK: "autollvm.shufflelo_epi"
+func.func @shufflelo_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shufflelo_epi_v8(
+// CHECK: "autollvm.shufflelo_epi"
+func.func @shufflelo_epi_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
@@ -8396,90 +8886,6 @@ func.func @dbsad_epu_3_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vec
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @packs_epi_2(
-// CHECK: "autollvm.packs_epi_2"
-func.func @packs_epi_2(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packs_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @packs_epi_2_v1(
-// CHECK: "autollvm.packs_epi_2"
-func.func @packs_epi_2_v1(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packs_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @packs_epi_2_v2(
-// CHECK: "autollvm.packs_epi_2"
-func.func @packs_epi_2_v2(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
-  %0 = "autollvm.packs_epi_2"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @packs_epi_2_v3(
-// CHECK: "autollvm.packs_epi_2"
-func.func @packs_epi_2_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packs_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @packs_epi_2_v4(
-// CHECK: "autollvm.packs_epi_2"
-func.func @packs_epi_2_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packs_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @packs_epi_2_v5(
-// CHECK: "autollvm.packs_epi_2"
-func.func @packs_epi_2_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
-  %0 = "autollvm.packs_epi_2"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @packus_epi_2(
-// CHECK: "autollvm.packus_epi_2"
-func.func @packus_epi_2(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packus_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @packus_epi_2_v1(
-// CHECK: "autollvm.packus_epi_2"
-func.func @packus_epi_2_v1(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packus_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @packus_epi_2_v2(
-// CHECK: "autollvm.packus_epi_2"
-func.func @packus_epi_2_v2(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
-  %0 = "autollvm.packus_epi_2"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @packus_epi_2_v3(
-// CHECK: "autollvm.packus_epi_2"
-func.func @packus_epi_2_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packus_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @packus_epi_2_v4(
-// CHECK: "autollvm.packus_epi_2"
-func.func @packus_epi_2_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packus_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @packus_epi_2_v5(
-// CHECK: "autollvm.packus_epi_2"
-func.func @packus_epi_2_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
-  %0 = "autollvm.packus_epi_2"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
 // CHECK-LABEL: func.func @alignr_epi_2(
 // CHECK: "autollvm.alignr_epi_2"
 func.func @alignr_epi_2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>, %arg3: vector<32xi8>) -> vector<32xi8> {
@@ -8707,1764 +9113,2352 @@ func.func @set1_epi_v27(%arg0: i16) -> vector<32xi16> {
 // CHECK-LABEL: func.func @cmp_epi8_mask(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v1(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v2(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v3(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v4(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v5(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v6(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v7(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v8(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v9(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v10(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v11(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v12(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v13(
 // CHECK: "autollvm.cmp_epi8_mask"
 func.func @cmp_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v14(
 // CHECK: "autollvm.cmp_epi8_mask"
-func.func @cmp_epi8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmp_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v15(
 // CHECK: "autollvm.cmp_epi8_mask"
-func.func @cmp_epi8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmp_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v16(
 // CHECK: "autollvm.cmp_epi8_mask"
-func.func @cmp_epi8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmp_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epi8_mask_v17(
 // CHECK: "autollvm.cmp_epi8_mask"
-func.func @cmp_epi8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmp_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epi8_mask_v18(
+// CHECK: "autollvm.cmp_epi8_mask"
+func.func @cmp_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epi8_mask_v19(
+// CHECK: "autollvm.cmp_epi8_mask"
+func.func @cmp_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epi8_mask_v20(
+// CHECK: "autollvm.cmp_epi8_mask"
+func.func @cmp_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epi8_mask_v21(
+// CHECK: "autollvm.cmp_epi8_mask"
+func.func @cmp_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epi8_mask_v22(
+// CHECK: "autollvm.cmp_epi8_mask"
+func.func @cmp_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epi8_mask_v23(
+// CHECK: "autollvm.cmp_epi8_mask"
+func.func @cmp_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmp_epi8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v1(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v2(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v3(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v4(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v5(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v6(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v6(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v7(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v7(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v8(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v9(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v9(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v10(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v11(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v12(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v13(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v14(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v15(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v16(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v17(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v18(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v18(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v19(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v19(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v20(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v21(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v21(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v22(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v23(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v24(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v25(
 // CHECK: "autollvm.cmpeq_epi8_mask"
 func.func @cmpeq_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v26(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+func.func @cmpeq_epi8_mask_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v27(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpeq_epi8_mask_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v28(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpeq_epi8_mask_v28(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v29(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpeq_epi8_mask_v29(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v30(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v30(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpeq_epi8_mask_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v31(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v31(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpeq_epi8_mask_v31(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v32(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v32(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpeq_epi8_mask_v32(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v33(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v33(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpeq_epi8_mask_v33(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v34(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v34(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpeq_epi8_mask_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpeq_epi8_mask_v35(
 // CHECK: "autollvm.cmpeq_epi8_mask"
-func.func @cmpeq_epi8_mask_v35(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmpeq_epi8_mask_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v36(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v36(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v37(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v37(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v38(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v39(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v40(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v41(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v42(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v43(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v44(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v45(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v46(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpeq_epi8_mask_v47(
+// CHECK: "autollvm.cmpeq_epi8_mask"
+func.func @cmpeq_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpeq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v1(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v2(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v3(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v4(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v5(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v6(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v7(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v8(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v9(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v10(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v11(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v12(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v13(
 // CHECK: "autollvm.cmpge_epi8_mask"
 func.func @cmpge_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v14(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpge_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v15(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpge_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v16(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v17(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmpge_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v18(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v19(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v20(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v21(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v22(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v23(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v1(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v2(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v3(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v4(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v5(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v6(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v7(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v8(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v9(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v10(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v11(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v12(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v13(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v14(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpgt_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v15(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpgt_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v16(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v17(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmpgt_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v18(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v19(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v20(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v21(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v22(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v23(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v1(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v2(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v3(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v4(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v5(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v6(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v7(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v8(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v9(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v10(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v11(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v12(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v13(
 // CHECK: "autollvm.cmple_epi8_mask"
 func.func @cmple_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v14(
 // CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmple_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v15(
 // CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmple_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v16(
 // CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmple_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epi8_mask_v17(
 // CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmple_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epi8_mask_v18(
+// CHECK: "autollvm.cmple_epi8_mask"
+func.func @cmple_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epi8_mask_v19(
+// CHECK: "autollvm.cmple_epi8_mask"
+func.func @cmple_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epi8_mask_v20(
+// CHECK: "autollvm.cmple_epi8_mask"
+func.func @cmple_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epi8_mask_v21(
+// CHECK: "autollvm.cmple_epi8_mask"
+func.func @cmple_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epi8_mask_v22(
+// CHECK: "autollvm.cmple_epi8_mask"
+func.func @cmple_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epi8_mask_v23(
+// CHECK: "autollvm.cmple_epi8_mask"
+func.func @cmple_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v1(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v2(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v3(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v4(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v5(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v6(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v7(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v8(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v9(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v10(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v11(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v12(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v13(
 // CHECK: "autollvm.cmplt_epi8_mask"
 func.func @cmplt_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v14(
 // CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmplt_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v15(
 // CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v15(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmplt_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v16(
 // CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmplt_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epi8_mask_v17(
 // CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmplt_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epi8_mask_v18(
+// CHECK: "autollvm.cmplt_epi8_mask"
+func.func @cmplt_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epi8_mask_v19(
+// CHECK: "autollvm.cmplt_epi8_mask"
+func.func @cmplt_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epi8_mask_v20(
+// CHECK: "autollvm.cmplt_epi8_mask"
+func.func @cmplt_epi8_mask_v20(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epi8_mask_v21(
+// CHECK: "autollvm.cmplt_epi8_mask"
+func.func @cmplt_epi8_mask_v21(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epi8_mask_v22(
+// CHECK: "autollvm.cmplt_epi8_mask"
+func.func @cmplt_epi8_mask_v22(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epi8_mask_v23(
+// CHECK: "autollvm.cmplt_epi8_mask"
+func.func @cmplt_epi8_mask_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v1(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v2(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v3(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v4(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v5(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v6(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v6(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v7(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v7(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v8(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v9(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v9(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v10(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v11(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v12(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v13(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v14(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v15(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v16(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v17(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v18(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v18(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v19(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v19(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v20(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v21(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v21(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v22(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v23(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v24(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v25(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v26(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+func.func @cmpneq_epi8_mask_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v27(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpneq_epi8_mask_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v28(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpneq_epi8_mask_v28(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v29(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpneq_epi8_mask_v29(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v30(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v30(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpneq_epi8_mask_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v31(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v31(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpneq_epi8_mask_v31(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v32(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v32(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpneq_epi8_mask_v32(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v33(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v33(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpneq_epi8_mask_v33(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v34(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v34(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpneq_epi8_mask_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v35(
 // CHECK: "autollvm.cmpneq_epi8_mask"
-func.func @cmpneq_epi8_mask_v35(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmpneq_epi8_mask_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v36(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v36(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v37(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v37(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v38(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v39(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v40(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v41(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v42(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v43(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v44(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v45(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v46(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpneq_epi8_mask_v47(
+// CHECK: "autollvm.cmpneq_epi8_mask"
+func.func @cmpneq_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v1(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v2(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v3(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 63 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v4(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v5(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 8 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v6(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v7(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v8(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v9(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 31 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v10(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v11(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 16 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v12(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v13(
 // CHECK: "autollvm.cmp_epu8_mask"
 func.func @cmp_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v14(
 // CHECK: "autollvm.cmp_epu8_mask"
-func.func @cmp_epu8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmp_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v15(
 // CHECK: "autollvm.cmp_epu8_mask"
-func.func @cmp_epu8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmp_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v16(
 // CHECK: "autollvm.cmp_epu8_mask"
-func.func @cmp_epu8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmp_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_epu8_mask_v17(
 // CHECK: "autollvm.cmp_epu8_mask"
-func.func @cmp_epu8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmp_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epu8_mask_v18(
+// CHECK: "autollvm.cmp_epu8_mask"
+func.func @cmp_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epu8_mask_v19(
+// CHECK: "autollvm.cmp_epu8_mask"
+func.func @cmp_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 1 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epu8_mask_v20(
+// CHECK: "autollvm.cmp_epu8_mask"
+func.func @cmp_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epu8_mask_v21(
+// CHECK: "autollvm.cmp_epu8_mask"
+func.func @cmp_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 7 : i32, a1_elem_width = 64 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epu8_mask_v22(
+// CHECK: "autollvm.cmp_epu8_mask"
+func.func @cmp_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_epu8_mask_v23(
+// CHECK: "autollvm.cmp_epu8_mask"
+func.func @cmp_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmp_epu8_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 15 : i32, a1_elem_width = 32 : i32, a0_imm_bits = 3 : i32, a1_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v1(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v2(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v3(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v4(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v5(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v6(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v7(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v8(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v9(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v10(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v11(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v12(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v13(
 // CHECK: "autollvm.cmpge_epu8_mask"
 func.func @cmpge_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v14(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpge_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v15(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpge_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v16(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v17(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmpge_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v18(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v19(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v20(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v21(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v22(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v23(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v1(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v2(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v3(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v4(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v5(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v6(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v7(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v8(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v9(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v10(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v11(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v12(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v13(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v14(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpgt_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v15(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpgt_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v16(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v17(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmpgt_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v18(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v19(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v20(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v21(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v22(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v23(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v1(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v2(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v3(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v4(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v5(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v6(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v7(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v8(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v9(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v10(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v11(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v12(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v13(
 // CHECK: "autollvm.cmple_epu8_mask"
 func.func @cmple_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v14(
 // CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmple_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v15(
 // CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmple_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v16(
 // CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmple_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmple_epu8_mask_v17(
 // CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmple_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epu8_mask_v18(
+// CHECK: "autollvm.cmple_epu8_mask"
+func.func @cmple_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epu8_mask_v19(
+// CHECK: "autollvm.cmple_epu8_mask"
+func.func @cmple_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epu8_mask_v20(
+// CHECK: "autollvm.cmple_epu8_mask"
+func.func @cmple_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epu8_mask_v21(
+// CHECK: "autollvm.cmple_epu8_mask"
+func.func @cmple_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epu8_mask_v22(
+// CHECK: "autollvm.cmple_epu8_mask"
+func.func @cmple_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmple_epu8_mask_v23(
+// CHECK: "autollvm.cmple_epu8_mask"
+func.func @cmple_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v1(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v2(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v3(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v4(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v5(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v6(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v7(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v8(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v9(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v10(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v11(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v12(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v13(
 // CHECK: "autollvm.cmplt_epu8_mask"
 func.func @cmplt_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v14(
 // CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmplt_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v15(
 // CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmplt_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v16(
 // CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmplt_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmplt_epu8_mask_v17(
 // CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+func.func @cmplt_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epu8_mask_v18(
+// CHECK: "autollvm.cmplt_epu8_mask"
+func.func @cmplt_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epu8_mask_v19(
+// CHECK: "autollvm.cmplt_epu8_mask"
+func.func @cmplt_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epu8_mask_v20(
+// CHECK: "autollvm.cmplt_epu8_mask"
+func.func @cmplt_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epu8_mask_v21(
+// CHECK: "autollvm.cmplt_epu8_mask"
+func.func @cmplt_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epu8_mask_v22(
+// CHECK: "autollvm.cmplt_epu8_mask"
+func.func @cmplt_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmplt_epu8_mask_v23(
+// CHECK: "autollvm.cmplt_epu8_mask"
+func.func @cmplt_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -10786,63 +11780,84 @@ func.func @permutexvar_epi_2_v9(%arg0: vector<16xi8>, %arg1: vector<16xi1>, %arg
 // CHECK-LABEL: func.func @movepi8_mask(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask(%arg0: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v1(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v1(%arg0: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v2(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v2(%arg0: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v3(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v3(%arg0: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v4(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v4(%arg0: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v5(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v5(%arg0: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v6(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v6(%arg0: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v7(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v7(%arg0: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v8(
 // CHECK: "autollvm.movepi8_mask"
-func.func @movepi8_mask_v8(%arg0: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi1>
+func.func @movepi8_mask_v8(%arg0: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @movepi8_mask_v9(
+// CHECK: "autollvm.movepi8_mask"
+func.func @movepi8_mask_v9(%arg0: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @movepi8_mask_v10(
+// CHECK: "autollvm.movepi8_mask"
+func.func @movepi8_mask_v10(%arg0: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @movepi8_mask_v11(
+// CHECK: "autollvm.movepi8_mask"
+func.func @movepi8_mask_v11(%arg0: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
@@ -11275,379 +12290,71 @@ func.func @cvtsepi16_epi_2_v4(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: 
 
 // CHECK-LABEL: func.func @cvtusepi16_epi(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi(%arg0: vector<16xi16>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi8>
+func.func @cvtusepi16_epi(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v1(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @cvtusepi16_epi_v1(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v2(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi8>
+func.func @cvtusepi16_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v3(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v3(%arg0: vector<32xi16>) -> vector<32xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 31 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @cvtusepi16_epi_v3(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v4(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 31 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @cvtusepi16_epi_v4(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v5(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 31 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @cvtusepi16_epi_v5(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v6(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v6(%arg0: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtusepi16_epi_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v7(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtusepi16_epi_v7(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v8(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v8(%arg0: vector<8xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtusepi16_epi_v8(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtusepi16_epi_v9(
 // CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v9(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v10(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v10(%arg0: vector<4xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v11(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v11(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v12(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v12(%arg0: vector<8xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v13(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v13(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v14(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v14(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v15(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v15(%arg0: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v16(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v16(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v17(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v17(%arg0: vector<4xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v18(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v18(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v19(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v19(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v20(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v20(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v21(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v21(%arg0: vector<4xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v22(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v22(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v23(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v23(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v24(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v24(%arg0: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v25(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v25(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v26(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v26(%arg0: vector<4xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v27(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v27(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v28(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v28(%arg0: vector<2xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v29(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v29(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v30(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v30(%arg0: vector<16xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v31(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v31(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v32(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v32(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v33(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v33(%arg0: vector<16xi32>) -> vector<16xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v34(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v34(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v35(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v35(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v36(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v36(%arg0: vector<8xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v37(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v37(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v38(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v38(%arg0: vector<8xi64>) -> vector<8xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v39(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v39(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v40(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v40(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v41(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v41(%arg0: vector<8xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v42(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v42(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v43(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v43(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v1(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v1(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v2(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v2(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v3(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v3(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v4(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v4(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v5(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v5(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v6(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v7(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v7(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v8(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v8(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_2_v9(
-// CHECK: "autollvm.cvtusepi16_epi_2"
-func.func @cvtusepi16_epi_2_v9(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<16xi8>) -> vector<16xi8>
+func.func @cvtusepi16_epi_v9(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -11700,62 +12407,6 @@ func.func @cvtepi16_epi_2_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: v
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mullo_epi_2(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_2_v1(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_2_v2(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_2_v3(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_2_v4(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_2_v5(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_2_v6(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_2_v7(
-// CHECK: "autollvm.mullo_epi_2"
-func.func @mullo_epi_2_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi_2"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
 // CHECK-LABEL: func.func @shuffle_epi_3(
 // CHECK: "autollvm.shuffle_epi_3"
 func.func @shuffle_epi_3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
@@ -11777,297 +12428,339 @@ func.func @shuffle_epi_3_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vecto
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @shufflehi_epi_2(
-// CHECK: "autollvm.shufflehi_epi_2"
-func.func @shufflehi_epi_2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflehi_epi_2"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @shufflehi_epi_2_v1(
-// CHECK: "autollvm.shufflehi_epi_2"
-func.func @shufflehi_epi_2_v1(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflehi_epi_2"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @shufflehi_epi_2_v2(
-// CHECK: "autollvm.shufflehi_epi_2"
-func.func @shufflehi_epi_2_v2(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shufflehi_epi_2"(%arg0) { a1 = 1 : i32, masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @shufflelo_epi_2(
-// CHECK: "autollvm.shufflelo_epi_2"
-func.func @shufflelo_epi_2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflelo_epi_2"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @shufflelo_epi_2_v1(
-// CHECK: "autollvm.shufflelo_epi_2"
-func.func @shufflelo_epi_2_v1(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflelo_epi_2"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @shufflelo_epi_2_v2(
-// CHECK: "autollvm.shufflelo_epi_2"
-func.func @shufflelo_epi_2_v2(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shufflelo_epi_2"(%arg0) { a1 = 1 : i32, masking = "none", operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
 // CHECK-LABEL: func.func @test_epi8_mask(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v1(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v2(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v3(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v4(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v5(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v6(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v7(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v8(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v9(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v10(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v11(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v12(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v13(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v14(
 // CHECK: "autollvm.test_epi8_mask"
-func.func @test_epi8_mask_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @test_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v15(
 // CHECK: "autollvm.test_epi8_mask"
-func.func @test_epi8_mask_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @test_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v16(
 // CHECK: "autollvm.test_epi8_mask"
-func.func @test_epi8_mask_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @test_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v17(
 // CHECK: "autollvm.test_epi8_mask"
-func.func @test_epi8_mask_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+func.func @test_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @test_epi8_mask_v18(
+// CHECK: "autollvm.test_epi8_mask"
+func.func @test_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @test_epi8_mask_v19(
+// CHECK: "autollvm.test_epi8_mask"
+func.func @test_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @test_epi8_mask_v20(
+// CHECK: "autollvm.test_epi8_mask"
+func.func @test_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @test_epi8_mask_v21(
+// CHECK: "autollvm.test_epi8_mask"
+func.func @test_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @test_epi8_mask_v22(
+// CHECK: "autollvm.test_epi8_mask"
+func.func @test_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @test_epi8_mask_v23(
+// CHECK: "autollvm.test_epi8_mask"
+func.func @test_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v1(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v2(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v3(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v4(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v5(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v6(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v7(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v8(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v9(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v10(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v11(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v12(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v13(
 // CHECK: "autollvm.testn_epi8_mask"
 func.func @testn_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v14(
 // CHECK: "autollvm.testn_epi8_mask"
-func.func @testn_epi8_mask_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @testn_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v15(
 // CHECK: "autollvm.testn_epi8_mask"
-func.func @testn_epi8_mask_v15(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @testn_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v16(
 // CHECK: "autollvm.testn_epi8_mask"
-func.func @testn_epi8_mask_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @testn_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @testn_epi8_mask_v17(
 // CHECK: "autollvm.testn_epi8_mask"
-func.func @testn_epi8_mask_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @testn_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @testn_epi8_mask_v18(
+// CHECK: "autollvm.testn_epi8_mask"
+func.func @testn_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @testn_epi8_mask_v19(
+// CHECK: "autollvm.testn_epi8_mask"
+func.func @testn_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @testn_epi8_mask_v20(
+// CHECK: "autollvm.testn_epi8_mask"
+func.func @testn_epi8_mask_v20(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @testn_epi8_mask_v21(
+// CHECK: "autollvm.testn_epi8_mask"
+func.func @testn_epi8_mask_v21(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @testn_epi8_mask_v22(
+// CHECK: "autollvm.testn_epi8_mask"
+func.func @testn_epi8_mask_v22(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @testn_epi8_mask_v23(
+// CHECK: "autollvm.testn_epi8_mask"
+func.func @testn_epi8_mask_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.testn_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
@@ -13240,27 +13933,6 @@ func.func @inserti64x_v5(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vec
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @movepi32_mask(
-// CHECK: "autollvm.movepi32_mask"
-func.func @movepi32_mask(%arg0: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.movepi32_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @movepi32_mask_v1(
-// CHECK: "autollvm.movepi32_mask"
-func.func @movepi32_mask_v1(%arg0: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi32_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @movepi32_mask_v2(
-// CHECK: "autollvm.movepi32_mask"
-func.func @movepi32_mask_v2(%arg0: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi32_mask"(%arg0) { k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
 // CHECK-LABEL: func.func @alignr_epi_4(
 // CHECK: "autollvm.alignr_epi_4"
 func.func @alignr_epi_4(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
@@ -13385,594 +14057,6 @@ func.func @alignr_epi_4_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vec
 func.func @alignr_epi_4_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, k13 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_epi32_mask(
-// CHECK: "autollvm.cmp_epi32_mask"
-func.func @cmp_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi32_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epi32_mask_v1(
-// CHECK: "autollvm.cmp_epi32_mask"
-func.func @cmp_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi32_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epi32_mask_v2(
-// CHECK: "autollvm.cmp_epi32_mask"
-func.func @cmp_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi32_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epi32_mask_v3(
-// CHECK: "autollvm.cmp_epi32_mask"
-func.func @cmp_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi32_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epi32_mask_v4(
-// CHECK: "autollvm.cmp_epi32_mask"
-func.func @cmp_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi32_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epi32_mask_v5(
-// CHECK: "autollvm.cmp_epi32_mask"
-func.func @cmp_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epi32_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v1(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v2(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v3(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v4(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v5(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v6(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v7(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v8(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v9(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v9(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v10(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpeq_epi32_mask_v11(
-// CHECK: "autollvm.cmpeq_epi32_mask"
-func.func @cmpeq_epi32_mask_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpeq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epi32_mask(
-// CHECK: "autollvm.cmpge_epi32_mask"
-func.func @cmpge_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epi32_mask_v1(
-// CHECK: "autollvm.cmpge_epi32_mask"
-func.func @cmpge_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epi32_mask_v2(
-// CHECK: "autollvm.cmpge_epi32_mask"
-func.func @cmpge_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epi32_mask_v3(
-// CHECK: "autollvm.cmpge_epi32_mask"
-func.func @cmpge_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epi32_mask_v4(
-// CHECK: "autollvm.cmpge_epi32_mask"
-func.func @cmpge_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epi32_mask_v5(
-// CHECK: "autollvm.cmpge_epi32_mask"
-func.func @cmpge_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epi32_mask(
-// CHECK: "autollvm.cmpgt_epi32_mask"
-func.func @cmpgt_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epi32_mask_v1(
-// CHECK: "autollvm.cmpgt_epi32_mask"
-func.func @cmpgt_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epi32_mask_v2(
-// CHECK: "autollvm.cmpgt_epi32_mask"
-func.func @cmpgt_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epi32_mask_v3(
-// CHECK: "autollvm.cmpgt_epi32_mask"
-func.func @cmpgt_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epi32_mask_v4(
-// CHECK: "autollvm.cmpgt_epi32_mask"
-func.func @cmpgt_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epi32_mask_v5(
-// CHECK: "autollvm.cmpgt_epi32_mask"
-func.func @cmpgt_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi32_mask(
-// CHECK: "autollvm.cmple_epi32_mask"
-func.func @cmple_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi32_mask_v1(
-// CHECK: "autollvm.cmple_epi32_mask"
-func.func @cmple_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi32_mask_v2(
-// CHECK: "autollvm.cmple_epi32_mask"
-func.func @cmple_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi32_mask_v3(
-// CHECK: "autollvm.cmple_epi32_mask"
-func.func @cmple_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi32_mask_v4(
-// CHECK: "autollvm.cmple_epi32_mask"
-func.func @cmple_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi32_mask_v5(
-// CHECK: "autollvm.cmple_epi32_mask"
-func.func @cmple_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi32_mask(
-// CHECK: "autollvm.cmplt_epi32_mask"
-func.func @cmplt_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi32_mask_v1(
-// CHECK: "autollvm.cmplt_epi32_mask"
-func.func @cmplt_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi32_mask_v2(
-// CHECK: "autollvm.cmplt_epi32_mask"
-func.func @cmplt_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi32_mask_v3(
-// CHECK: "autollvm.cmplt_epi32_mask"
-func.func @cmplt_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi32_mask_v4(
-// CHECK: "autollvm.cmplt_epi32_mask"
-func.func @cmplt_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi32_mask_v5(
-// CHECK: "autollvm.cmplt_epi32_mask"
-func.func @cmplt_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v1(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v2(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v3(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v4(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v5(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v6(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v7(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v8(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v9(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v9(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v10(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpneq_epi32_mask_v11(
-// CHECK: "autollvm.cmpneq_epi32_mask"
-func.func @cmpneq_epi32_mask_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epu32_mask(
-// CHECK: "autollvm.cmp_epu32_mask"
-func.func @cmp_epu32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu32_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epu32_mask_v1(
-// CHECK: "autollvm.cmp_epu32_mask"
-func.func @cmp_epu32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu32_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epu32_mask_v2(
-// CHECK: "autollvm.cmp_epu32_mask"
-func.func @cmp_epu32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu32_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epu32_mask_v3(
-// CHECK: "autollvm.cmp_epu32_mask"
-func.func @cmp_epu32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu32_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 3 : i32, a1_elem_width = 64 : i32, a1_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epu32_mask_v4(
-// CHECK: "autollvm.cmp_epu32_mask"
-func.func @cmp_epu32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu32_mask"(%arg0, %arg1) { a0 = 1 : i32, masking = "none", k3 = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmp_epu32_mask_v5(
-// CHECK: "autollvm.cmp_epu32_mask"
-func.func @cmp_epu32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmp_epu32_mask"(%arg0, %arg1, %arg2) { a0 = 1 : i32, masking = "zero", k3 = 1 : i32, a1_elem_width = 64 : i32, a1_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epu32_mask(
-// CHECK: "autollvm.cmpge_epu32_mask"
-func.func @cmpge_epu32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epu32_mask_v1(
-// CHECK: "autollvm.cmpge_epu32_mask"
-func.func @cmpge_epu32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epu32_mask_v2(
-// CHECK: "autollvm.cmpge_epu32_mask"
-func.func @cmpge_epu32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epu32_mask_v3(
-// CHECK: "autollvm.cmpge_epu32_mask"
-func.func @cmpge_epu32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epu32_mask_v4(
-// CHECK: "autollvm.cmpge_epu32_mask"
-func.func @cmpge_epu32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpge_epu32_mask_v5(
-// CHECK: "autollvm.cmpge_epu32_mask"
-func.func @cmpge_epu32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epu32_mask(
-// CHECK: "autollvm.cmpgt_epu32_mask"
-func.func @cmpgt_epu32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epu32_mask_v1(
-// CHECK: "autollvm.cmpgt_epu32_mask"
-func.func @cmpgt_epu32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epu32_mask_v2(
-// CHECK: "autollvm.cmpgt_epu32_mask"
-func.func @cmpgt_epu32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epu32_mask_v3(
-// CHECK: "autollvm.cmpgt_epu32_mask"
-func.func @cmpgt_epu32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epu32_mask_v4(
-// CHECK: "autollvm.cmpgt_epu32_mask"
-func.func @cmpgt_epu32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmpgt_epu32_mask_v5(
-// CHECK: "autollvm.cmpgt_epu32_mask"
-func.func @cmpgt_epu32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu32_mask(
-// CHECK: "autollvm.cmple_epu32_mask"
-func.func @cmple_epu32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu32_mask_v1(
-// CHECK: "autollvm.cmple_epu32_mask"
-func.func @cmple_epu32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu32_mask_v2(
-// CHECK: "autollvm.cmple_epu32_mask"
-func.func @cmple_epu32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu32_mask_v3(
-// CHECK: "autollvm.cmple_epu32_mask"
-func.func @cmple_epu32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu32_mask_v4(
-// CHECK: "autollvm.cmple_epu32_mask"
-func.func @cmple_epu32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu32_mask_v5(
-// CHECK: "autollvm.cmple_epu32_mask"
-func.func @cmple_epu32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu32_mask(
-// CHECK: "autollvm.cmplt_epu32_mask"
-func.func @cmplt_epu32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu32_mask_v1(
-// CHECK: "autollvm.cmplt_epu32_mask"
-func.func @cmplt_epu32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu32_mask_v2(
-// CHECK: "autollvm.cmplt_epu32_mask"
-func.func @cmplt_epu32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu32_mask_v3(
-// CHECK: "autollvm.cmplt_epu32_mask"
-func.func @cmplt_epu32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu32_mask_v4(
-// CHECK: "autollvm.cmplt_epu32_mask"
-func.func @cmplt_epu32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu32_mask_v5(
-// CHECK: "autollvm.cmplt_epu32_mask"
-func.func @cmplt_epu32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @compress_epi(
@@ -15205,90 +15289,6 @@ func.func @ternarylogic_epi_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg
 func.func @ternarylogic_epi_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
   %0 = "autollvm.ternarylogic_epi"(%arg0, %arg1, %arg2) { a3 = 1 : i32, masking = "none", k1 = 7 : i32, k3 = 63 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @test_epi32_mask(
-// CHECK: "autollvm.test_epi32_mask"
-func.func @test_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @test_epi32_mask_v1(
-// CHECK: "autollvm.test_epi32_mask"
-func.func @test_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @test_epi32_mask_v2(
-// CHECK: "autollvm.test_epi32_mask"
-func.func @test_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @test_epi32_mask_v3(
-// CHECK: "autollvm.test_epi32_mask"
-func.func @test_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @test_epi32_mask_v4(
-// CHECK: "autollvm.test_epi32_mask"
-func.func @test_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @test_epi32_mask_v5(
-// CHECK: "autollvm.test_epi32_mask"
-func.func @test_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @testn_epi32_mask(
-// CHECK: "autollvm.testn_epi32_mask"
-func.func @testn_epi32_mask(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @testn_epi32_mask_v1(
-// CHECK: "autollvm.testn_epi32_mask"
-func.func @testn_epi32_mask_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @testn_epi32_mask_v2(
-// CHECK: "autollvm.testn_epi32_mask"
-func.func @testn_epi32_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @testn_epi32_mask_v3(
-// CHECK: "autollvm.testn_epi32_mask"
-func.func @testn_epi32_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @testn_epi32_mask_v4(
-// CHECK: "autollvm.testn_epi32_mask"
-func.func @testn_epi32_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi32_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @testn_epi32_mask_v5(
-// CHECK: "autollvm.testn_epi32_mask"
-func.func @testn_epi32_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.testn_epi32_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @unpackhi_epi_4(
