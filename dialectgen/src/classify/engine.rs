@@ -154,14 +154,23 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
 /// same shape whose members all fit the larger group's template (numbers
 /// fitted, proved by Z3; see [`super::merge`]) joins it. Then the same from
 /// the smallest group up: a general form is sometimes written only by the
-/// few (a mask result that clears its unused upper bits).
+/// few (a mask result that clears its unused upper bits). Repeated until
+/// nothing merges.
 fn merge_templates(
     groups: Vec<Vec<(usize, Prepared)>>,
     timeout_ms: u32,
     stats: &mut ClassStats,
 ) -> Vec<Vec<(usize, Prepared)>> {
-    let groups = merge_pass(groups, true, timeout_ms, stats);
-    let groups = merge_pass(groups, false, timeout_ms, stats);
+    // Until nothing merges (a merged group offers new numbers to fit).
+    let mut groups = groups;
+    loop {
+        let before = stats.merged_templates;
+        groups = merge_pass(groups, true, timeout_ms, stats);
+        groups = merge_pass(groups, false, timeout_ms, stats);
+        if stats.merged_templates == before {
+            break;
+        }
+    }
     let mut out: Vec<Vec<(usize, Prepared)>> = groups.into_iter().filter(|g| !g.is_empty()).collect();
     for g in &mut out {
         g.sort_by_key(|(i, _)| *i);
