@@ -583,13 +583,18 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 5 instructions computing the same thing up to 3 parameter(s)
-  //   Members (5): _mm256_alignr_epi8, _mm512_alignr_epi8, _mm_mask_alignr_epi8 (merge masking), _mm_maskz_alignr_epi8 (zero masking), _mm_alignr_epi8.
+  // 9 instructions computing the same thing up to 4 parameter(s)
+  //   Members (9): _mm256_alignr_epi8, _mm256_mask_alignr_epi8 (merge masking), _mm256_maskz_alignr_epi8 (zero masking), _mm512_alignr_epi8, _mm512_mask_alignr_epi8 (merge masking), _mm512_maskz_alignr_epi8 (zero masking), _mm_mask_alignr_epi8 (merge masking), _mm_maskz_alignr_epi8 (zero masking), _mm_alignr_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       v1[255:0] := (((a0[((v0 * 128) + 127):((v0 * 128) + 0)] << 128)[255:0] OR a1[((v0 * 128) + 127):((v0 * 128) + 0)]) >> (a2 * 8))
-  //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := v1[127:0]
+  //       v1 := (v0 * 128)
+  //       v2[255:0] := (((a0[(v1 + 127):v1] << 128)[255:0] OR a1[(v1 + 127):v1]) >> (a2 * 8))
+  //       v3[(v1 + 127):v1] := v2[127:0]
+  //     ENDFOR
+  //     FOR v0 := 0 to k15
+  //       v1 := (v0 * 8)
+  //       dst[(v1 + 7):v1] := v3[(v1 + 7):v1]
   //     ENDFOR
   irdl.operation @alignr_epi {
     %o0_0 = irdl.is vector<16xi8>
@@ -601,9 +606,13 @@ irdl.dialect @autollvm {
     %o1_2 = irdl.is vector<64xi8>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
+    %o2_1 = irdl.is vector<32xi8>
+    %o2_2 = irdl.is vector<64xi8>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %o3_0 = irdl.is vector<16xi1>
-    %o3 = irdl.any_of(%o3_0)
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<64xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
     %r_0 = irdl.is vector<16xi8>
     %r_1 = irdl.is vector<32xi8>
     %r_2 = irdl.is vector<64xi8>
@@ -617,15 +626,19 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 1 : i32
     %a2_2 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
+    %a3_0 = irdl.is 15 : i32
+    %a3_1 = irdl.is 31 : i32
+    %a3_2 = irdl.is 63 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 5 : i32
-    %a4_1 = irdl.is 8 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a5_0 = irdl.is 5 : i32
+    %a5_1 = irdl.is 8 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "k1" = %a2, "a0_width" = %a3, "a2_imm_bits" = %a4 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "k1" = %a2, "k15" = %a3, "a0_width" = %a4, "a2_imm_bits" = %a5 }
     irdl.results(result: %r)
   }
   // 17 instructions computing the same thing up to 3 parameter(s)
@@ -2504,8 +2517,9 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0, "masking" = %a1, "k2" = %a2, "k8" = %a3, "k12" = %a4, "k16" = %a5 }
     irdl.results(result: %r)
   }
-  // 12 instructions computing the same thing up to 4 parameter(s)
-  //   Members (12): _mm256_permutevar8x32_epi32, _mm256_permutexvar_epi16, _mm512_permutexvar_epi16, _mm_permutexvar_epi16, _mm256_permutexvar_epi32, _mm256_permutexvar_epi64, _mm512_permutexvar_epi32, _mm512_permutexvar_epi64, _mm512_permutevar_epi32, _mm512_permutexvar_epi8, _mm256_permutexvar_epi8, _mm_permutexvar_epi8.
+  // 33 instructions computing the same thing up to 4 parameter(s)
+  //   Members (33): _mm256_permutevar8x32_epi32, _mm256_mask_permutexvar_epi16 (merge masking), _mm256_maskz_permutexvar_epi16 (zero masking), _mm256_permutexvar_epi16, _mm512_mask_permutexvar_epi16 (merge masking), _mm512_maskz_permutexvar_epi16 (zero masking), _mm512_permutexvar_epi16, _mm_mask_permutexvar_epi16 (merge masking), _mm_maskz_permutexvar_epi16 (zero masking), _mm_permutexvar_epi16, _mm256_mask_permutexvar_epi32 (merge masking), _mm256_maskz_permutexvar_epi32 (zero masking), _mm256_permutexvar_epi32, _mm256_mask_permutexvar_epi64 (merge masking), _mm256_maskz_permutexvar_epi64 (zero masking), _mm256_permutexvar_epi64, _mm512_mask_permutexvar_epi32 (merge masking), _mm512_maskz_permutexvar_epi32 (zero masking), _mm512_permutexvar_epi32, _mm512_mask_permutexvar_epi64 (merge masking), _mm512_maskz_permutexvar_epi64 (zero masking), _mm512_permutexvar_epi64, _mm512_mask_permutevar_epi32 (merge masking), _mm512_permutevar_epi32, _mm512_permutexvar_epi8, _mm512_mask_permutexvar_epi8 (merge masking), _mm512_maskz_permutexvar_epi8 (zero masking), _mm256_permutexvar_epi8, _mm256_mask_permutexvar_epi8 (merge masking), _mm256_maskz_permutexvar_epi8 (zero masking), _mm_permutexvar_epi8, _mm_mask_permutexvar_epi8 (merge masking), _mm_maskz_permutexvar_epi8 (zero masking).
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
@@ -2534,6 +2548,22 @@ irdl.dialect @autollvm {
     %o1_8 = irdl.is vector<8xi32>
     %o1_9 = irdl.is vector<8xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9)
+    %o2_0 = irdl.is vector<16xi16>
+    %o2_1 = irdl.is vector<16xi32>
+    %o2_2 = irdl.is vector<16xi8>
+    %o2_3 = irdl.is vector<32xi16>
+    %o2_4 = irdl.is vector<32xi8>
+    %o2_5 = irdl.is vector<4xi64>
+    %o2_6 = irdl.is vector<64xi8>
+    %o2_7 = irdl.is vector<8xi16>
+    %o2_8 = irdl.is vector<8xi32>
+    %o2_9 = irdl.is vector<8xi64>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4, %o2_5, %o2_6, %o2_7, %o2_8, %o2_9)
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<64xi1>
+    %o3_3 = irdl.is vector<8xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<16xi32>
     %r_2 = irdl.is vector<16xi8>
@@ -2545,29 +2575,33 @@ irdl.dialect @autollvm {
     %r_8 = irdl.is vector<8xi32>
     %r_9 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0_3 = irdl.is 31 : i32
-    %a0_4 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 3 : i32
-    %a2_3 = irdl.is 4 : i32
-    %a2_4 = irdl.is 5 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3 }
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "merge"
+    %a0_2 = irdl.is "zero"
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 3 : i32
+    %a1_1 = irdl.is 7 : i32
+    %a1_2 = irdl.is 15 : i32
+    %a1_3 = irdl.is 31 : i32
+    %a1_4 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
+    %a2_0 = irdl.is 8 : i32
+    %a2_1 = irdl.is 16 : i32
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
+    %a3_2 = irdl.is 3 : i32
+    %a3_3 = irdl.is 4 : i32
+    %a3_4 = irdl.is 5 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k3" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
@@ -4032,8 +4066,9 @@ irdl.dialect @autollvm {
     irdl.attributes { "k0" = %a0, "k4" = %a1 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm256_dbsad_epu8, _mm512_dbsad_epu8, _mm_dbsad_epu8.
+  // 9 instructions computing the same thing up to 4 parameter(s)
+  //   Members (9): _mm256_dbsad_epu8, _mm256_mask_dbsad_epu8 (merge masking), _mm256_maskz_dbsad_epu8 (zero masking), _mm512_dbsad_epu8, _mm512_mask_dbsad_epu8 (merge masking), _mm512_maskz_dbsad_epu8 (zero masking), _mm_dbsad_epu8, _mm_mask_dbsad_epu8 (merge masking), _mm_maskz_dbsad_epu8 (zero masking).
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       FOR v1 := 0 to 3
@@ -4041,12 +4076,16 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //     ENDFOR
   //     FOR v3 := 0 to k24
-  //       v0 := ((v3 * 64) + 0)
-  //       dst[(v0 + 15):v0] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 7):v0])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 15):(v0 + 8)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 31):(v0 + 24)])))
-  //       dst[(v0 + 31):(v0 + 16)] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 15):(v0 + 8)])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 31):(v0 + 24)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 39):(v0 + 32)])))
-  //       FOR v4 := 0 to 1
-  //         dst[(v0 + ((v4 * 16) + 47)):(v0 + ((v4 * 16) + 32))] := (((ABS((a2[(v0 + 39):(v0 + 32)] - v2[(v0 + ((v4 * 8) + 23)):(v0 + ((v4 * 8) + 16))])) + ABS((a2[(v0 + 47):(v0 + 40)] - v2[(v0 + ((v4 * 8) + 31)):(v0 + ((v4 * 8) + 24))]))) + ABS((a2[(v0 + 55):(v0 + 48)] - v2[(v0 + ((v4 * 8) + 39)):(v0 + ((v4 * 8) + 32))]))) + ABS((a2[(v0 + 63):(v0 + 56)] - v2[(v0 + ((v4 * 8) + 47)):(v0 + ((v4 * 8) + 40))])))
+  //       v0 := (v3 * 64)
+  //       v4[(v0 + 15):v0] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 7):v0])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 15):(v0 + 8)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 31):(v0 + 24)])))
+  //       v4[(v0 + 31):(v0 + 16)] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 15):(v0 + 8)])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 31):(v0 + 24)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 39):(v0 + 32)])))
+  //       FOR v5 := 0 to 1
+  //         v4[(v0 + ((v5 * 16) + 47)):(v0 + ((v5 * 16) + 32))] := (((ABS((a2[(v0 + 39):(v0 + 32)] - v2[(v0 + ((v5 * 8) + 23)):(v0 + ((v5 * 8) + 16))])) + ABS((a2[(v0 + 47):(v0 + 40)] - v2[(v0 + ((v5 * 8) + 31)):(v0 + ((v5 * 8) + 24))]))) + ABS((a2[(v0 + 55):(v0 + 48)] - v2[(v0 + ((v5 * 8) + 39)):(v0 + ((v5 * 8) + 32))]))) + ABS((a2[(v0 + 63):(v0 + 56)] - v2[(v0 + ((v5 * 8) + 47)):(v0 + ((v5 * 8) + 40))])))
   //       ENDFOR
+  //     ENDFOR
+  //     FOR v3 := 0 to k89
+  //       v0 := (v3 * 16)
+  //       dst[(v0 + 15):v0] := v4[(v0 + 15):v0]
   //     ENDFOR
   irdl.operation @dbsad_epu {
     %o0_0 = irdl.is vector<16xi8>
@@ -4057,242 +4096,41 @@ irdl.dialect @autollvm {
     %o1_1 = irdl.is vector<32xi8>
     %o1_2 = irdl.is vector<64xi8>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<32xi16>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 0 : i32
-    %a1_1 = irdl.is 1 : i32
-    %a1_2 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a2: %o1)
-    irdl.attributes { "a1" = %a0, "k1" = %a1, "k24" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 4 parameter(s)
-  //   Members (3): _mm256_mask_dbsad_epu8, _mm512_mask_dbsad_epu8, _mm_mask_dbsad_epu8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to 3
-  //         v2[((v0 * 128) + ((v1 * 32) + 31)):((v0 * 128) + ((v1 * 32) + 0))] := a0[((v0 * 128) + ((a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32) + 31)):((v0 * 128) + (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32))]
-  //       ENDFOR
-  //     ENDFOR
-  //     FOR v3 := 0 to k24
-  //       v0 := (v3 * 64)
-  //       v4[(v0 + 15):v0] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 7):v0])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 15):(v0 + 8)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 31):(v0 + 24)])))
-  //       v4[(v0 + 31):(v0 + 16)] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 15):(v0 + 8)])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 31):(v0 + 24)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 39):(v0 + 32)])))
-  //       FOR v5 := 0 to 1
-  //         v4[(v0 + ((v5 * 16) + 47)):(v0 + ((v5 * 16) + 32))] := (((ABS((a2[(v0 + 39):(v0 + 32)] - v2[(v0 + ((v5 * 8) + 23)):(v0 + ((v5 * 8) + 16))])) + ABS((a2[(v0 + 47):(v0 + 40)] - v2[(v0 + ((v5 * 8) + 31)):(v0 + ((v5 * 8) + 24))]))) + ABS((a2[(v0 + 55):(v0 + 48)] - v2[(v0 + ((v5 * 8) + 39)):(v0 + ((v5 * 8) + 32))]))) + ABS((a2[(v0 + 63):(v0 + 56)] - v2[(v0 + ((v5 * 8) + 47)):(v0 + ((v5 * 8) + 40))])))
-  //       ENDFOR
-  //     ENDFOR
-  //     FOR v3 := 0 to k89
-  //       v0 := (v3 * 16)
-  //       IF a3[v3]
-  //         dst[(v0 + 15):v0] := v4[(v0 + 15):v0]
-  //       ELSE
-  //         dst[(v0 + 15):v0] := a4[(v0 + 15):v0]
-  //       FI
-  //     ENDFOR
-  irdl.operation @dbsad_epu_2 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<32xi8>
-    %o0_2 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<32xi8>
-    %o1_2 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<8xi1>
+    %o2_0 = irdl.is vector<16xi16>
+    %o2_1 = irdl.is vector<32xi16>
+    %o2_2 = irdl.is vector<8xi16>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<16xi16>
-    %o3_1 = irdl.is vector<32xi16>
-    %o3_2 = irdl.is vector<8xi16>
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<32xi16>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 0 : i32
-    %a1_1 = irdl.is 1 : i32
-    %a1_2 = irdl.is 3 : i32
+    %a1_0 = irdl.is "none"
+    %a1_1 = irdl.is "merge"
+    %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2_2 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 7 : i32
-    %a3_1 = irdl.is 15 : i32
-    %a3_2 = irdl.is 31 : i32
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 3 : i32
+    %a3_2 = irdl.is 7 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
+    %a4_0 = irdl.is 7 : i32
+    %a4_1 = irdl.is 15 : i32
+    %a4_2 = irdl.is 31 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    irdl.operands(a0: %o0, a2: %o1, a3: %o2, a4: %o3)
-    irdl.attributes { "a1" = %a0, "k1" = %a1, "k24" = %a2, "k89" = %a3, "a0_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 4 parameter(s)
-  //   Members (3): _mm256_maskz_dbsad_epu8, _mm512_maskz_dbsad_epu8, _mm_maskz_dbsad_epu8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to 3
-  //         v2[((v0 * 128) + ((v1 * 32) + 31)):((v0 * 128) + ((v1 * 32) + 0))] := a0[((v0 * 128) + ((a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32) + 31)):((v0 * 128) + (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32))]
-  //       ENDFOR
-  //     ENDFOR
-  //     FOR v3 := 0 to k24
-  //       v0 := (v3 * 64)
-  //       v4[(v0 + 15):v0] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 7):v0])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 15):(v0 + 8)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 31):(v0 + 24)])))
-  //       v4[(v0 + 31):(v0 + 16)] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 15):(v0 + 8)])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 31):(v0 + 24)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 39):(v0 + 32)])))
-  //       FOR v5 := 0 to 1
-  //         v4[(v0 + ((v5 * 16) + 47)):(v0 + ((v5 * 16) + 32))] := (((ABS((a2[(v0 + 39):(v0 + 32)] - v2[(v0 + ((v5 * 8) + 23)):(v0 + ((v5 * 8) + 16))])) + ABS((a2[(v0 + 47):(v0 + 40)] - v2[(v0 + ((v5 * 8) + 31)):(v0 + ((v5 * 8) + 24))]))) + ABS((a2[(v0 + 55):(v0 + 48)] - v2[(v0 + ((v5 * 8) + 39)):(v0 + ((v5 * 8) + 32))]))) + ABS((a2[(v0 + 63):(v0 + 56)] - v2[(v0 + ((v5 * 8) + 47)):(v0 + ((v5 * 8) + 40))])))
-  //       ENDFOR
-  //     ENDFOR
-  //     FOR v3 := 0 to k89
-  //       v0 := (v3 * 16)
-  //       IF a3[v3]
-  //         dst[(v0 + 15):v0] := v4[(v0 + 15):v0]
-  //       ELSE
-  //         dst[(v0 + 15):v0] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @dbsad_epu_3 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<32xi8>
-    %o0_2 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<32xi8>
-    %o1_2 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<32xi16>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 0 : i32
-    %a1_1 = irdl.is 1 : i32
-    %a1_2 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 7 : i32
-    %a3_1 = irdl.is 15 : i32
-    %a3_2 = irdl.is 31 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    irdl.operands(a0: %o0, a2: %o1, a3: %o2)
-    irdl.attributes { "a1" = %a0, "k1" = %a1, "k24" = %a2, "k89" = %a3, "a0_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 3 parameter(s)
-  //   Members (2): _mm256_mask_alignr_epi8, _mm512_mask_alignr_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (v0 * 128)
-  //       v2[255:0] := (((a0[(v1 + 127):v1] << 128)[255:0] OR a1[(v1 + 127):v1]) >> (a2 * 8))
-  //       v3[(v1 + 127):v1] := v2[127:0]
-  //     ENDFOR
-  //     FOR v0 := 0 to k15
-  //       v1 := (v0 * 8)
-  //       IF a3[v0]
-  //         dst[(v1 + 7):v1] := v3[(v1 + 7):v1]
-  //       ELSE
-  //         dst[(v1 + 7):v1] := a4[(v1 + 7):v1]
-  //       FI
-  //     ENDFOR
-  irdl.operation @alignr_epi_2 {
-    %o0_0 = irdl.is vector<32xi8>
-    %o0_1 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<32xi8>
-    %o1_1 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<32xi1>
-    %o2_1 = irdl.is vector<64xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<32xi8>
-    %o3_1 = irdl.is vector<64xi8>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<32xi8>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a3: %o2, a4: %o3)
-    irdl.attributes { "a2" = %a0, "k1" = %a1, "k15" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 3 parameter(s)
-  //   Members (2): _mm256_maskz_alignr_epi8, _mm512_maskz_alignr_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (v0 * 128)
-  //       v2[255:0] := (((a0[(v1 + 127):v1] << 128)[255:0] OR a1[(v1 + 127):v1]) >> (a2 * 8))
-  //       v3[(v1 + 127):v1] := v2[127:0]
-  //     ENDFOR
-  //     FOR v0 := 0 to k15
-  //       v1 := (v0 * 8)
-  //       IF a3[v0]
-  //         dst[(v1 + 7):v1] := v3[(v1 + 7):v1]
-  //       ELSE
-  //         dst[(v1 + 7):v1] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @alignr_epi_3 {
-    %o0_0 = irdl.is vector<32xi8>
-    %o0_1 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<32xi8>
-    %o1_1 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<32xi1>
-    %o2_1 = irdl.is vector<64xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %r_0 = irdl.is vector<32xi8>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a3: %o2)
-    irdl.attributes { "a2" = %a0, "k1" = %a1, "k15" = %a2, "a0_width" = %a3 }
+    %a5_0 = irdl.is 128 : i32
+    %a5_1 = irdl.is 256 : i32
+    %a5_2 = irdl.is 512 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "k1" = %a2, "k24" = %a3, "k89" = %a4, "a0_width" = %a5 }
     irdl.results(result: %r)
   }
   // 28 instructions computing the same thing up to 3 parameter(s)
@@ -5349,177 +5187,6 @@ irdl.dialect @autollvm {
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k4" = %a3, "a0_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 11 instructions computing the same thing up to 5 parameter(s)
-  //   Members (11): _mm256_mask_permutexvar_epi16, _mm512_mask_permutexvar_epi16, _mm_mask_permutexvar_epi16, _mm256_mask_permutexvar_epi32, _mm256_mask_permutexvar_epi64, _mm512_mask_permutexvar_epi32, _mm512_mask_permutexvar_epi64, _mm512_mask_permutevar_epi32, _mm512_mask_permutexvar_epi8, _mm256_mask_permutexvar_epi8, _mm_mask_permutexvar_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
-  //       IF a1[v0]
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a2[(v1 + (a0_elem_width + -1)):v1]
-  //       ELSE
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a3[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutexvar_epi {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<4xi64>
-    %o0_6 = irdl.is vector<64xi8>
-    %o0_7 = irdl.is vector<8xi16>
-    %o0_8 = irdl.is vector<8xi32>
-    %o0_9 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<32xi1>
-    %o1_2 = irdl.is vector<64xi1>
-    %o1_3 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %o2_0 = irdl.is vector<16xi16>
-    %o2_1 = irdl.is vector<16xi32>
-    %o2_2 = irdl.is vector<16xi8>
-    %o2_3 = irdl.is vector<32xi16>
-    %o2_4 = irdl.is vector<32xi8>
-    %o2_5 = irdl.is vector<4xi64>
-    %o2_6 = irdl.is vector<64xi8>
-    %o2_7 = irdl.is vector<8xi16>
-    %o2_8 = irdl.is vector<8xi32>
-    %o2_9 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4, %o2_5, %o2_6, %o2_7, %o2_8, %o2_9)
-    %o3_0 = irdl.is vector<16xi16>
-    %o3_1 = irdl.is vector<16xi32>
-    %o3_2 = irdl.is vector<16xi8>
-    %o3_3 = irdl.is vector<32xi16>
-    %o3_4 = irdl.is vector<32xi8>
-    %o3_5 = irdl.is vector<4xi64>
-    %o3_6 = irdl.is vector<64xi8>
-    %o3_7 = irdl.is vector<8xi16>
-    %o3_8 = irdl.is vector<8xi32>
-    %o3_9 = irdl.is vector<8xi64>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3, %o3_4, %o3_5, %o3_6, %o3_7, %o3_8, %o3_9)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<16xi8>
-    %r_3 = irdl.is vector<32xi16>
-    %r_4 = irdl.is vector<32xi8>
-    %r_5 = irdl.is vector<4xi64>
-    %r_6 = irdl.is vector<64xi8>
-    %r_7 = irdl.is vector<8xi16>
-    %r_8 = irdl.is vector<8xi32>
-    %r_9 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0_3 = irdl.is 31 : i32
-    %a0_4 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 3 : i32
-    %a2_3 = irdl.is 4 : i32
-    %a2_4 = irdl.is 5 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 10 instructions computing the same thing up to 5 parameter(s)
-  //   Members (10): _mm256_maskz_permutexvar_epi16, _mm512_maskz_permutexvar_epi16, _mm_maskz_permutexvar_epi16, _mm256_maskz_permutexvar_epi32, _mm256_maskz_permutexvar_epi64, _mm512_maskz_permutexvar_epi32, _mm512_maskz_permutexvar_epi64, _mm512_maskz_permutexvar_epi8, _mm256_maskz_permutexvar_epi8, _mm_maskz_permutexvar_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
-  //       IF a1[v0]
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a2[(v1 + (a0_elem_width + -1)):v1]
-  //       ELSE
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutexvar_epi_2 {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<32xi8>
-    %o0_5 = irdl.is vector<4xi64>
-    %o0_6 = irdl.is vector<64xi8>
-    %o0_7 = irdl.is vector<8xi16>
-    %o0_8 = irdl.is vector<8xi32>
-    %o0_9 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<32xi1>
-    %o1_2 = irdl.is vector<64xi1>
-    %o1_3 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %o2_0 = irdl.is vector<16xi16>
-    %o2_1 = irdl.is vector<16xi32>
-    %o2_2 = irdl.is vector<16xi8>
-    %o2_3 = irdl.is vector<32xi16>
-    %o2_4 = irdl.is vector<32xi8>
-    %o2_5 = irdl.is vector<4xi64>
-    %o2_6 = irdl.is vector<64xi8>
-    %o2_7 = irdl.is vector<8xi16>
-    %o2_8 = irdl.is vector<8xi32>
-    %o2_9 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4, %o2_5, %o2_6, %o2_7, %o2_8, %o2_9)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<16xi8>
-    %r_3 = irdl.is vector<32xi16>
-    %r_4 = irdl.is vector<32xi8>
-    %r_5 = irdl.is vector<4xi64>
-    %r_6 = irdl.is vector<64xi8>
-    %r_7 = irdl.is vector<8xi16>
-    %r_8 = irdl.is vector<8xi32>
-    %r_9 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0_3 = irdl.is 31 : i32
-    %a0_4 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 3 : i32
-    %a2_3 = irdl.is 4 : i32
-    %a2_4 = irdl.is 5 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
@@ -6637,8 +6304,9 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 9 instructions computing the same thing up to 5 parameter(s)
-  //   Members (9): _mm256_broadcast_i32x2, _mm512_broadcast_i32x2, _mm_broadcast_i32x2, _mm512_broadcast_i32x8, _mm256_broadcast_i64x2, _mm512_broadcast_i64x2, _mm256_broadcast_i32x4, _mm512_broadcast_i32x4, _mm512_broadcast_i64x4.
+  // 27 instructions computing the same thing up to 5 parameter(s)
+  //   Members (27): _mm256_broadcast_i32x2, _mm256_mask_broadcast_i32x2 (merge masking), _mm256_maskz_broadcast_i32x2 (zero masking), _mm512_broadcast_i32x2, _mm512_mask_broadcast_i32x2 (merge masking), _mm512_maskz_broadcast_i32x2 (zero masking), _mm_broadcast_i32x2, _mm_mask_broadcast_i32x2 (merge masking), _mm_maskz_broadcast_i32x2 (zero masking), _mm512_broadcast_i32x8, _mm512_mask_broadcast_i32x8 (merge masking), _mm512_maskz_broadcast_i32x8 (zero masking), _mm256_broadcast_i64x2, _mm256_mask_broadcast_i64x2 (merge masking), _mm256_maskz_broadcast_i64x2 (zero masking), _mm512_broadcast_i64x2, _mm512_mask_broadcast_i64x2 (merge masking), _mm512_maskz_broadcast_i64x2 (zero masking), _mm256_broadcast_i32x4, _mm256_mask_broadcast_i32x4 (merge masking), _mm256_maskz_broadcast_i32x4 (zero masking), _mm512_broadcast_i32x4, _mm512_mask_broadcast_i32x4 (merge masking), _mm512_maskz_broadcast_i32x4 (zero masking), _mm512_broadcast_i64x4, _mm512_mask_broadcast_i64x4 (merge masking), _mm512_maskz_broadcast_i64x4 (zero masking).
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       v1 := ((v0 % k2) * a0_elem_width)
@@ -6650,79 +6318,35 @@ irdl.dialect @autollvm {
     %o0_2 = irdl.is vector<4xi64>
     %o0_3 = irdl.is vector<8xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<4xi64>
-    %r_3 = irdl.is vector<8xi32>
-    %r_4 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 2 : i32
-    %a1_1 = irdl.is 4 : i32
-    %a1_2 = irdl.is 8 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "k1" = %a0, "k2" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 9 instructions computing the same thing up to 6 parameter(s)
-  //   Members (9): _mm256_mask_broadcast_i32x2, _mm512_mask_broadcast_i32x2, _mm_mask_broadcast_i32x2, _mm512_mask_broadcast_i32x8, _mm256_mask_broadcast_i64x2, _mm512_mask_broadcast_i64x2, _mm256_mask_broadcast_i32x4, _mm512_mask_broadcast_i32x4, _mm512_mask_broadcast_i64x4.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := ((v0 % k2) * a1_elem_width)
-  //       IF a0[v0]
-  //         dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := a1[(v1 + (a1_elem_width + -1)):v1]
-  //       ELSE
-  //         dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := a2[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @broadcast_i32x_2 {
-    %o0_0 = irdl.is vector<16xi1>
-    %o0_1 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<2xi64>
+    %o1_0 = irdl.is vector<16xi32>
     %o1_1 = irdl.is vector<4xi32>
     %o1_2 = irdl.is vector<4xi64>
     %o1_3 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %o2_0 = irdl.is vector<16xi32>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<4xi64>
-    %o2_3 = irdl.is vector<8xi32>
-    %o2_4 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4)
+    %o1_4 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1)
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<4xi64>
     %r_3 = irdl.is vector<8xi32>
     %r_4 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "merge"
+    %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 2 : i32
-    %a1_1 = irdl.is 4 : i32
-    %a1_2 = irdl.is 8 : i32
+    %a1_0 = irdl.is 3 : i32
+    %a1_1 = irdl.is 7 : i32
+    %a1_2 = irdl.is 15 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
+    %a2_0 = irdl.is 2 : i32
+    %a2_1 = irdl.is 4 : i32
+    %a2_2 = irdl.is 8 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 32 : i32
+    %a3_1 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     %a4_0 = irdl.is 128 : i32
     %a4_1 = irdl.is 256 : i32
@@ -6731,59 +6355,8 @@ irdl.dialect @autollvm {
     %a5_1 = irdl.is 256 : i32
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "k2" = %a1, "a1_elem_width" = %a2, "a0_width" = %a3, "a1_width" = %a4, "a2_width" = %a5 }
-    irdl.results(result: %r)
-  }
-  // 9 instructions computing the same thing up to 6 parameter(s)
-  //   Members (9): _mm256_maskz_broadcast_i32x2, _mm512_maskz_broadcast_i32x2, _mm_maskz_broadcast_i32x2, _mm512_maskz_broadcast_i32x8, _mm256_maskz_broadcast_i64x2, _mm512_maskz_broadcast_i64x2, _mm256_maskz_broadcast_i32x4, _mm512_maskz_broadcast_i32x4, _mm512_maskz_broadcast_i64x4.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := ((v0 % k2) * a1_elem_width)
-  //       IF a0[v0]
-  //         dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := a1[(v1 + (a1_elem_width + -1)):v1]
-  //       ELSE
-  //         dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @broadcast_i32x_3 {
-    %o0_0 = irdl.is vector<16xi1>
-    %o0_1 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1_3 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<4xi64>
-    %r_3 = irdl.is vector<8xi32>
-    %r_4 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 2 : i32
-    %a1_1 = irdl.is 4 : i32
-    %a1_2 = irdl.is 8 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "k2" = %a1, "a1_elem_width" = %a2, "a0_width" = %a3, "a1_width" = %a4, "result_width" = %a5 }
+    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
@@ -6874,7 +6447,7 @@ irdl.dialect @autollvm {
   //     dst[k0:a0_width] := a0[(a0_width + -1):0]
   //     dst[(a0_width + -1):0] := a1[(a0_width + -1):0]
   //     dst[k0:0] := (dst[k0:0] >> (a0_elem_width * a2[k13:0]))
-  irdl.operation @alignr_epi_4 {
+  irdl.operation @alignr_epi_2 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -7080,197 +6653,15 @@ irdl.dialect @autollvm {
     irdl.attributes { "k2" = %a0, "a1_elem_width" = %a1, "k10" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 5 instructions computing the same thing up to 5 parameter(s)
-  //   Members (5): _mm256_mask2_permutex2var_epi32, _mm_mask2_permutex2var_epi32, _mm256_mask2_permutex2var_epi64, _mm512_mask2_permutex2var_epi32, _mm512_mask2_permutex2var_epi64.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
-  //       IF a1[v0]
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (k3 + 1))] ? a2[(v1 + (a0_elem_width + -1)):v1] : a3[(v1 + (a0_elem_width + -1)):v1])
-  //       ELSE
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutex2var_epi_2 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0_3 = irdl.is vector<8xi32>
-    %o0_4 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi32>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<4xi64>
-    %o2_3 = irdl.is vector<8xi32>
-    %o2_4 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4)
-    %o3_0 = irdl.is vector<16xi32>
-    %o3_1 = irdl.is vector<4xi32>
-    %o3_2 = irdl.is vector<4xi64>
-    %o3_3 = irdl.is vector<8xi32>
-    %o3_4 = irdl.is vector<8xi64>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3, %o3_4)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<4xi64>
-    %r_3 = irdl.is vector<8xi32>
-    %r_4 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 5 instructions computing the same thing up to 5 parameter(s)
-  //   Members (5): _mm256_mask_permutex2var_epi32, _mm_mask_permutex2var_epi32, _mm256_mask_permutex2var_epi64, _mm512_mask_permutex2var_epi32, _mm512_mask_permutex2var_epi64.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
-  //       IF a1[v0]
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (k3 + 1))] ? a2[(v1 + (a0_elem_width + -1)):v1] : a3[(v1 + (a0_elem_width + -1)):v1])
-  //       ELSE
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a3[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutex2var_epi_3 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0_3 = irdl.is vector<8xi32>
-    %o0_4 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi32>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<4xi64>
-    %o2_3 = irdl.is vector<8xi32>
-    %o2_4 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4)
-    %o3_0 = irdl.is vector<16xi32>
-    %o3_1 = irdl.is vector<4xi32>
-    %o3_2 = irdl.is vector<4xi64>
-    %o3_3 = irdl.is vector<8xi32>
-    %o3_4 = irdl.is vector<8xi64>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3, %o3_4)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<4xi64>
-    %r_3 = irdl.is vector<8xi32>
-    %r_4 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 5 instructions computing the same thing up to 5 parameter(s)
-  //   Members (5): _mm256_maskz_permutex2var_epi32, _mm_maskz_permutex2var_epi32, _mm256_maskz_permutex2var_epi64, _mm512_maskz_permutex2var_epi32, _mm512_maskz_permutex2var_epi64.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
-  //       IF a1[v0]
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (k3 + 1))] ? a2[(v1 + (a0_elem_width + -1)):v1] : a3[(v1 + (a0_elem_width + -1)):v1])
-  //       ELSE
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutex2var_epi_4 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<4xi64>
-    %o0_3 = irdl.is vector<8xi32>
-    %o0_4 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi32>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<4xi64>
-    %o2_3 = irdl.is vector<8xi32>
-    %o2_4 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4)
-    %o3_0 = irdl.is vector<16xi32>
-    %o3_1 = irdl.is vector<4xi32>
-    %o3_2 = irdl.is vector<4xi64>
-    %o3_3 = irdl.is vector<8xi32>
-    %o3_4 = irdl.is vector<8xi64>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3, %o3_4)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<4xi64>
-    %r_3 = irdl.is vector<8xi32>
-    %r_4 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 5 instructions computing the same thing up to 4 parameter(s)
-  //   Members (5): _mm256_permutex2var_epi32, _mm_permutex2var_epi32, _mm256_permutex2var_epi64, _mm512_permutex2var_epi32, _mm512_permutex2var_epi64.
+  // 20 instructions computing the same thing up to 4 parameter(s)
+  //   Members (20): _mm256_mask2_permutex2var_epi32 (merge_a0 masking), _mm256_mask_permutex2var_epi32 (merge_a2 masking), _mm256_maskz_permutex2var_epi32 (zero masking), _mm256_permutex2var_epi32, _mm_mask2_permutex2var_epi32 (merge_a0 masking), _mm_mask_permutex2var_epi32 (merge_a2 masking), _mm_maskz_permutex2var_epi32 (zero masking), _mm_permutex2var_epi32, _mm256_mask2_permutex2var_epi64 (merge_a0 masking), _mm256_mask_permutex2var_epi64 (merge_a2 masking), _mm256_maskz_permutex2var_epi64 (zero masking), _mm256_permutex2var_epi64, _mm512_mask2_permutex2var_epi32 (merge_a0 masking), _mm512_mask_permutex2var_epi32 (merge_a2 masking), _mm512_maskz_permutex2var_epi32 (zero masking), _mm512_permutex2var_epi32, _mm512_mask2_permutex2var_epi64 (merge_a0 masking), _mm512_mask_permutex2var_epi64 (merge_a2 masking), _mm512_maskz_permutex2var_epi64 (zero masking), _mm512_permutex2var_epi64.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (k3 + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
   //     ENDFOR
-  irdl.operation @permutex2var_epi_5 {
+  irdl.operation @permutex2var_epi_2 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<4xi64>
@@ -7289,123 +6680,65 @@ irdl.dialect @autollvm {
     %o2_3 = irdl.is vector<8xi32>
     %o2_4 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4)
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<8xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1)
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<4xi64>
     %r_3 = irdl.is vector<8xi32>
     %r_4 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 32 : i32
-    %a1_1 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 2 : i32
-    %a2_2 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "zero"
+    %a0_2 = irdl.is "merge_a0"
+    %a0_3 = irdl.is "merge_a2"
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
+    %a1_0 = irdl.is 3 : i32
+    %a1_1 = irdl.is 7 : i32
+    %a1_2 = irdl.is 15 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 32 : i32
+    %a2_1 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
+    %a3_2 = irdl.is 3 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3 }
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k3" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm_mask2_permutex2var_epi64.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 1
-  //       v1 := (a0[((v0 * 64) + 0)] * 64)
-  //       IF a1[v0]
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 1)] ? a2[(v1 + 63):v1] : a3[(v1 + 63):v1])
-  //       ELSE
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := a0[((v0 * 64) + 63):((v0 * 64) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutex2var_epi_6 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<2xi64>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm_mask_permutex2var_epi64.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 1
-  //       v1 := (a0[((v0 * 64) + 0)] * 64)
-  //       IF a1[v0]
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 1)] ? a2[(v1 + 63):v1] : a3[(v1 + 63):v1])
-  //       ELSE
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := a3[((v0 * 64) + 63):((v0 * 64) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutex2var_epi_7 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<2xi64>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm_maskz_permutex2var_epi64.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 1
-  //       v1 := (a0[((v0 * 64) + 0)] * 64)
-  //       IF a1[v0]
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 1)] ? a2[(v1 + 63):v1] : a3[(v1 + 63):v1])
-  //       ELSE
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := 0
-  //       FI
-  //     ENDFOR
-  irdl.operation @permutex2var_epi_8 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<2xi64>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm_permutex2var_epi64.
+  // 4 instructions computing the same thing up to 0 parameter(s)
+  //   Members (4): _mm_mask2_permutex2var_epi64 (merge_a0 masking), _mm_mask_permutex2var_epi64 (merge_a2 masking), _mm_maskz_permutex2var_epi64 (zero masking), _mm_permutex2var_epi64.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to 1
   //       v1 := (a0[((v0 * 64) + 0)] * 64)
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 1)] ? a1[(v1 + 63):v1] : a2[(v1 + 63):v1])
   //     ENDFOR
-  irdl.operation @permutex2var_epi_9 {
+  irdl.operation @permutex2var_epi_3 {
     %o0_0 = irdl.is vector<2xi64>
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<2xi64>
     %o1 = irdl.any_of(%o1_0)
     %o2_0 = irdl.is vector<2xi64>
     %o2 = irdl.any_of(%o2_0)
+    %o3_0 = irdl.is vector<8xi1>
+    %o3 = irdl.any_of(%o3_0)
     %r_0 = irdl.is vector<2xi64>
     %r = irdl.any_of(%r_0)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "zero"
+    %a0_2 = irdl.is "merge_a0"
+    %a0_3 = irdl.is "merge_a2"
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
+    irdl.attributes { "masking" = %a0 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)

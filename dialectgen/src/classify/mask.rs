@@ -66,7 +66,7 @@ pub struct MaskSplit {
     pub plain_args: Vec<usize>,
 }
 
-/// Finds `FOR j … IF k[j] THEN <op> ELSE dst[elem j] := src[elem j] | 0`, where
+/// Finds `FOR j … [locals :=  …] IF k[j] THEN <op> ELSE dst[elem j] := src[elem j] | 0`, where
 /// the mask `k` is used nowhere else. When `src` is also an operand of the
 /// operation, the masking is [`Masking::MergeOperand`] with a placeholder
 /// index (the caller knows the operand's canonical position).
@@ -74,7 +74,17 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let mut found: Option<(usize, Masking, usize, Option<usize>)> = None;
     for (at, st) in s.body.iter().enumerate() {
         let StmtKind::For { var, body, .. } = &st.kind else { continue };
-        let [Stmt { kind: StmtKind::If { cond, otherwise, .. }, .. }] = body.as_slice() else { continue };
+        // Locals computed for the element (`off := idx[i+2:i] * 32`) may come first.
+        let Some((Stmt { kind: StmtKind::If { cond, otherwise, .. }, .. }, prefix)) = body.split_last() else {
+            continue;
+        };
+        let local = |st: &Stmt| {
+            matches!(&st.kind, StmtKind::Assign { place, .. }
+                if place.var != s.result.name && s.args.iter().all(|a| a.name != place.var))
+        };
+        if !prefix.iter().all(local) {
+            continue;
+        }
         let Expr::Bit { base, index } = cond else { continue };
         let (Expr::Var(mask), Expr::Var(j)) = (base.as_ref(), index.as_ref()) else { continue };
         if j != var {
@@ -107,14 +117,14 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let (at, masking, mask_arg, passthrough_arg) = found?;
     let mut plain = s.clone();
     let StmtKind::For { body, .. } = &mut plain.body[at].kind else { unreachable!() };
-    let StmtKind::If { then, .. } = body.remove(0).kind else { unreachable!() };
+    let StmtKind::If { then, .. } = body.pop().expect("the mask test").kind else { unreachable!() };
     // `tmp := op(…); FOR j: IF k[j] dst[elem j] := tmp[elem j] …`: the
     // operation is what computes `tmp`.
-    if let Some(tmp) = copied_local(&then, s) {
+    if let Some(tmp) = copied_local(&then, s).filter(|_| body.is_empty()) {
         plain.body.remove(at);
         rename_var(&mut plain, &tmp, &s.result.name);
     } else {
-        *body = then;
+        body.extend(then);
     }
     if uses(&mut plain, &s.args[mask_arg].name) > 0 {
         return None;

@@ -1098,35 +1098,63 @@ func.func @adds_epu_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8x
 // CHECK-LABEL: func.func @alignr_epi(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi8"(%arg0, %arg1)
 func.func @alignr_epi(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.alignr_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k1 = 1 : i32, a0_width = 256 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k1 = 1 : i32, k15 = 31 : i32, a0_width = 256 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @alignr_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm512_alignr_epi8"(%arg0, %arg1)
-func.func @alignr_epi_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.alignr_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k1 = 3 : i32, a0_width = 512 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
-  return %0 : vector<64xi8>
+// CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
+func.func @alignr_epi_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k1 = 1 : i32, k15 = 31 : i32, a0_width = 256 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @alignr_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @alignr_epi_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k1 = 0 : i32, a0_width = 128 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
+func.func @alignr_epi_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k1 = 1 : i32, k15 = 31 : i32, a0_width = 256 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @alignr_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k1 = 0 : i32, a0_width = 128 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm512_alignr_epi8"(%arg0, %arg1)
+func.func @alignr_epi_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k1 = 3 : i32, k15 = 63 : i32, a0_width = 512 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @alignr_epi_v4(
+// CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
+func.func @alignr_epi_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k1 = 3 : i32, k15 = 63 : i32, a0_width = 512 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @alignr_epi_v5(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
+func.func @alignr_epi_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k1 = 3 : i32, k15 = 63 : i32, a0_width = 512 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @alignr_epi_v6(
+// CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
+func.func @alignr_epi_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k1 = 0 : i32, k15 = 15 : i32, a0_width = 128 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @alignr_epi_v7(
+// CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
+func.func @alignr_epi_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k1 = 0 : i32, k15 = 15 : i32, a0_width = 128 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @alignr_epi_v8(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi8"(%arg0, %arg1)
-func.func @alignr_epi_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.alignr_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k1 = 0 : i32, a0_width = 128 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @alignr_epi_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.alignr_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k1 = 0 : i32, k15 = 15 : i32, a0_width = 128 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -5711,84 +5739,231 @@ func.func @permute4x64_epi_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
 // CHECK-LABEL: func.func @permutevar8x32_epi(
 // CHECK-NEXT: "hydride_x86.mm256_permutevar8x32_epi32"(%arg1, %arg0)
 func.func @permutevar8x32_epi(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi16"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 15 : i32, a0_elem_width = 16 : i32, k3 = 3 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_elem_width = 16 : i32, k3 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi16"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 31 : i32, a0_elem_width = 16 : i32, k3 = 4 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
+// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi16"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, k3 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm_permutexvar_epi16"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 7 : i32, a0_elem_width = 16 : i32, k3 = 2 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+// CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi16"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, k3 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v4(
-// CHECK-NEXT: "hydride_x86.mm256_permutevar8x32_epi32"(%arg1, %arg0)
-func.func @permutevar8x32_epi_v4(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, a0_elem_width = 16 : i32, k3 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v5(
-// CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi64"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi16"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, k3 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v6(
-// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi32"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi16"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v6(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, k3 = 4 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v7(
-// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi64"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v7(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+// CHECK-NEXT: "hydride_x86.mm_mask_permutexvar_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_elem_width = 16 : i32, k3 = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v8(
-// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi32"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v8(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm_maskz_permutexvar_epi16"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, k3 = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v9(
-// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi8"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v9(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 63 : i32, a0_elem_width = 8 : i32, k3 = 5 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
-  return %0 : vector<64xi8>
+// CHECK-NEXT: "hydride_x86.mm_permutexvar_epi16"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, k3 = 2 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v10(
-// CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi8"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v10(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 31 : i32, a0_elem_width = 8 : i32, k3 = 4 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi32"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v10(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permutevar8x32_epi_v11(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi32"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v11(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v12(
+// CHECK-NEXT: "hydride_x86.mm256_permutevar8x32_epi32"(%arg1, %arg0)
+func.func @permutevar8x32_epi_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v13(
+// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi64"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v14(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi64"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v15(
+// CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi64"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v15(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v16(
+// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi32"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v17(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi32"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v18(
+// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi32"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v18(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v19(
+// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi64"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v20(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi64"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v21(
+// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi64"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v22(
+// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi32"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v23(
+// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi32"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v24(
+// CHECK-NEXT: "hydride_x86.mm512_permutexvar_epi8"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v24(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, k3 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v25(
+// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi8"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v25(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 63 : i32, a0_elem_width = 8 : i32, k3 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v26(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi8"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v26(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, k3 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v27(
+// CHECK-NEXT: "hydride_x86.mm256_permutexvar_epi8"(%arg0, %arg1)
+func.func @permutevar8x32_epi_v27(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, k3 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  return %0 : vector<32xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v28(
+// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi8"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v28(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, a0_elem_width = 8 : i32, k3 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v29(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi8"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v29(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, k3 = 4 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v30(
 // CHECK-NEXT: "hydride_x86.mm_permutexvar_epi8"(%arg0, %arg1)
-func.func @permutevar8x32_epi_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { k1 = 15 : i32, a0_elem_width = 8 : i32, k3 = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @permutevar8x32_epi_v30(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, k3 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v31(
+// CHECK-NEXT: "hydride_x86.mm_mask_permutexvar_epi8"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutevar8x32_epi_v31(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_elem_width = 8 : i32, k3 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @permutevar8x32_epi_v32(
+// CHECK-NEXT: "hydride_x86.mm_maskz_permutexvar_epi8"(%arg2, %arg0, %arg1)
+func.func @permutevar8x32_epi_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.permutevar8x32_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, k3 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -8826,92 +9001,64 @@ func.func @kunpackd_v2(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16x
 // CHECK-LABEL: func.func @dbsad_epu(
 // CHECK-NEXT: "hydride_x86.mm256_dbsad_epu8"(%arg1, %arg0)
 func.func @dbsad_epu(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<16xi16> {
-  %0 = "autollvm.dbsad_epu"(%arg0, %arg1) { a1 = 1 : i32, k1 = 1 : i32, k24 = 3 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k1 = 1 : i32, k24 = 3 : i32, k89 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @dbsad_epu_v1(
-// CHECK-NEXT: "hydride_x86.mm512_dbsad_epu8"(%arg1, %arg0)
-func.func @dbsad_epu_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
-  %0 = "autollvm.dbsad_epu"(%arg0, %arg1) { a1 = 1 : i32, k1 = 3 : i32, k24 = 7 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
-  return %0 : vector<32xi16>
+// CHECK-NEXT: "hydride_x86.mm256_mask_dbsad_epu8"(%arg2, %arg3, %arg1, %arg0)
+func.func @dbsad_epu_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k1 = 1 : i32, k24 = 3 : i32, k89 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @dbsad_epu_v2(
-// CHECK-NEXT: "hydride_x86.mm_dbsad_epu8"(%arg1, %arg0)
-func.func @dbsad_epu_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.dbsad_epu"(%arg0, %arg1) { a1 = 1 : i32, k1 = 0 : i32, k24 = 1 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @dbsad_epu_2(
-// CHECK-NEXT: "hydride_x86.mm256_mask_dbsad_epu8"(%arg3, %arg2, %arg1, %arg0)
-func.func @dbsad_epu_2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi1>, %arg3: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.dbsad_epu_2"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, k1 = 1 : i32, k24 = 3 : i32, k89 = 15 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<16xi1>, vector<16xi16>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @dbsad_epu_2_v1(
-// CHECK-NEXT: "hydride_x86.mm512_mask_dbsad_epu8"(%arg3, %arg2, %arg1, %arg0)
-func.func @dbsad_epu_2_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi1>, %arg3: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.dbsad_epu_2"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, k1 = 3 : i32, k24 = 7 : i32, k89 = 31 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<32xi1>, vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @dbsad_epu_2_v2(
-// CHECK-NEXT: "hydride_x86.mm_mask_dbsad_epu8"(%arg3, %arg2, %arg1, %arg0)
-func.func @dbsad_epu_2_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi1>, %arg3: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.dbsad_epu_2"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, k1 = 0 : i32, k24 = 1 : i32, k89 = 7 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<8xi1>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @dbsad_epu_3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
-func.func @dbsad_epu_3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.dbsad_epu_3"(%arg0, %arg1, %arg2) { a1 = 1 : i32, k1 = 1 : i32, k24 = 3 : i32, k89 = 15 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
+func.func @dbsad_epu_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k1 = 1 : i32, k24 = 3 : i32, k89 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @dbsad_epu_3_v1(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
-func.func @dbsad_epu_3_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.dbsad_epu_3"(%arg0, %arg1, %arg2) { a1 = 1 : i32, k1 = 3 : i32, k24 = 7 : i32, k89 = 31 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @dbsad_epu_v3(
+// CHECK-NEXT: "hydride_x86.mm512_dbsad_epu8"(%arg1, %arg0)
+func.func @dbsad_epu_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k1 = 3 : i32, k24 = 7 : i32, k89 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @dbsad_epu_3_v2(
-// CHECK-NEXT: "hydride_x86.mm_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
-func.func @dbsad_epu_3_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.dbsad_epu_3"(%arg0, %arg1, %arg2) { a1 = 1 : i32, k1 = 0 : i32, k24 = 1 : i32, k89 = 7 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @dbsad_epu_v4(
+// CHECK-NEXT: "hydride_x86.mm512_mask_dbsad_epu8"(%arg2, %arg3, %arg1, %arg0)
+func.func @dbsad_epu_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k1 = 3 : i32, k24 = 7 : i32, k89 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @dbsad_epu_v5(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
+func.func @dbsad_epu_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k1 = 3 : i32, k24 = 7 : i32, k89 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @dbsad_epu_v6(
+// CHECK-NEXT: "hydride_x86.mm_dbsad_epu8"(%arg1, %arg0)
+func.func @dbsad_epu_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k1 = 0 : i32, k24 = 1 : i32, k89 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_2(
-// CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi8"(%arg3, %arg2, %arg0, %arg1)
-func.func @alignr_epi_2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>, %arg3: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, k1 = 1 : i32, k15 = 31 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>, vector<32xi8>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+// CHECK-LABEL: func.func @dbsad_epu_v7(
+// CHECK-NEXT: "hydride_x86.mm_mask_dbsad_epu8"(%arg2, %arg3, %arg1, %arg0)
+func.func @dbsad_epu_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k1 = 0 : i32, k24 = 1 : i32, k89 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_2_v1(
-// CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi8"(%arg3, %arg2, %arg0, %arg1)
-func.func @alignr_epi_2_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>, %arg3: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, k1 = 3 : i32, k15 = 63 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>, vector<64xi8>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @alignr_epi_3(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.alignr_epi_3"(%arg0, %arg1, %arg2) { a2 = 1 : i32, k1 = 1 : i32, k15 = 31 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
-}
-
-// CHECK-LABEL: func.func @alignr_epi_3_v1(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_3_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.alignr_epi_3"(%arg0, %arg1, %arg2) { a2 = 1 : i32, k1 = 3 : i32, k15 = 63 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
-  return %0 : vector<64xi8>
+// CHECK-LABEL: func.func @dbsad_epu_v8(
+// CHECK-NEXT: "hydride_x86.mm_maskz_dbsad_epu8"(%arg2, %arg1, %arg0)
+func.func @dbsad_epu_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.dbsad_epu"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k1 = 0 : i32, k24 = 1 : i32, k89 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @set1_epi(
@@ -11630,153 +11777,6 @@ func.func @permutex2var_epi_v23(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @permutexvar_epi(
-// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi16"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi(%arg0: vector<16xi16>, %arg1: vector<16xi1>, %arg2: vector<16xi16>, %arg3: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 15 : i32, a0_elem_width = 16 : i32, k3 = 3 : i32, a0_width = 256 : i32, a1_width = 16 : i32 } : (vector<16xi16>, vector<16xi1>, vector<16xi16>, vector<16xi16>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi16"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v1(%arg0: vector<32xi16>, %arg1: vector<32xi1>, %arg2: vector<32xi16>, %arg3: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 31 : i32, a0_elem_width = 16 : i32, k3 = 4 : i32, a0_width = 512 : i32, a1_width = 32 : i32 } : (vector<32xi16>, vector<32xi1>, vector<32xi16>, vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm_mask_permutexvar_epi16"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v2(%arg0: vector<8xi16>, %arg1: vector<8xi1>, %arg2: vector<8xi16>, %arg3: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 16 : i32, k3 = 2 : i32, a0_width = 128 : i32, a1_width = 8 : i32 } : (vector<8xi16>, vector<8xi1>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v3(%arg0: vector<8xi32>, %arg1: vector<8xi1>, %arg2: vector<8xi32>, %arg3: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<8xi32>, vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v4(
-// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v4(%arg0: vector<4xi64>, %arg1: vector<8xi1>, %arg2: vector<4xi64>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<4xi64>, vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v5(
-// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v5(%arg0: vector<16xi32>, %arg1: vector<16xi1>, %arg2: vector<16xi32>, %arg3: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, a1_width = 16 : i32 } : (vector<16xi32>, vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v6(
-// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v6(%arg0: vector<8xi64>, %arg1: vector<8xi1>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, a1_width = 8 : i32 } : (vector<8xi64>, vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v7(
-// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v7(%arg0: vector<16xi32>, %arg1: vector<16xi1>, %arg2: vector<16xi32>, %arg3: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, a1_width = 16 : i32 } : (vector<16xi32>, vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v8(
-// CHECK-NEXT: "hydride_x86.mm512_mask_permutexvar_epi8"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v8(%arg0: vector<64xi8>, %arg1: vector<64xi1>, %arg2: vector<64xi8>, %arg3: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 63 : i32, a0_elem_width = 8 : i32, k3 = 5 : i32, a0_width = 512 : i32, a1_width = 64 : i32 } : (vector<64xi8>, vector<64xi1>, vector<64xi8>, vector<64xi8>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v9(
-// CHECK-NEXT: "hydride_x86.mm256_mask_permutexvar_epi8"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v9(%arg0: vector<32xi8>, %arg1: vector<32xi1>, %arg2: vector<32xi8>, %arg3: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 31 : i32, a0_elem_width = 8 : i32, k3 = 4 : i32, a0_width = 256 : i32, a1_width = 32 : i32 } : (vector<32xi8>, vector<32xi1>, vector<32xi8>, vector<32xi8>) -> vector<32xi8>
-  return %0 : vector<32xi8>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_v10(
-// CHECK-NEXT: "hydride_x86.mm_mask_permutexvar_epi8"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutexvar_epi_v10(%arg0: vector<16xi8>, %arg1: vector<16xi1>, %arg2: vector<16xi8>, %arg3: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.permutexvar_epi"(%arg0, %arg1, %arg2, %arg3) { k1 = 15 : i32, a0_elem_width = 8 : i32, k3 = 3 : i32, a0_width = 128 : i32, a1_width = 16 : i32 } : (vector<16xi8>, vector<16xi1>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi16"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2(%arg0: vector<16xi16>, %arg1: vector<16xi1>, %arg2: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 15 : i32, a0_elem_width = 16 : i32, k3 = 3 : i32, a0_width = 256 : i32, a1_width = 16 : i32 } : (vector<16xi16>, vector<16xi1>, vector<16xi16>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v1(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi16"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v1(%arg0: vector<32xi16>, %arg1: vector<32xi1>, %arg2: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 31 : i32, a0_elem_width = 16 : i32, k3 = 4 : i32, a0_width = 512 : i32, a1_width = 32 : i32 } : (vector<32xi16>, vector<32xi1>, vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v2(
-// CHECK-NEXT: "hydride_x86.mm_maskz_permutexvar_epi16"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v2(%arg0: vector<8xi16>, %arg1: vector<8xi1>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a0_elem_width = 16 : i32, k3 = 2 : i32, a0_width = 128 : i32, a1_width = 8 : i32 } : (vector<8xi16>, vector<8xi1>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v3(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi32"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v3(%arg0: vector<8xi32>, %arg1: vector<8xi1>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<8xi32>, vector<8xi1>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v4(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi64"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v4(%arg0: vector<4xi64>, %arg1: vector<8xi1>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<4xi64>, vector<8xi1>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v5(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi32"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v5(%arg0: vector<16xi32>, %arg1: vector<16xi1>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, a1_width = 16 : i32 } : (vector<16xi32>, vector<16xi1>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v6(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi64"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v6(%arg0: vector<8xi64>, %arg1: vector<8xi1>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, a1_width = 8 : i32 } : (vector<8xi64>, vector<8xi1>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v7(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_permutexvar_epi8"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v7(%arg0: vector<64xi8>, %arg1: vector<64xi1>, %arg2: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 63 : i32, a0_elem_width = 8 : i32, k3 = 5 : i32, a0_width = 512 : i32, a1_width = 64 : i32 } : (vector<64xi8>, vector<64xi1>, vector<64xi8>) -> vector<64xi8>
-  return %0 : vector<64xi8>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v8(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_permutexvar_epi8"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v8(%arg0: vector<32xi8>, %arg1: vector<32xi1>, %arg2: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 31 : i32, a0_elem_width = 8 : i32, k3 = 4 : i32, a0_width = 256 : i32, a1_width = 32 : i32 } : (vector<32xi8>, vector<32xi1>, vector<32xi8>) -> vector<32xi8>
-  return %0 : vector<32xi8>
-}
-
-// CHECK-LABEL: func.func @permutexvar_epi_2_v9(
-// CHECK-NEXT: "hydride_x86.mm_maskz_permutexvar_epi8"(%arg1, %arg0, %arg2)
-func.func @permutexvar_epi_2_v9(%arg0: vector<16xi8>, %arg1: vector<16xi1>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.permutexvar_epi_2"(%arg0, %arg1, %arg2) { k1 = 15 : i32, a0_elem_width = 8 : i32, k3 = 3 : i32, a0_width = 128 : i32, a1_width = 16 : i32 } : (vector<16xi8>, vector<16xi1>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
 // CHECK-LABEL: func.func @movepi8_mask(
 // CHECK-NEXT: "hydride_x86.mm256_movepi8_mask"(%arg0)
 func.func @movepi8_mask(%arg0: vector<32xi8>) -> vector<32xi1> {
@@ -13663,189 +13663,189 @@ func.func @lzcnt_epi_v17(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8x
 // CHECK-LABEL: func.func @broadcast_i32x(
 // CHECK-NEXT: "hydride_x86.mm256_broadcast_i32x2"(%arg0)
 func.func @broadcast_i32x(%arg0: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<4xi32>) -> vector<8xi32>
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v1(
-// CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x2"(%arg0)
-func.func @broadcast_i32x_v1(%arg0: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 15 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32 } : (vector<4xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i32x2"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v1(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v2(
-// CHECK-NEXT: "hydride_x86.mm_broadcast_i32x2"(%arg0)
-func.func @broadcast_i32x_v2(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+// CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i32x2"(%arg1, %arg0)
+func.func @broadcast_i32x_v2(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v3(
-// CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x8"(%arg0)
-func.func @broadcast_i32x_v3(%arg0: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 15 : i32, k2 = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32 } : (vector<8xi32>) -> vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x2"(%arg0)
+func.func @broadcast_i32x_v3(%arg0: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 15 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v4(
-// CHECK-NEXT: "hydride_x86.mm256_broadcast_i64x2"(%arg0)
-func.func @broadcast_i32x_v4(%arg0: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x2"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v4(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v5(
-// CHECK-NEXT: "hydride_x86.mm512_broadcast_i64x2"(%arg0)
-func.func @broadcast_i32x_v5(%arg0: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32 } : (vector<2xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x2"(%arg1, %arg0)
+func.func @broadcast_i32x_v5(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v6(
-// CHECK-NEXT: "hydride_x86.mm256_broadcast_i32x4"(%arg0)
-func.func @broadcast_i32x_v6(%arg0: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<4xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm_broadcast_i32x2"(%arg0)
+func.func @broadcast_i32x_v6(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v7(
-// CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x4"(%arg0)
-func.func @broadcast_i32x_v7(%arg0: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 15 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32 } : (vector<4xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm_mask_broadcast_i32x2"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_i32x_v8(
+// CHECK-NEXT: "hydride_x86.mm_maskz_broadcast_i32x2"(%arg1, %arg0)
+func.func @broadcast_i32x_v8(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v9(
+// CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x8"(%arg0)
+func.func @broadcast_i32x_v9(%arg0: vector<8xi32>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 15 : i32, k2 = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v10(
+// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x8"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v10(%arg0: vector<8xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, k2 = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v11(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x8"(%arg1, %arg0)
+func.func @broadcast_i32x_v11(%arg0: vector<8xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, k2 = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v12(
+// CHECK-NEXT: "hydride_x86.mm256_broadcast_i64x2"(%arg0)
+func.func @broadcast_i32x_v12(%arg0: vector<2xi64>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v13(
+// CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i64x2"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v13(%arg0: vector<2xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v14(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i64x2"(%arg1, %arg0)
+func.func @broadcast_i32x_v14(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v15(
+// CHECK-NEXT: "hydride_x86.mm512_broadcast_i64x2"(%arg0)
+func.func @broadcast_i32x_v15(%arg0: vector<2xi64>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v16(
+// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i64x2"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v16(%arg0: vector<2xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v17(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i64x2"(%arg1, %arg0)
+func.func @broadcast_i32x_v17(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, k2 = 2 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v18(
+// CHECK-NEXT: "hydride_x86.mm256_broadcast_i32x4"(%arg0)
+func.func @broadcast_i32x_v18(%arg0: vector<4xi32>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v19(
+// CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i32x4"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v19(%arg0: vector<4xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v20(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i32x4"(%arg1, %arg0)
+func.func @broadcast_i32x_v20(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v21(
+// CHECK-NEXT: "hydride_x86.mm512_broadcast_i32x4"(%arg0)
+func.func @broadcast_i32x_v21(%arg0: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 15 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v22(
+// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x4"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v22(%arg0: vector<4xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v23(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x4"(%arg1, %arg0)
+func.func @broadcast_i32x_v23(%arg0: vector<4xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, k2 = 4 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @broadcast_i32x_v24(
 // CHECK-NEXT: "hydride_x86.mm512_broadcast_i64x4"(%arg0)
-func.func @broadcast_i32x_v8(%arg0: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_i32x"(%arg0) { k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32 } : (vector<4xi64>) -> vector<8xi64>
+func.func @broadcast_i32x_v24(%arg0: vector<4xi64>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0) { masking = "none", k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_i32x_2(
-// CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i32x2"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, k2 = 2 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32, a2_width = 256 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_2_v1(
-// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x2"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v1(%arg0: vector<16xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 15 : i32, k2 = 2 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 128 : i32, a2_width = 512 : i32 } : (vector<16xi1>, vector<4xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_2_v2(
-// CHECK-NEXT: "hydride_x86.mm_mask_broadcast_i32x2"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v2(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, k2 = 2 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32, a2_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_2_v3(
-// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x8"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v3(%arg0: vector<16xi1>, %arg1: vector<8xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 15 : i32, k2 = 8 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 256 : i32, a2_width = 512 : i32 } : (vector<16xi1>, vector<8xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_2_v4(
-// CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i64x2"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, k2 = 2 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32, a2_width = 256 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_2_v5(
-// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i64x2"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v5(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, k2 = 2 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32, a2_width = 512 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi64>) -> vector<8xi64>
+// CHECK-LABEL: func.func @broadcast_i32x_v25(
+// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i64x4"(%arg1, %arg2, %arg0)
+func.func @broadcast_i32x_v25(%arg0: vector<4xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @broadcast_i32x_2_v6(
-// CHECK-NEXT: "hydride_x86.mm256_mask_broadcast_i32x4"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v6(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, k2 = 4 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32, a2_width = 256 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_2_v7(
-// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i32x4"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v7(%arg0: vector<16xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 15 : i32, k2 = 4 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 128 : i32, a2_width = 512 : i32 } : (vector<16xi1>, vector<4xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_2_v8(
-// CHECK-NEXT: "hydride_x86.mm512_mask_broadcast_i64x4"(%arg2, %arg0, %arg1)
-func.func @broadcast_i32x_2_v8(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_i32x_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, k2 = 4 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 256 : i32, a2_width = 512 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i32x2"(%arg0, %arg1)
-func.func @broadcast_i32x_3(%arg0: vector<8xi1>, %arg1: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 7 : i32, k2 = 2 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32, result_width = 256 : i32 } : (vector<8xi1>, vector<4xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v1(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x2"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v1(%arg0: vector<16xi1>, %arg1: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 15 : i32, k2 = 2 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 128 : i32, result_width = 512 : i32 } : (vector<16xi1>, vector<4xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v2(
-// CHECK-NEXT: "hydride_x86.mm_maskz_broadcast_i32x2"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v2(%arg0: vector<8xi1>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 3 : i32, k2 = 2 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32, result_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v3(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x8"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v3(%arg0: vector<16xi1>, %arg1: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 15 : i32, k2 = 8 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 256 : i32, result_width = 512 : i32 } : (vector<16xi1>, vector<8xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v4(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i64x2"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 3 : i32, k2 = 2 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32, result_width = 256 : i32 } : (vector<8xi1>, vector<2xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v5(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i64x2"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v5(%arg0: vector<8xi1>, %arg1: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 7 : i32, k2 = 2 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 128 : i32, result_width = 512 : i32 } : (vector<8xi1>, vector<2xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v6(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_broadcast_i32x4"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v6(%arg0: vector<8xi1>, %arg1: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 7 : i32, k2 = 4 : i32, a1_elem_width = 32 : i32, a0_width = 8 : i32, a1_width = 128 : i32, result_width = 256 : i32 } : (vector<8xi1>, vector<4xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v7(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i32x4"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v7(%arg0: vector<16xi1>, %arg1: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 15 : i32, k2 = 4 : i32, a1_elem_width = 32 : i32, a0_width = 16 : i32, a1_width = 128 : i32, result_width = 512 : i32 } : (vector<16xi1>, vector<4xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @broadcast_i32x_3_v8(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i64x4"(%arg0, %arg1)
-func.func @broadcast_i32x_3_v8(%arg0: vector<8xi1>, %arg1: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_i32x_3"(%arg0, %arg1) { k1 = 7 : i32, k2 = 4 : i32, a1_elem_width = 64 : i32, a0_width = 8 : i32, a1_width = 256 : i32, result_width = 512 : i32 } : (vector<8xi1>, vector<4xi64>) -> vector<8xi64>
+// CHECK-LABEL: func.func @broadcast_i32x_v26(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_broadcast_i64x4"(%arg1, %arg0)
+func.func @broadcast_i32x_v26(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.broadcast_i32x"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, k2 = 4 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -13933,129 +13933,129 @@ func.func @inserti64x_v5(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vec
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4(
+// CHECK-LABEL: func.func @alignr_epi_2(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi32"(%arg0, %arg1)
-func.func @alignr_epi_4(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @alignr_epi_2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v1(
+// CHECK-LABEL: func.func @alignr_epi_2_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @alignr_epi_4_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @alignr_epi_2_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v2(
+// CHECK-LABEL: func.func @alignr_epi_2_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_4_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @alignr_epi_2_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v3(
+// CHECK-LABEL: func.func @alignr_epi_2_v3(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi32"(%arg0, %arg1)
-func.func @alignr_epi_4_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @alignr_epi_2_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v4(
+// CHECK-LABEL: func.func @alignr_epi_2_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @alignr_epi_4_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @alignr_epi_2_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v5(
+// CHECK-LABEL: func.func @alignr_epi_2_v5(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_4_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @alignr_epi_2_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v6(
+// CHECK-LABEL: func.func @alignr_epi_2_v6(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi64"(%arg0, %arg1)
-func.func @alignr_epi_4_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @alignr_epi_2_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v7(
+// CHECK-LABEL: func.func @alignr_epi_2_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @alignr_epi_4_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @alignr_epi_2_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v8(
+// CHECK-LABEL: func.func @alignr_epi_2_v8(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_4_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @alignr_epi_2_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, k13 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v9(
+// CHECK-LABEL: func.func @alignr_epi_2_v9(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi64"(%arg0, %arg1)
-func.func @alignr_epi_4_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, k13 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @alignr_epi_2_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, k13 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v10(
+// CHECK-LABEL: func.func @alignr_epi_2_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @alignr_epi_4_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, k13 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @alignr_epi_2_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, k13 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v11(
+// CHECK-LABEL: func.func @alignr_epi_2_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_4_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, k13 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @alignr_epi_2_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, k13 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v12(
+// CHECK-LABEL: func.func @alignr_epi_2_v12(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_4_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, k13 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @alignr_epi_2_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, k13 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v13(
+// CHECK-LABEL: func.func @alignr_epi_2_v13(
 // CHECK-NEXT: "hydride_x86.mm512_alignr_epi64"(%arg0, %arg1)
-func.func @alignr_epi_4_v13(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @alignr_epi_2_v13(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v14(
+// CHECK-LABEL: func.func @alignr_epi_2_v14(
 // CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
-func.func @alignr_epi_4_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @alignr_epi_2_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v15(
+// CHECK-LABEL: func.func @alignr_epi_2_v15(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
-func.func @alignr_epi_4_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @alignr_epi_2_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, k13 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v16(
+// CHECK-LABEL: func.func @alignr_epi_2_v16(
 // CHECK-NEXT: "hydride_x86.mm512_alignr_epi32"(%arg0, %arg1)
-func.func @alignr_epi_4_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, k13 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+func.func @alignr_epi_2_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, k13 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @alignr_epi_4_v17(
+// CHECK-LABEL: func.func @alignr_epi_2_v17(
 // CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
-func.func @alignr_epi_4_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.alignr_epi_4"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, k13 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @alignr_epi_2_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.alignr_epi_2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k0 = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, k13 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -14228,170 +14228,170 @@ func.func @compress_epi_2_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vec
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_2(
-// CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @permutex2var_epi_2(%arg0: vector<8xi32>, %arg1: vector<8xi1>, %arg2: vector<8xi32>, %arg3: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<8xi32>, vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi32"(%arg2, %arg0, %arg3, %arg1)
+func.func @permutex2var_epi_2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_2_v1(
-// CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @permutex2var_epi_2_v1(%arg0: vector<4xi32>, %arg1: vector<8xi1>, %arg2: vector<4xi32>, %arg3: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32, a1_width = 8 : i32 } : (vector<4xi32>, vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+// CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi32"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutex2var_epi_2_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_2_v2(
-// CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @permutex2var_epi_2_v2(%arg0: vector<4xi64>, %arg1: vector<8xi1>, %arg2: vector<4xi64>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<4xi64>, vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+// CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi32"(%arg3, %arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_2_v3(
-// CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi32"(%arg3, %arg0, %arg1, %arg2)
-func.func @permutex2var_epi_2_v3(%arg0: vector<16xi32>, %arg1: vector<16xi1>, %arg2: vector<16xi32>, %arg3: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, a1_width = 16 : i32 } : (vector<16xi32>, vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi32"(%arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_2_v4(
-// CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @permutex2var_epi_2_v4(%arg0: vector<8xi64>, %arg1: vector<8xi1>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, a1_width = 8 : i32 } : (vector<8xi64>, vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+// CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi32"(%arg2, %arg0, %arg3, %arg1)
+func.func @permutex2var_epi_2_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v5(
+// CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi32"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutex2var_epi_2_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v6(
+// CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi32"(%arg3, %arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v7(
+// CHECK-NEXT: "hydride_x86.mm_permutex2var_epi32"(%arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v8(
+// CHECK-NEXT: "hydride_x86.mm256_mask2_permutex2var_epi64"(%arg2, %arg0, %arg3, %arg1)
+func.func @permutex2var_epi_2_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v9(
+// CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi64"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutex2var_epi_2_v9(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v10(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi64"(%arg3, %arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v10(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v11(
+// CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi64"(%arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v11(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v12(
+// CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi32"(%arg2, %arg0, %arg3, %arg1)
+func.func @permutex2var_epi_2_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v13(
+// CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi32"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutex2var_epi_2_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v14(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi32"(%arg3, %arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v14(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v15(
+// CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi32"(%arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v15(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v16(
+// CHECK-NEXT: "hydride_x86.mm512_mask2_permutex2var_epi64"(%arg2, %arg0, %arg3, %arg1)
+func.func @permutex2var_epi_2_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0", k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v17(
+// CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi64"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutex2var_epi_2_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v18(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi64"(%arg3, %arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v18(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @permutex2var_epi_2_v19(
+// CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi64"(%arg2, %arg0, %arg1)
+func.func @permutex2var_epi_2_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permutex2var_epi_2"(%arg0, %arg1, %arg2) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_3(
-// CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutex2var_epi_3(%arg0: vector<8xi32>, %arg1: vector<8xi1>, %arg2: vector<8xi32>, %arg3: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<8xi32>, vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi64"(%arg2, %arg0, %arg3, %arg1)
+func.func @permutex2var_epi_3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a0" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_3_v1(
-// CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutex2var_epi_3_v1(%arg0: vector<4xi32>, %arg1: vector<8xi1>, %arg2: vector<4xi32>, %arg3: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32, a1_width = 8 : i32 } : (vector<4xi32>, vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+// CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi64"(%arg2, %arg3, %arg0, %arg1)
+func.func @permutex2var_epi_3_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_3_v2(
-// CHECK-NEXT: "hydride_x86.mm256_mask_permutex2var_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutex2var_epi_3_v2(%arg0: vector<4xi64>, %arg1: vector<8xi1>, %arg2: vector<4xi64>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<4xi64>, vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+// CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi64"(%arg3, %arg2, %arg0, %arg1)
+func.func @permutex2var_epi_3_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { masking = "zero" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @permutex2var_epi_3_v3(
-// CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi32"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutex2var_epi_3_v3(%arg0: vector<16xi32>, %arg1: vector<16xi1>, %arg2: vector<16xi32>, %arg3: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, a1_width = 16 : i32 } : (vector<16xi32>, vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_3_v4(
-// CHECK-NEXT: "hydride_x86.mm512_mask_permutex2var_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutex2var_epi_3_v4(%arg0: vector<8xi64>, %arg1: vector<8xi1>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, a1_width = 8 : i32 } : (vector<8xi64>, vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_4(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi32"(%arg1, %arg3, %arg0, %arg2)
-func.func @permutex2var_epi_4(%arg0: vector<8xi32>, %arg1: vector<8xi1>, %arg2: vector<8xi32>, %arg3: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutex2var_epi_4"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<8xi32>, vector<8xi1>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_4_v1(
-// CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi32"(%arg1, %arg3, %arg0, %arg2)
-func.func @permutex2var_epi_4_v1(%arg0: vector<4xi32>, %arg1: vector<8xi1>, %arg2: vector<4xi32>, %arg3: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permutex2var_epi_4"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32, a1_width = 8 : i32 } : (vector<4xi32>, vector<8xi1>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_4_v2(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_permutex2var_epi64"(%arg1, %arg3, %arg0, %arg2)
-func.func @permutex2var_epi_4_v2(%arg0: vector<4xi64>, %arg1: vector<8xi1>, %arg2: vector<4xi64>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permutex2var_epi_4"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32, a1_width = 8 : i32 } : (vector<4xi64>, vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_4_v3(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi32"(%arg1, %arg3, %arg0, %arg2)
-func.func @permutex2var_epi_4_v3(%arg0: vector<16xi32>, %arg1: vector<16xi1>, %arg2: vector<16xi32>, %arg3: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutex2var_epi_4"(%arg0, %arg1, %arg2, %arg3) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32, a1_width = 16 : i32 } : (vector<16xi32>, vector<16xi1>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_4_v4(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_permutex2var_epi64"(%arg1, %arg3, %arg0, %arg2)
-func.func @permutex2var_epi_4_v4(%arg0: vector<8xi64>, %arg1: vector<8xi1>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permutex2var_epi_4"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32, a1_width = 8 : i32 } : (vector<8xi64>, vector<8xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_5(
-// CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi32"(%arg2, %arg0, %arg1)
-func.func @permutex2var_epi_5(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.permutex2var_epi_5"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a0_elem_width = 32 : i32, k3 = 2 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_5_v1(
-// CHECK-NEXT: "hydride_x86.mm_permutex2var_epi32"(%arg2, %arg0, %arg1)
-func.func @permutex2var_epi_5_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.permutex2var_epi_5"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a0_elem_width = 32 : i32, k3 = 1 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_5_v2(
-// CHECK-NEXT: "hydride_x86.mm256_permutex2var_epi64"(%arg2, %arg0, %arg1)
-func.func @permutex2var_epi_5_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.permutex2var_epi_5"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a0_elem_width = 64 : i32, k3 = 1 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_5_v3(
-// CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi32"(%arg2, %arg0, %arg1)
-func.func @permutex2var_epi_5_v3(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permutex2var_epi_5"(%arg0, %arg1, %arg2) { k1 = 15 : i32, a0_elem_width = 32 : i32, k3 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_5_v4(
-// CHECK-NEXT: "hydride_x86.mm512_permutex2var_epi64"(%arg2, %arg0, %arg1)
-func.func @permutex2var_epi_5_v4(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permutex2var_epi_5"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a0_elem_width = 64 : i32, k3 = 2 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_6(
-// CHECK-NEXT: "hydride_x86.mm_mask2_permutex2var_epi64"(%arg3, %arg0, %arg1, %arg2)
-func.func @permutex2var_epi_6(%arg0: vector<2xi64>, %arg1: vector<8xi1>, %arg2: vector<2xi64>, %arg3: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permutex2var_epi_6"(%arg0, %arg1, %arg2, %arg3) : (vector<2xi64>, vector<8xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_7(
-// CHECK-NEXT: "hydride_x86.mm_mask_permutex2var_epi64"(%arg3, %arg1, %arg0, %arg2)
-func.func @permutex2var_epi_7(%arg0: vector<2xi64>, %arg1: vector<8xi1>, %arg2: vector<2xi64>, %arg3: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permutex2var_epi_7"(%arg0, %arg1, %arg2, %arg3) : (vector<2xi64>, vector<8xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_8(
-// CHECK-NEXT: "hydride_x86.mm_maskz_permutex2var_epi64"(%arg1, %arg3, %arg0, %arg2)
-func.func @permutex2var_epi_8(%arg0: vector<2xi64>, %arg1: vector<8xi1>, %arg2: vector<2xi64>, %arg3: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permutex2var_epi_8"(%arg0, %arg1, %arg2, %arg3) : (vector<2xi64>, vector<8xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @permutex2var_epi_9(
 // CHECK-NEXT: "hydride_x86.mm_permutex2var_epi64"(%arg2, %arg0, %arg1)
-func.func @permutex2var_epi_9(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.permutex2var_epi_9"(%arg0, %arg1, %arg2) : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @permutex2var_epi_3_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.permutex2var_epi_3"(%arg0, %arg1, %arg2) { masking = "none" } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
