@@ -1106,8 +1106,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k14" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 134 instructions computing the same thing up to 5 parameter(s)
-  //   Members (134): _mm256_cvtepi16_epi32, _mm256_cvtepi16_epi64, _mm256_cvtepi32_epi64, _mm256_cvtepi8_epi16, _mm256_cvtepi8_epi32, _mm256_cvtepi8_epi64, _mm256_mask_mov_epi16 (merge masking), _mm256_maskz_mov_epi16 (zero masking), _mm512_mask_mov_epi16 (merge masking), _mm512_maskz_mov_epi16 (zero masking), _mm_mask_mov_epi16 (merge masking), _mm_maskz_mov_epi16 (zero masking), _mm256_mask_mov_epi8 (merge masking), _mm256_maskz_mov_epi8 (zero masking), _mm512_mask_mov_epi8 (merge masking), _mm512_maskz_mov_epi8 (zero masking), _mm_mask_mov_epi8 (merge masking), _mm_maskz_mov_epi8 (zero masking), _mm256_mask_blend_epi8 (merge masking), _mm512_mask_blend_epi8 (merge masking), _mm_mask_blend_epi8 (merge masking), _mm256_mask_blend_epi16 (merge masking), _mm512_mask_blend_epi16 (merge masking), _mm_mask_blend_epi16 (merge masking), _mm256_mask_cvtepi8_epi16 (merge masking), _mm256_maskz_cvtepi8_epi16 (zero masking), _mm512_cvtepi8_epi16, _mm512_mask_cvtepi8_epi16 (merge masking), _mm512_maskz_cvtepi8_epi16 (zero masking), _mm_mask_cvtepi8_epi16 (merge masking), _mm_maskz_cvtepi8_epi16 (zero masking), _mm256_cvtepi16_epi8, _mm256_mask_cvtepi16_epi8 (merge masking), _mm256_maskz_cvtepi16_epi8 (zero masking), _mm512_cvtepi16_epi8, _mm512_mask_cvtepi16_epi8 (merge masking), _mm512_maskz_cvtepi16_epi8 (zero masking), _mm_cvtepi16_epi8, _mm_maskz_cvtepi16_epi8 (zero masking), _mm256_mask_mov_epi32 (merge masking), _mm256_maskz_mov_epi32 (zero masking), _mm_mask_mov_epi32 (merge masking), _mm_maskz_mov_epi32 (zero masking), _mm256_mask_mov_epi64 (merge masking), _mm256_maskz_mov_epi64 (zero masking), _mm_mask_mov_epi64 (merge masking), _mm_maskz_mov_epi64 (zero masking), _mm256_mask_blend_epi32 (merge masking), _mm_mask_blend_epi32 (merge masking), _mm256_mask_blend_epi64 (merge masking), _mm_mask_blend_epi64 (merge masking), _mm256_cvtepi32_epi8, _mm256_maskz_cvtepi32_epi8 (zero masking), _mm_cvtepi32_epi8, _mm_maskz_cvtepi32_epi8 (zero masking), _mm256_cvtepi32_epi16, _mm256_mask_cvtepi32_epi16 (merge masking), _mm256_maskz_cvtepi32_epi16 (zero masking), _mm_cvtepi32_epi16, _mm_maskz_cvtepi32_epi16 (zero masking), _mm256_cvtepi64_epi8, _mm256_maskz_cvtepi64_epi8 (zero masking), _mm_cvtepi64_epi8, _mm_maskz_cvtepi64_epi8 (zero masking), _mm256_cvtepi64_epi32, _mm256_mask_cvtepi64_epi32 (merge masking), _mm256_maskz_cvtepi64_epi32 (zero masking), _mm_cvtepi64_epi32, _mm_maskz_cvtepi64_epi32 (zero masking), _mm256_cvtepi64_epi16, _mm256_maskz_cvtepi64_epi16 (zero masking), _mm_cvtepi64_epi16, _mm_maskz_cvtepi64_epi16 (zero masking), _mm256_mask_cvtepi8_epi32 (merge masking), _mm256_maskz_cvtepi8_epi32 (zero masking), _mm_mask_cvtepi8_epi32 (merge masking), _mm_maskz_cvtepi8_epi32 (zero masking), _mm256_mask_cvtepi8_epi64 (merge masking), _mm256_maskz_cvtepi8_epi64 (zero masking), _mm_mask_cvtepi8_epi64 (merge masking), _mm_maskz_cvtepi8_epi64 (zero masking), _mm256_mask_cvtepi32_epi64 (merge masking), _mm256_maskz_cvtepi32_epi64 (zero masking), _mm_mask_cvtepi32_epi64 (merge masking), _mm_maskz_cvtepi32_epi64 (zero masking), _mm256_mask_cvtepi16_epi32 (merge masking), _mm256_maskz_cvtepi16_epi32 (zero masking), _mm_mask_cvtepi16_epi32 (merge masking), _mm_maskz_cvtepi16_epi32 (zero masking), _mm256_mask_cvtepi16_epi64 (merge masking), _mm256_maskz_cvtepi16_epi64 (zero masking), _mm_mask_cvtepi16_epi64 (merge masking), _mm_maskz_cvtepi16_epi64 (zero masking), _mm512_maskz_mov_epi32 (zero masking), _mm512_maskz_mov_epi64 (zero masking), _mm512_cvtepi32_epi8, _mm512_mask_cvtepi32_epi8 (merge masking), _mm512_maskz_cvtepi32_epi8 (zero masking), _mm512_cvtepi32_epi16, _mm512_mask_cvtepi32_epi16 (merge masking), _mm512_maskz_cvtepi32_epi16 (zero masking), _mm512_cvtepi64_epi8, _mm512_maskz_cvtepi64_epi8 (zero masking), _mm512_cvtepi64_epi32, _mm512_mask_cvtepi64_epi32 (merge masking), _mm512_maskz_cvtepi64_epi32 (zero masking), _mm512_cvtepi64_epi16, _mm512_mask_cvtepi64_epi16 (merge masking), _mm512_maskz_cvtepi64_epi16 (zero masking), _mm512_cvtepi8_epi32, _mm512_mask_cvtepi8_epi32 (merge masking), _mm512_maskz_cvtepi8_epi32 (zero masking), _mm512_cvtepi8_epi64, _mm512_mask_cvtepi8_epi64 (merge masking), _mm512_maskz_cvtepi8_epi64 (zero masking), _mm512_cvtepi32_epi64, _mm512_mask_cvtepi32_epi64 (merge masking), _mm512_maskz_cvtepi32_epi64 (zero masking), _mm512_cvtepi16_epi32, _mm512_mask_cvtepi16_epi32 (merge masking), _mm512_maskz_cvtepi16_epi32 (zero masking), _mm512_cvtepi16_epi64, _mm512_mask_cvtepi16_epi64 (merge masking), _mm512_maskz_cvtepi16_epi64 (zero masking), _mm512_mask_mov_epi32 (merge masking), _mm512_mask_mov_epi64 (merge masking), _mm512_mask_blend_epi32 (merge masking), _mm512_mask_blend_epi64 (merge masking), _mm_cvtepi8_epi16, _mm_cvtepi8_epi32, _mm_cvtepi8_epi64, _mm_cvtepi16_epi32, _mm_cvtepi16_epi64, _mm_cvtepi32_epi64.
+  // 137 instructions computing the same thing up to 5 parameter(s)
+  //   Members (137): _mm256_cvtepi16_epi32, _mm256_cvtepi16_epi64, _mm256_cvtepi32_epi64, _mm256_cvtepi8_epi16, _mm256_cvtepi8_epi32, _mm256_cvtepi8_epi64, _mm256_mask_mov_epi16 (merge masking), _mm256_maskz_mov_epi16 (zero masking), _mm512_mask_mov_epi16 (merge masking), _mm512_maskz_mov_epi16 (zero masking), _mm_mask_mov_epi16 (merge masking), _mm_maskz_mov_epi16 (zero masking), _mm256_mask_mov_epi8 (merge masking), _mm256_maskz_mov_epi8 (zero masking), _mm512_mask_mov_epi8 (merge masking), _mm512_maskz_mov_epi8 (zero masking), _mm_mask_mov_epi8 (merge masking), _mm_maskz_mov_epi8 (zero masking), _mm256_mask_blend_epi8 (merge masking), _mm512_mask_blend_epi8 (merge masking), _mm_mask_blend_epi8 (merge masking), _mm256_mask_blend_epi16 (merge masking), _mm512_mask_blend_epi16 (merge masking), _mm_mask_blend_epi16 (merge masking), _mm256_mask_cvtepi8_epi16 (merge masking), _mm256_maskz_cvtepi8_epi16 (zero masking), _mm512_cvtepi8_epi16, _mm512_mask_cvtepi8_epi16 (merge masking), _mm512_maskz_cvtepi8_epi16 (zero masking), _mm_mask_cvtepi8_epi16 (merge masking), _mm_maskz_cvtepi8_epi16 (zero masking), _mm256_cvtepi16_epi8, _mm256_mask_cvtepi16_epi8 (merge masking), _mm256_maskz_cvtepi16_epi8 (zero masking), _mm512_cvtepi16_epi8, _mm512_mask_cvtepi16_epi8 (merge masking), _mm512_maskz_cvtepi16_epi8 (zero masking), _mm_cvtepi16_epi8, _mm_mask_cvtepi16_epi8 (merge masking), _mm_maskz_cvtepi16_epi8 (zero masking), _mm256_mask_mov_epi32 (merge masking), _mm256_maskz_mov_epi32 (zero masking), _mm_mask_mov_epi32 (merge masking), _mm_maskz_mov_epi32 (zero masking), _mm256_mask_mov_epi64 (merge masking), _mm256_maskz_mov_epi64 (zero masking), _mm_mask_mov_epi64 (merge masking), _mm_maskz_mov_epi64 (zero masking), _mm256_mask_blend_epi32 (merge masking), _mm_mask_blend_epi32 (merge masking), _mm256_mask_blend_epi64 (merge masking), _mm_mask_blend_epi64 (merge masking), _mm256_cvtepi32_epi8, _mm256_mask_cvtepi32_epi8 (merge masking), _mm256_maskz_cvtepi32_epi8 (zero masking), _mm_cvtepi32_epi8, _mm_maskz_cvtepi32_epi8 (zero masking), _mm256_cvtepi32_epi16, _mm256_mask_cvtepi32_epi16 (merge masking), _mm256_maskz_cvtepi32_epi16 (zero masking), _mm_cvtepi32_epi16, _mm_maskz_cvtepi32_epi16 (zero masking), _mm256_cvtepi64_epi8, _mm256_maskz_cvtepi64_epi8 (zero masking), _mm_cvtepi64_epi8, _mm_maskz_cvtepi64_epi8 (zero masking), _mm256_cvtepi64_epi32, _mm256_mask_cvtepi64_epi32 (merge masking), _mm256_maskz_cvtepi64_epi32 (zero masking), _mm_cvtepi64_epi32, _mm_maskz_cvtepi64_epi32 (zero masking), _mm256_cvtepi64_epi16, _mm256_maskz_cvtepi64_epi16 (zero masking), _mm_cvtepi64_epi16, _mm_maskz_cvtepi64_epi16 (zero masking), _mm256_mask_cvtepi8_epi32 (merge masking), _mm256_maskz_cvtepi8_epi32 (zero masking), _mm_mask_cvtepi8_epi32 (merge masking), _mm_maskz_cvtepi8_epi32 (zero masking), _mm256_mask_cvtepi8_epi64 (merge masking), _mm256_maskz_cvtepi8_epi64 (zero masking), _mm_mask_cvtepi8_epi64 (merge masking), _mm_maskz_cvtepi8_epi64 (zero masking), _mm256_mask_cvtepi32_epi64 (merge masking), _mm256_maskz_cvtepi32_epi64 (zero masking), _mm_mask_cvtepi32_epi64 (merge masking), _mm_maskz_cvtepi32_epi64 (zero masking), _mm256_mask_cvtepi16_epi32 (merge masking), _mm256_maskz_cvtepi16_epi32 (zero masking), _mm_mask_cvtepi16_epi32 (merge masking), _mm_maskz_cvtepi16_epi32 (zero masking), _mm256_mask_cvtepi16_epi64 (merge masking), _mm256_maskz_cvtepi16_epi64 (zero masking), _mm_mask_cvtepi16_epi64 (merge masking), _mm_maskz_cvtepi16_epi64 (zero masking), _mm512_maskz_mov_epi32 (zero masking), _mm512_maskz_mov_epi64 (zero masking), _mm512_cvtepi32_epi8, _mm512_mask_cvtepi32_epi8 (merge masking), _mm512_maskz_cvtepi32_epi8 (zero masking), _mm512_cvtepi32_epi16, _mm512_mask_cvtepi32_epi16 (merge masking), _mm512_maskz_cvtepi32_epi16 (zero masking), _mm512_cvtepi64_epi8, _mm512_mask_cvtepi64_epi8 (merge masking), _mm512_maskz_cvtepi64_epi8 (zero masking), _mm512_cvtepi64_epi32, _mm512_mask_cvtepi64_epi32 (merge masking), _mm512_maskz_cvtepi64_epi32 (zero masking), _mm512_cvtepi64_epi16, _mm512_mask_cvtepi64_epi16 (merge masking), _mm512_maskz_cvtepi64_epi16 (zero masking), _mm512_cvtepi8_epi32, _mm512_mask_cvtepi8_epi32 (merge masking), _mm512_maskz_cvtepi8_epi32 (zero masking), _mm512_cvtepi8_epi64, _mm512_mask_cvtepi8_epi64 (merge masking), _mm512_maskz_cvtepi8_epi64 (zero masking), _mm512_cvtepi32_epi64, _mm512_mask_cvtepi32_epi64 (merge masking), _mm512_maskz_cvtepi32_epi64 (zero masking), _mm512_cvtepi16_epi32, _mm512_mask_cvtepi16_epi32 (merge masking), _mm512_maskz_cvtepi16_epi32 (zero masking), _mm512_cvtepi16_epi64, _mm512_mask_cvtepi16_epi64 (merge masking), _mm512_maskz_cvtepi16_epi64 (zero masking), _mm512_mask_mov_epi32 (merge masking), _mm512_mask_mov_epi64 (merge masking), _mm512_mask_blend_epi32 (merge masking), _mm512_mask_blend_epi64 (merge masking), _mm_cvtepi8_epi16, _mm_cvtepi8_epi32, _mm_cvtepi8_epi64, _mm_cvtepi16_epi32, _mm_cvtepi16_epi64, _mm_cvtepi32_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -1191,8 +1191,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 98 instructions computing the same thing up to 5 parameter(s)
-  //   Members (98): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_cvtusepi32_epi8, _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_maskz_cvtusepi64_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
+  // 101 instructions computing the same thing up to 5 parameter(s)
+  //   Members (101): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_mask_cvtusepi16_epi8 (merge masking), _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_cvtusepi32_epi8, _mm256_mask_cvtusepi32_epi8 (merge masking), _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_maskz_cvtusepi64_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_mask_cvtusepi64_epi8 (merge masking), _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -5297,8 +5297,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "k6" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 44 instructions computing the same thing up to 5 parameter(s)
-  //   Members (44): _mm256_cvtsepi16_epi8, _mm256_mask_cvtsepi16_epi8 (merge masking), _mm256_maskz_cvtsepi16_epi8 (zero masking), _mm512_cvtsepi16_epi8, _mm512_mask_cvtsepi16_epi8 (merge masking), _mm512_maskz_cvtsepi16_epi8 (zero masking), _mm_cvtsepi16_epi8, _mm_maskz_cvtsepi16_epi8 (zero masking), _mm256_cvtsepi32_epi8, _mm256_maskz_cvtsepi32_epi8 (zero masking), _mm_cvtsepi32_epi8, _mm_maskz_cvtsepi32_epi8 (zero masking), _mm256_cvtsepi32_epi16, _mm256_mask_cvtsepi32_epi16 (merge masking), _mm256_maskz_cvtsepi32_epi16 (zero masking), _mm_cvtsepi32_epi16, _mm_maskz_cvtsepi32_epi16 (zero masking), _mm256_cvtsepi64_epi8, _mm256_maskz_cvtsepi64_epi8 (zero masking), _mm_cvtsepi64_epi8, _mm_maskz_cvtsepi64_epi8 (zero masking), _mm256_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi32 (merge masking), _mm256_maskz_cvtsepi64_epi32 (zero masking), _mm_cvtsepi64_epi32, _mm_maskz_cvtsepi64_epi32 (zero masking), _mm256_cvtsepi64_epi16, _mm256_maskz_cvtsepi64_epi16 (zero masking), _mm_cvtsepi64_epi16, _mm_maskz_cvtsepi64_epi16 (zero masking), _mm512_cvtsepi32_epi8, _mm512_mask_cvtsepi32_epi8 (merge masking), _mm512_maskz_cvtsepi32_epi8 (zero masking), _mm512_cvtsepi32_epi16, _mm512_mask_cvtsepi32_epi16 (merge masking), _mm512_maskz_cvtsepi32_epi16 (zero masking), _mm512_cvtsepi64_epi8, _mm512_maskz_cvtsepi64_epi8 (zero masking), _mm512_cvtsepi64_epi32, _mm512_mask_cvtsepi64_epi32 (merge masking), _mm512_maskz_cvtsepi64_epi32 (zero masking), _mm512_cvtsepi64_epi16, _mm512_mask_cvtsepi64_epi16 (merge masking), _mm512_maskz_cvtsepi64_epi16 (zero masking).
+  // 47 instructions computing the same thing up to 5 parameter(s)
+  //   Members (47): _mm256_cvtsepi16_epi8, _mm256_mask_cvtsepi16_epi8 (merge masking), _mm256_maskz_cvtsepi16_epi8 (zero masking), _mm512_cvtsepi16_epi8, _mm512_mask_cvtsepi16_epi8 (merge masking), _mm512_maskz_cvtsepi16_epi8 (zero masking), _mm_cvtsepi16_epi8, _mm_mask_cvtsepi16_epi8 (merge masking), _mm_maskz_cvtsepi16_epi8 (zero masking), _mm256_cvtsepi32_epi8, _mm256_mask_cvtsepi32_epi8 (merge masking), _mm256_maskz_cvtsepi32_epi8 (zero masking), _mm_cvtsepi32_epi8, _mm_maskz_cvtsepi32_epi8 (zero masking), _mm256_cvtsepi32_epi16, _mm256_mask_cvtsepi32_epi16 (merge masking), _mm256_maskz_cvtsepi32_epi16 (zero masking), _mm_cvtsepi32_epi16, _mm_maskz_cvtsepi32_epi16 (zero masking), _mm256_cvtsepi64_epi8, _mm256_maskz_cvtsepi64_epi8 (zero masking), _mm_cvtsepi64_epi8, _mm_maskz_cvtsepi64_epi8 (zero masking), _mm256_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi32 (merge masking), _mm256_maskz_cvtsepi64_epi32 (zero masking), _mm_cvtsepi64_epi32, _mm_maskz_cvtsepi64_epi32 (zero masking), _mm256_cvtsepi64_epi16, _mm256_maskz_cvtsepi64_epi16 (zero masking), _mm_cvtsepi64_epi16, _mm_maskz_cvtsepi64_epi16 (zero masking), _mm512_cvtsepi32_epi8, _mm512_mask_cvtsepi32_epi8 (merge masking), _mm512_maskz_cvtsepi32_epi8 (zero masking), _mm512_cvtsepi32_epi16, _mm512_mask_cvtsepi32_epi16 (merge masking), _mm512_maskz_cvtsepi32_epi16 (zero masking), _mm512_cvtsepi64_epi8, _mm512_mask_cvtsepi64_epi8 (merge masking), _mm512_maskz_cvtsepi64_epi8 (zero masking), _mm512_cvtsepi64_epi32, _mm512_mask_cvtsepi64_epi32 (merge masking), _mm512_maskz_cvtsepi64_epi32 (zero masking), _mm512_cvtsepi64_epi16, _mm512_mask_cvtsepi64_epi16 (merge masking), _mm512_maskz_cvtsepi64_epi16 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -5360,158 +5360,6 @@ irdl.dialect @autollvm {
     %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
-    irdl.results(result: %r)
-  }
-  // 5 instructions computing the same thing up to 5 parameter(s)
-  //   Members (5): _mm_mask_cvtsepi16_epi8, _mm_mask_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi16, _mm_mask_cvtsepi64_epi16, _mm512_mask_cvtsepi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := Saturate(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
-  //       ELSE
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:k19] := 0
-  irdl.operation @cvtsepi16_epi_2 {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi64>
-    %o1_2 = irdl.is vector<8xi16>
-    %o1_3 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 10 instructions computing the same thing up to 5 parameter(s)
-  //   Members (10): _mm_mask_cvtusepi16_epi8, _mm256_mask_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi16, _mm256_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi16, _mm_mask_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := SaturateU(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
-  //       ELSE
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:k19] := 0
-  irdl.operation @cvtusepi16_epi {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1_3 = irdl.is vector<8xi16>
-    %o1_4 = irdl.is vector<8xi32>
-    %o1_5 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 7 instructions computing the same thing up to 5 parameter(s)
-  //   Members (7): _mm_mask_cvtepi16_epi8, _mm256_mask_cvtepi32_epi8, _mm_mask_cvtepi32_epi8, _mm_mask_cvtepi32_epi16, _mm_mask_cvtepi64_epi32, _mm256_mask_cvtepi64_epi16, _mm_mask_cvtepi64_epi16.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := Truncate(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
-  //       ELSE
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:k19] := 0
-  irdl.operation @cvtepi16_epi_2 {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1_3 = irdl.is vector<8xi16>
-    %o1_4 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 0 parameter(s)
@@ -6892,8 +6740,54 @@ irdl.dialect @autollvm {
     irdl.attributes { "k2" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 2 parameter(s)
-  //   Members (3): _mm256_mask_cvtepi64_epi8, _mm_mask_cvtepi64_epi8, _mm512_mask_cvtepi64_epi8.
+  // 5 instructions computing the same thing up to 5 parameter(s)
+  //   Members (5): _mm_mask_cvtepi32_epi8, _mm_mask_cvtepi32_epi16, _mm_mask_cvtepi64_epi32, _mm256_mask_cvtepi64_epi16, _mm_mask_cvtepi64_epi16.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to k1
+  //       IF a0[v0]
+  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := Truncate(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
+  //       ELSE
+  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
+  //       FI
+  //     ENDFOR
+  //     dst[MAX:k19] := 0
+  irdl.operation @cvtepi32_epi {
+    %o0_0 = irdl.is vector<8xi1>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<4xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi8>
+    %o2_1 = irdl.is vector<4xi32>
+    %o2_2 = irdl.is vector<8xi16>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 8 : i32
+    %a1_1 = irdl.is 16 : i32
+    %a1_2 = irdl.is 32 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 32 : i32
+    %a2_1 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 32 : i32
+    %a3_1 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
+    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
+    irdl.results(result: %r)
+  }
+  // 2 instructions computing the same thing up to 2 parameter(s)
+  //   Members (2): _mm256_mask_cvtepi64_epi8, _mm_mask_cvtepi64_epi8.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       IF a0[v0]
@@ -6907,26 +6801,23 @@ irdl.dialect @autollvm {
     %o0 = irdl.any_of(%o0_0)
     %o1_0 = irdl.is vector<2xi64>
     %o1_1 = irdl.is vector<4xi64>
-    %o1_2 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o1 = irdl.any_of(%o1_0, %o1_1)
     %o2_0 = irdl.is vector<16xi8>
     %o2 = irdl.any_of(%o2_0)
     %r_0 = irdl.is vector<16xi8>
     %r = irdl.any_of(%r_0)
     %a0_0 = irdl.is 1 : i32
     %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     %a1_0 = irdl.is 128 : i32
     %a1_1 = irdl.is 256 : i32
-    %a1_2 = irdl.is 512 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
     irdl.attributes { "k1" = %a0, "a1_width" = %a1 }
     irdl.results(result: %r)
   }
-  // 5 instructions computing the same thing up to 5 parameter(s)
-  //   Members (5): _mm256_mask_cvtsepi32_epi8, _mm_mask_cvtsepi32_epi8, _mm_mask_cvtsepi32_epi16, _mm256_mask_cvtsepi64_epi8, _mm_mask_cvtsepi64_epi8.
+  // 4 instructions computing the same thing up to 5 parameter(s)
+  //   Members (4): _mm_mask_cvtsepi32_epi8, _mm_mask_cvtsepi32_epi16, _mm256_mask_cvtsepi64_epi8, _mm_mask_cvtsepi64_epi8.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       IF a0[v0]
@@ -6942,8 +6833,7 @@ irdl.dialect @autollvm {
     %o1_0 = irdl.is vector<2xi64>
     %o1_1 = irdl.is vector<4xi32>
     %o1_2 = irdl.is vector<4xi64>
-    %o1_3 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<16xi8>
     %o2_1 = irdl.is vector<8xi16>
     %o2 = irdl.any_of(%o2_0, %o2_1)
@@ -6952,11 +6842,96 @@ irdl.dialect @autollvm {
     %r = irdl.any_of(%r_0, %r_1)
     %a0_0 = irdl.is 1 : i32
     %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     %a1_0 = irdl.is 8 : i32
     %a1_1 = irdl.is 16 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 32 : i32
+    %a2_1 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 16 : i32
+    %a3_1 = irdl.is 32 : i32
+    %a3_2 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
+    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
+    irdl.results(result: %r)
+  }
+  // 3 instructions computing the same thing up to 4 parameter(s)
+  //   Members (3): _mm_mask_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi16, _mm_mask_cvtsepi64_epi16.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to k1
+  //       IF a0[v0]
+  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := Saturate(a1[((v0 * 64) + 63):((v0 * 64) + 0)], a2_elem_width)
+  //       ELSE
+  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
+  //       FI
+  //     ENDFOR
+  //     dst[MAX:k19] := 0
+  irdl.operation @cvtsepi64_epi {
+    %o0_0 = irdl.is vector<8xi1>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1_1 = irdl.is vector<4xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1)
+    %o2_0 = irdl.is vector<4xi32>
+    %o2_1 = irdl.is vector<8xi16>
+    %o2 = irdl.any_of(%o2_0, %o2_1)
+    %r_0 = irdl.is vector<4xi32>
+    %r_1 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 16 : i32
+    %a1_1 = irdl.is 32 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 32 : i32
+    %a2_1 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 128 : i32
+    %a3_1 = irdl.is 256 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
+    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "k19" = %a2, "a1_width" = %a3 }
+    irdl.results(result: %r)
+  }
+  // 7 instructions computing the same thing up to 5 parameter(s)
+  //   Members (7): _mm_mask_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi16, _mm256_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi16, _mm_mask_cvtusepi64_epi16.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to k1
+  //       IF a0[v0]
+  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := SaturateU(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
+  //       ELSE
+  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
+  //       FI
+  //     ENDFOR
+  //     dst[MAX:k19] := 0
+  irdl.operation @cvtusepi32_epi {
+    %o0_0 = irdl.is vector<8xi1>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<4xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi8>
+    %o2_1 = irdl.is vector<4xi32>
+    %o2_2 = irdl.is vector<8xi16>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 8 : i32
+    %a1_1 = irdl.is 16 : i32
+    %a1_2 = irdl.is 32 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     %a2_0 = irdl.is 32 : i32
     %a2_1 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
@@ -7654,54 +7629,9 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k5" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_mask_bitshuffle_epi64_mask, _mm256_mask_bitshuffle_epi64_mask, _mm_mask_bitshuffle_epi64_mask.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to 7
-  //         IF a0[(((v0 * 8) + (v1 * 1)) + 0)]
-  //           v2 := (a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] AND 63)
-  //           dst[(((v0 * 8) + (v1 * 1)) + 0)] := a2[(((v0 * 64) + 0) + v2)]
-  //         ELSE
-  //           dst[(((v0 * 8) + (v1 * 1)) + 0)] := 0
-  //         FI
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @bitshuffle_epi64_mask {
-    %o0_0 = irdl.is vector<16xi1>
-    %o0_1 = irdl.is vector<32xi1>
-    %o0_2 = irdl.is vector<64xi1>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi64>
-    %o1_2 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2_1 = irdl.is vector<4xi64>
-    %o2_2 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1_2 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a0_width" = %a1, "a1_width" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_bitshuffle_epi64_mask, _mm256_bitshuffle_epi64_mask, _mm_bitshuffle_epi64_mask.
+  // 6 instructions computing the same thing up to 3 parameter(s)
+  //   Members (6): _mm512_mask_bitshuffle_epi64_mask (zero masking), _mm512_bitshuffle_epi64_mask, _mm256_mask_bitshuffle_epi64_mask (zero masking), _mm256_bitshuffle_epi64_mask, _mm_mask_bitshuffle_epi64_mask (zero masking), _mm_bitshuffle_epi64_mask.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       FOR v1 := 0 to 7
@@ -7709,7 +7639,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 8) + (v1 * 1)) + 0)] := a1[(((v0 * 64) + 0) + v2)]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @bitshuffle_epi64_mask_2 {
+  irdl.operation @bitshuffle_epi64_mask {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -7718,24 +7648,31 @@ irdl.dialect @autollvm {
     %o1_1 = irdl.is vector<4xi64>
     %o1_2 = irdl.is vector<8xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<32xi1>
+    %o2_2 = irdl.is vector<64xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r_0 = irdl.is vector<16xi1>
     %r_1 = irdl.is vector<32xi1>
     %r_2 = irdl.is vector<64xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1_2 = irdl.is 512 : i32
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "zero"
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
+    %a2_0 = irdl.is 128 : i32
+    %a2_1 = irdl.is 256 : i32
+    %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_width" = %a1, "result_width" = %a2 }
+    %a3_0 = irdl.is 16 : i32
+    %a3_1 = irdl.is 32 : i32
+    %a3_2 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)

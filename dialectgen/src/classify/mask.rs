@@ -73,7 +73,8 @@ pub struct MaskSplit {
 pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let mut found: Option<(usize, Masking, usize, Option<usize>)> = None;
     for (at, st) in s.body.iter().enumerate() {
-        let StmtKind::For { var, body, .. } = &st.kind else { continue };
+        let StmtKind::For { body, .. } = &st.kind else { continue };
+        let body = innermost(body);
         // Locals computed for the element (`off := idx[i+2:i] * 32`) may come first.
         let Some((Stmt { kind: StmtKind::If { cond, otherwise, .. }, .. }, prefix)) = body.split_last() else {
             continue;
@@ -86,8 +87,10 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
             continue;
         }
         let Expr::Bit { base, index } = cond else { continue };
-        let (Expr::Var(mask), Expr::Var(j)) = (base.as_ref(), index.as_ref()) else { continue };
-        if j != var {
+        // The bit is the element's (`k[j]`, `k[i*8+b]` in nested loops):
+        // the proof of the split checks that it is.
+        let Expr::Var(mask) = base.as_ref() else { continue };
+        if matches!(index.as_ref(), Expr::Int(_)) {
             continue;
         }
         let Some(mask_arg) = s.args.iter().position(|a| a.name == *mask && a.kind == ArgKind::Mask) else { continue };
@@ -117,6 +120,7 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let (at, masking, mask_arg, passthrough_arg) = found?;
     let mut plain = s.clone();
     let StmtKind::For { body, .. } = &mut plain.body[at].kind else { unreachable!() };
+    let body = innermost_mut(body);
     let StmtKind::If { then, .. } = body.pop().expect("the mask test").kind else { unreachable!() };
     // `tmp := op(…); FOR j: IF k[j] dst[elem j] := tmp[elem j] …`: the
     // operation is what computes `tmp`.
@@ -141,6 +145,22 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let plain_args: Vec<usize> = (0..s.args.len()).filter(|i| !removed.contains(i)).collect();
     plain.args = plain_args.iter().map(|&i| s.args[i].clone()).collect();
     Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args })
+}
+
+/// The body of the innermost of directly nested loops.
+fn innermost(body: &[Stmt]) -> &[Stmt] {
+    match body {
+        [Stmt { kind: StmtKind::For { body, .. }, .. }] => innermost(body),
+        _ => body,
+    }
+}
+
+fn innermost_mut(body: &mut Vec<Stmt>) -> &mut Vec<Stmt> {
+    if matches!(body.as_slice(), [Stmt { kind: StmtKind::For { .. }, .. }]) {
+        let StmtKind::For { body, .. } = &mut body[0].kind else { unreachable!() };
+        return innermost_mut(body);
+    }
+    body
 }
 
 /// `[dst[hi:lo] := t[hi:lo]]` with `t` a local: `t`.
@@ -216,7 +236,8 @@ pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32) -> Seman
         imm_bits: None,
     });
     let ew = BigInt::from(result.elem.width.max(1));
-    let elements = BigInt::from(result.width) / &ew;
+    // Elements beyond the mask (a narrowing result padded with zeros) are not masked.
+    let elements = (BigInt::from(result.width) / &ew).min(BigInt::from(mask_width));
     let j = || Expr::var("mask_j");
     let lo = || Expr::binary(BinOp::Mul, j(), Expr::Int(ew.clone()));
     let hi = || Expr::binary(BinOp::Add, lo(), Expr::Int(&ew - 1));

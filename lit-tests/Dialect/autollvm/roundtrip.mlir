@@ -2210,672 +2210,693 @@ func.func @cvtepi16_epi_v37(%arg0: vector<8xi16>) -> vector<16xi8> {
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v38(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v38(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v38(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v39(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v39(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v39(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v40(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v40(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @cvtepi16_epi_v40(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v41(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v41(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v41(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v42(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v42(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtepi16_epi_v42(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v43(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v43(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v43(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v44(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v44(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @cvtepi16_epi_v44(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v45(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v45(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v45(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v46(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v46(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @cvtepi16_epi_v46(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v47(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v47(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v47(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v48(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v48(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v48(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v49(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v49(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v49(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v50(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v50(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v50(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v51(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v51(%arg0: vector<8xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v51(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v52(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v52(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v52(%arg0: vector<8xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v53(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v53(%arg0: vector<4xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
+func.func @cvtepi16_epi_v53(%arg0: vector<8xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v54(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v54(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v54(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v55(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v55(%arg0: vector<8xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v55(%arg0: vector<4xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v56(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v56(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v57(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v57(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepi16_epi_v57(%arg0: vector<8xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v58(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v58(%arg0: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+func.func @cvtepi16_epi_v58(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v59(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v59(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepi16_epi_v59(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v60(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v60(%arg0: vector<4xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v60(%arg0: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v61(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v61(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v61(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v62(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v62(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+func.func @cvtepi16_epi_v62(%arg0: vector<4xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v63(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v63(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v63(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v64(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v64(%arg0: vector<4xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v64(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v65(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v65(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v65(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v66(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v66(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtepi16_epi_v66(%arg0: vector<4xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v67(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v67(%arg0: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+func.func @cvtepi16_epi_v67(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v68(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v68(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtepi16_epi_v68(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v69(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v69(%arg0: vector<4xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v69(%arg0: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v70(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v70(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v70(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v71(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v71(%arg0: vector<2xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+func.func @cvtepi16_epi_v71(%arg0: vector<4xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v72(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v72(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepi16_epi_v72(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v73(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v73(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v73(%arg0: vector<2xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v74(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v74(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v74(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v75(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v75(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v75(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v76(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v76(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v76(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v77(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v77(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v77(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v78(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v78(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v78(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v79(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v79(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v79(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v80(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v80(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v80(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v81(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v81(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v82(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v82(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v83(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v83(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v83(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v84(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v84(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v84(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v85(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v85(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v85(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v86(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v86(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v86(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v87(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v87(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v87(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v88(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v88(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v88(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v89(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v89(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v89(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v90(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v90(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v90(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v91(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v91(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v91(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v92(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v92(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v92(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v93(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v93(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v93(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v94(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v94(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v95(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v95(%arg0: vector<16xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v95(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v96(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v96(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v96(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v97(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v97(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v97(%arg0: vector<16xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v98(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v98(%arg0: vector<16xi32>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepi16_epi_v98(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v99(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v99(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepi16_epi_v99(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v100(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v100(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+func.func @cvtepi16_epi_v100(%arg0: vector<16xi32>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v101(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v101(%arg0: vector<8xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v101(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v102(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v102(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v102(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v103(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v103(%arg0: vector<8xi64>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v103(%arg0: vector<8xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v104(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v104(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v104(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v105(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v105(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v105(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v106(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v106(%arg0: vector<8xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v106(%arg0: vector<8xi64>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v107(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v107(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v107(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v108(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v108(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v108(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v109(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v109(%arg0: vector<16xi8>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v109(%arg0: vector<8xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v110(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v110(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v110(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v111(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v111(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v111(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v112(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v112(%arg0: vector<16xi8>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v112(%arg0: vector<16xi8>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v113(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v113(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v113(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v114(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v114(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v114(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v115(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v115(%arg0: vector<8xi32>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
+func.func @cvtepi16_epi_v115(%arg0: vector<16xi8>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v116(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v116(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepi16_epi_v116(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v117(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v117(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepi16_epi_v117(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v118(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v118(%arg0: vector<16xi16>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v118(%arg0: vector<8xi32>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v119(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v119(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v119(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v120(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v120(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v120(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v121(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v121(%arg0: vector<8xi16>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v121(%arg0: vector<16xi16>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v122(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v122(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v122(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v123(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v123(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v123(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v124(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v124(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v124(%arg0: vector<8xi16>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v125(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v125(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepi16_epi_v125(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v126(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v126(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v126(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v127(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v127(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v127(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v128(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v128(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v128(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v129(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v129(%arg0: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v129(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v130(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v130(%arg0: vector<16xi8>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v130(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v131(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v131(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v131(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v132(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v132(%arg0: vector<8xi16>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v132(%arg0: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v133(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v133(%arg0: vector<4xi32>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v133(%arg0: vector<16xi8>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v134(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v134(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v135(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v135(%arg0: vector<8xi16>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v136(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v136(%arg0: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
@@ -2973,595 +2994,616 @@ func.func @cvtepu16_epi_v12(%arg0: vector<8xi16>) -> vector<16xi8> {
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v13(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v13(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v13(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v14(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v14(%arg0: vector<16xi8>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v14(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v15(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v15(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi16>
+func.func @cvtepu16_epi_v15(%arg0: vector<16xi8>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v16(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v16(%arg0: vector<32xi8>) -> vector<32xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi8>) -> vector<32xi16>
-  return %0 : vector<32xi16>
+func.func @cvtepu16_epi_v16(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v17(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v17(%arg0: vector<32xi8>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+func.func @cvtepu16_epi_v17(%arg0: vector<32xi8>) -> vector<32xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi8>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v18(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v18(%arg0: vector<32xi8>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi8>, vector<32xi1>) -> vector<32xi16>
+func.func @cvtepu16_epi_v18(%arg0: vector<32xi8>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v19(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v19(%arg0: vector<16xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v19(%arg0: vector<32xi8>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi8>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v20(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v20(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepu16_epi_v20(%arg0: vector<16xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v21(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v21(%arg0: vector<8xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v21(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v22(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v22(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v22(%arg0: vector<8xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v23(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v23(%arg0: vector<4xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
+func.func @cvtepu16_epi_v23(%arg0: vector<8xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v24(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v24(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v24(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v25(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v25(%arg0: vector<8xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v25(%arg0: vector<4xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v26(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v26(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v26(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v27(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v27(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepu16_epi_v27(%arg0: vector<8xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v28(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v28(%arg0: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+func.func @cvtepu16_epi_v28(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v29(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v29(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepu16_epi_v29(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v30(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v30(%arg0: vector<4xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v30(%arg0: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v31(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v31(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v31(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v32(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v32(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+func.func @cvtepu16_epi_v32(%arg0: vector<4xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v33(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v33(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v33(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v34(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v34(%arg0: vector<4xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v34(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v35(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v35(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v35(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v36(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v36(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtepu16_epi_v36(%arg0: vector<4xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v37(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v37(%arg0: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+func.func @cvtepu16_epi_v37(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v38(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v38(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtepu16_epi_v38(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v39(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v39(%arg0: vector<4xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v39(%arg0: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v40(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v40(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v40(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v41(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v41(%arg0: vector<2xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+func.func @cvtepu16_epi_v41(%arg0: vector<4xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v42(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v42(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepu16_epi_v42(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v43(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v43(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v43(%arg0: vector<2xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v44(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v44(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v44(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v45(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v45(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v45(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v46(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v46(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v46(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v47(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v47(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v47(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v48(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v48(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v48(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v49(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v49(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v49(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v50(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v50(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v50(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v51(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v51(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v51(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v52(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v52(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v52(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v53(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v53(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v53(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v54(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v54(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v54(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v55(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v55(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v55(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v56(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v56(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v57(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v57(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v57(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v58(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v58(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v58(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v59(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v59(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v59(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v60(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v60(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v60(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v61(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v61(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v61(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v62(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v62(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v62(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v63(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v63(%arg0: vector<16xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v63(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v64(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v64(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v64(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v65(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v65(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v65(%arg0: vector<16xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v66(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v66(%arg0: vector<16xi32>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v66(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v67(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v67(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v67(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v68(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v68(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+func.func @cvtepu16_epi_v68(%arg0: vector<16xi32>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v69(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v69(%arg0: vector<8xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v69(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v70(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v70(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v70(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v71(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v71(%arg0: vector<8xi64>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v71(%arg0: vector<8xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v72(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v72(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v72(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v73(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v73(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v73(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v74(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v74(%arg0: vector<8xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v74(%arg0: vector<8xi64>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v75(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v75(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v75(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v76(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v76(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v76(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v77(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v77(%arg0: vector<16xi8>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v77(%arg0: vector<8xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v78(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v78(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v78(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v79(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v79(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v79(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v80(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v80(%arg0: vector<16xi8>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v80(%arg0: vector<16xi8>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v81(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v82(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v83(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v83(%arg0: vector<8xi32>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
+func.func @cvtepu16_epi_v83(%arg0: vector<16xi8>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v84(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v84(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepu16_epi_v84(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v85(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v85(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepu16_epi_v85(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v86(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v86(%arg0: vector<16xi16>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v86(%arg0: vector<8xi32>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v87(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v87(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v87(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v88(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v88(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v88(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v89(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v89(%arg0: vector<8xi16>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v89(%arg0: vector<16xi16>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v90(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v90(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v90(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v91(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v91(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v91(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v92(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v92(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v92(%arg0: vector<8xi16>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v93(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v93(%arg0: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v93(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v94(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v94(%arg0: vector<16xi8>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v95(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v95(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v95(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v96(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v96(%arg0: vector<8xi16>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v96(%arg0: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v97(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v97(%arg0: vector<4xi32>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v97(%arg0: vector<16xi8>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v98(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v98(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v99(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v99(%arg0: vector<8xi16>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v100(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v100(%arg0: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
@@ -11996,414 +12038,281 @@ func.func @cvtsepi16_epi_v6(%arg0: vector<8xi16>) -> vector<16xi8> {
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v7(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v7(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v8(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v8(%arg0: vector<8xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v9(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v9(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v9(%arg0: vector<8xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v10(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v10(%arg0: vector<4xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v10(%arg0: vector<8xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v11(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v11(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v11(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v12(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v12(%arg0: vector<8xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v12(%arg0: vector<4xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v13(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v13(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v13(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v14(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v14(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v14(%arg0: vector<8xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v15(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v15(%arg0: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v15(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v16(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v16(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v16(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v17(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v17(%arg0: vector<4xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v17(%arg0: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v18(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v18(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v18(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v19(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v19(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v19(%arg0: vector<4xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v20(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v20(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v20(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v21(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v21(%arg0: vector<4xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtsepi16_epi_v21(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v22(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v22(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtsepi16_epi_v22(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v23(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v23(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtsepi16_epi_v23(%arg0: vector<4xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v24(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v24(%arg0: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+func.func @cvtsepi16_epi_v24(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v25(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v25(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtsepi16_epi_v25(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v26(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v26(%arg0: vector<4xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v26(%arg0: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v27(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v27(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v27(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v28(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v28(%arg0: vector<2xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v28(%arg0: vector<4xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v29(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v29(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v29(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v30(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v30(%arg0: vector<16xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v30(%arg0: vector<2xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v31(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v31(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v31(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v32(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v32(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v32(%arg0: vector<16xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v33(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v33(%arg0: vector<16xi32>) -> vector<16xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtsepi16_epi_v33(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v34(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v34(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtsepi16_epi_v34(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v35(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v35(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+func.func @cvtsepi16_epi_v35(%arg0: vector<16xi32>) -> vector<16xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v36(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v36(%arg0: vector<8xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v36(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v37(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v37(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v37(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v38(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v38(%arg0: vector<8xi64>) -> vector<8xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtsepi16_epi_v38(%arg0: vector<8xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v39(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v39(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtsepi16_epi_v39(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v40(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v40(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtsepi16_epi_v40(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v41(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v41(%arg0: vector<8xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v41(%arg0: vector<8xi64>) -> vector<8xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v42(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v42(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v42(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v43(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v43(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v43(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v44(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v44(%arg0: vector<8xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v45(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v45(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v46(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v46(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtsepi16_epi_2(
-// CHECK: "autollvm.cvtsepi16_epi_2"
-func.func @cvtsepi16_epi_2(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi16_epi_2_v1(
-// CHECK: "autollvm.cvtsepi16_epi_2"
-func.func @cvtsepi16_epi_2_v1(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtsepi16_epi_2_v2(
-// CHECK: "autollvm.cvtsepi16_epi_2"
-func.func @cvtsepi16_epi_2_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtsepi16_epi_2_v3(
-// CHECK: "autollvm.cvtsepi16_epi_2"
-func.func @cvtsepi16_epi_2_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtsepi16_epi_2_v4(
-// CHECK: "autollvm.cvtsepi16_epi_2"
-func.func @cvtsepi16_epi_2_v4(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v1(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v1(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v2(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v3(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v3(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v4(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v4(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v5(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v5(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v6(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v7(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v7(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v8(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v8(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi16_epi_v9(
-// CHECK: "autollvm.cvtusepi16_epi"
-func.func @cvtusepi16_epi_v9(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi16_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_2(
-// CHECK: "autollvm.cvtepi16_epi_2"
-func.func @cvtepi16_epi_2(%arg0: vector<8xi1>, %arg1: vector<8xi16>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<8xi16>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_2_v1(
-// CHECK: "autollvm.cvtepi16_epi_2"
-func.func @cvtepi16_epi_2_v1(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_2_v2(
-// CHECK: "autollvm.cvtepi16_epi_2"
-func.func @cvtepi16_epi_2_v2(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_2_v3(
-// CHECK: "autollvm.cvtepi16_epi_2"
-func.func @cvtepi16_epi_2_v3(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_2_v4(
-// CHECK: "autollvm.cvtepi16_epi_2"
-func.func @cvtepi16_epi_2_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_2_v5(
-// CHECK: "autollvm.cvtepi16_epi_2"
-func.func @cvtepi16_epi_2_v5(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_2_v6(
-// CHECK: "autollvm.cvtepi16_epi_2"
-func.func @cvtepi16_epi_2_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi_2"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -14563,6 +14472,41 @@ func.func @expand_epi_2_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vecto
   return %0 : vector<16xi8>
 }
 
+// CHECK-LABEL: func.func @cvtepi32_epi(
+// CHECK: "autollvm.cvtepi32_epi"
+func.func @cvtepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepi32_epi_v1(
+// CHECK: "autollvm.cvtepi32_epi"
+func.func @cvtepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepi32_epi_v2(
+// CHECK: "autollvm.cvtepi32_epi"
+func.func @cvtepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepi32_epi_v3(
+// CHECK: "autollvm.cvtepi32_epi"
+func.func @cvtepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepi32_epi_v4(
+// CHECK: "autollvm.cvtepi32_epi"
+func.func @cvtepi32_epi_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
 // CHECK-LABEL: func.func @cvtepi64_epi(
 // CHECK: "autollvm.cvtepi64_epi"
 func.func @cvtepi64_epi(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
@@ -14577,46 +14521,102 @@ func.func @cvtepi64_epi_v1(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vec
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi64_epi_v2(
-// CHECK: "autollvm.cvtepi64_epi"
-func.func @cvtepi64_epi_v2(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi64_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
 // CHECK-LABEL: func.func @cvtsepi32_epi(
 // CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi(%arg0: vector<8xi1>, %arg1: vector<8xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<8xi32>, vector<16xi8>) -> vector<16xi8>
+func.func @cvtsepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi32_epi_v1(
 // CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi_v2(
-// CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
+func.func @cvtsepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi32_epi_v3(
+// CHECK-LABEL: func.func @cvtsepi32_epi_v2(
 // CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
+func.func @cvtsepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi32_epi_v4(
+// CHECK-LABEL: func.func @cvtsepi32_epi_v3(
 // CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
+func.func @cvtsepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi64_epi(
+// CHECK: "autollvm.cvtsepi64_epi"
+func.func @cvtsepi64_epi(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtsepi64_epi_v1(
+// CHECK: "autollvm.cvtsepi64_epi"
+func.func @cvtsepi64_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtsepi64_epi_v2(
+// CHECK: "autollvm.cvtsepi64_epi"
+func.func @cvtsepi64_epi_v2(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtusepi32_epi(
+// CHECK: "autollvm.cvtusepi32_epi"
+func.func @cvtusepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtusepi32_epi_v1(
+// CHECK: "autollvm.cvtusepi32_epi"
+func.func @cvtusepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtusepi32_epi_v2(
+// CHECK: "autollvm.cvtusepi32_epi"
+func.func @cvtusepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtusepi32_epi_v3(
+// CHECK: "autollvm.cvtusepi32_epi"
+func.func @cvtusepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtusepi32_epi_v4(
+// CHECK: "autollvm.cvtusepi32_epi"
+func.func @cvtusepi32_epi_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtusepi32_epi_v5(
+// CHECK: "autollvm.cvtusepi32_epi"
+func.func @cvtusepi32_epi_v5(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtusepi32_epi_v6(
+// CHECK: "autollvm.cvtusepi32_epi"
+func.func @cvtusepi32_epi_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @rol_epi(
@@ -15818,43 +15818,43 @@ func.func @popcnt_epi_v35(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<
 
 // CHECK-LABEL: func.func @bitshuffle_epi64_mask(
 // CHECK: "autollvm.bitshuffle_epi64_mask"
-func.func @bitshuffle_epi64_mask(%arg0: vector<64xi1>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<64xi1> {
-  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a0_width = 64 : i32, a1_width = 512 : i32 } : (vector<64xi1>, vector<8xi64>, vector<8xi64>) -> vector<64xi1>
+func.func @bitshuffle_epi64_mask(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @bitshuffle_epi64_mask_v1(
 // CHECK: "autollvm.bitshuffle_epi64_mask"
-func.func @bitshuffle_epi64_mask_v1(%arg0: vector<32xi1>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<32xi1> {
-  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a0_width = 32 : i32, a1_width = 256 : i32 } : (vector<32xi1>, vector<4xi64>, vector<4xi64>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @bitshuffle_epi64_mask_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<64xi1> {
+  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @bitshuffle_epi64_mask_v2(
 // CHECK: "autollvm.bitshuffle_epi64_mask"
-func.func @bitshuffle_epi64_mask_v2(%arg0: vector<16xi1>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<16xi1> {
-  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a0_width = 16 : i32, a1_width = 128 : i32 } : (vector<16xi1>, vector<2xi64>, vector<2xi64>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @bitshuffle_epi64_mask_2(
-// CHECK: "autollvm.bitshuffle_epi64_mask_2"
-func.func @bitshuffle_epi64_mask_2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<64xi1> {
-  %0 = "autollvm.bitshuffle_epi64_mask_2"(%arg0, %arg1) { k1 = 7 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<64xi1>
-  return %0 : vector<64xi1>
-}
-
-// CHECK-LABEL: func.func @bitshuffle_epi64_mask_2_v1(
-// CHECK: "autollvm.bitshuffle_epi64_mask_2"
-func.func @bitshuffle_epi64_mask_2_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<32xi1> {
-  %0 = "autollvm.bitshuffle_epi64_mask_2"(%arg0, %arg1) { k1 = 3 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<32xi1>
+func.func @bitshuffle_epi64_mask_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
-// CHECK-LABEL: func.func @bitshuffle_epi64_mask_2_v2(
-// CHECK: "autollvm.bitshuffle_epi64_mask_2"
-func.func @bitshuffle_epi64_mask_2_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<16xi1> {
-  %0 = "autollvm.bitshuffle_epi64_mask_2"(%arg0, %arg1) { k1 = 1 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<16xi1>
+// CHECK-LABEL: func.func @bitshuffle_epi64_mask_v3(
+// CHECK: "autollvm.bitshuffle_epi64_mask"
+func.func @bitshuffle_epi64_mask_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<32xi1> {
+  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<32xi1>
+  return %0 : vector<32xi1>
+}
+
+// CHECK-LABEL: func.func @bitshuffle_epi64_mask_v4(
+// CHECK: "autollvm.bitshuffle_epi64_mask"
+func.func @bitshuffle_epi64_mask_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @bitshuffle_epi64_mask_v5(
+// CHECK: "autollvm.bitshuffle_epi64_mask"
+func.func @bitshuffle_epi64_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<16xi1> {
+  %0 = "autollvm.bitshuffle_epi64_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
