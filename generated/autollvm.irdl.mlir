@@ -7675,8 +7675,9 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 2 parameter(s)
-  //   Members (3): _mm512_multishift_epi64_epi8, _mm256_multishift_epi64_epi8, _mm_multishift_epi64_epi8.
+  // 9 instructions computing the same thing up to 2 parameter(s)
+  //   Members (9): _mm512_multishift_epi64_epi8, _mm512_mask_multishift_epi64_epi8 (merge masking), _mm512_maskz_multishift_epi64_epi8 (zero masking), _mm256_multishift_epi64_epi8, _mm256_mask_multishift_epi64_epi8 (merge masking), _mm256_maskz_multishift_epi64_epi8 (zero masking), _mm_multishift_epi64_epi8, _mm_mask_multishift_epi64_epi8 (merge masking), _mm_maskz_multishift_epi64_epi8 (zero masking).
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       FOR v1 := 0 to 7
@@ -7697,124 +7698,32 @@ irdl.dialect @autollvm {
     %o1_1 = irdl.is vector<32xi8>
     %o1_2 = irdl.is vector<64xi8>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<32xi8>
-    %r_2 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1_2 = irdl.is 512 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_width" = %a1 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_mask_multishift_epi64_epi8, _mm256_mask_multishift_epi64_epi8, _mm_mask_multishift_epi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to 7
-  //         v2 := 0
-  //         v3 := (a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] AND 63)
-  //         FOR v4 := 0 to 7
-  //           v2[v4] := a1[(((v0 * 64) + 0) + ((v3 + v4) AND 63))]
-  //         ENDFOR
-  //         IF a2[(((v0 * 8) + (v1 * 1)) + 0)]
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := v2[7:0]
-  //         ELSE
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := a3[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)]
-  //         FI
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @multishift_epi64_epi_2 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<32xi8>
-    %o0_2 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<32xi8>
-    %o1_2 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<64xi1>
+    %o2_0 = irdl.is vector<16xi8>
+    %o2_1 = irdl.is vector<32xi8>
+    %o2_2 = irdl.is vector<64xi8>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<16xi8>
-    %o3_1 = irdl.is vector<32xi8>
-    %o3_2 = irdl.is vector<64xi8>
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<64xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
     %r_0 = irdl.is vector<16xi8>
     %r_1 = irdl.is vector<32xi8>
     %r_2 = irdl.is vector<64xi8>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "merge"
+    %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1_2 = irdl.is 512 : i32
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
+    %a2_0 = irdl.is 128 : i32
+    %a2_1 = irdl.is 256 : i32
+    %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k1" = %a0, "a0_width" = %a1, "a2_width" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_maskz_multishift_epi64_epi8, _mm256_maskz_multishift_epi64_epi8, _mm_maskz_multishift_epi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to 7
-  //         v2 := 0
-  //         v3 := (a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] AND 63)
-  //         FOR v4 := 0 to 7
-  //           v2[v4] := a1[(((v0 * 64) + 0) + ((v3 + v4) AND 63))]
-  //         ENDFOR
-  //         IF a2[(((v0 * 8) + (v1 * 1)) + 0)]
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := v2[7:0]
-  //         ELSE
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := 0
-  //         FI
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @multishift_epi64_epi_3 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<32xi8>
-    %o0_2 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<32xi8>
-    %o1_2 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<64xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<32xi8>
-    %r_2 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1_2 = irdl.is 512 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a0_width" = %a1, "a2_width" = %a2 }
+    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)

@@ -75,15 +75,12 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     for (at, st) in s.body.iter().enumerate() {
         let StmtKind::For { body, .. } = &st.kind else { continue };
         let body = innermost(body);
-        // Locals computed for the element (`off := idx[i+2:i] * 32`) may come first.
+        // Locals computed for the element (`off := idx[i+2:i] * 32`, a loop
+        // filling `tmp8`) may come first.
         let Some((Stmt { kind: StmtKind::If { cond, otherwise, .. }, .. }, prefix)) = body.split_last() else {
             continue;
         };
-        let local = |st: &Stmt| {
-            matches!(&st.kind, StmtKind::Assign { place, .. }
-                if place.var != s.result.name && s.args.iter().all(|a| a.name != place.var))
-        };
-        if !prefix.iter().all(local) {
+        if prefix.iter().any(|st| writes(st, &s.result.name) || s.args.iter().any(|a| writes(st, &a.name))) {
             continue;
         }
         let Expr::Bit { base, index } = cond else { continue };
@@ -145,6 +142,18 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let plain_args: Vec<usize> = (0..s.args.len()).filter(|i| !removed.contains(i)).collect();
     plain.args = plain_args.iter().map(|&i| s.args[i].clone()).collect();
     Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args })
+}
+
+/// Whether `st` assigns to `var` anywhere.
+fn writes(st: &Stmt, var: &str) -> bool {
+    let any = |b: &[Stmt]| b.iter().any(|x| writes(x, var));
+    match &st.kind {
+        StmtKind::Assign { place, .. } => place.var == var,
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => any(body),
+        StmtKind::If { then, otherwise, .. } => any(then) || any(otherwise),
+        StmtKind::Case { arms, .. } => arms.iter().any(|a| any(&a.body)),
+        StmtKind::Return { .. } | StmtKind::Call { .. } => false,
+    }
 }
 
 /// The body of the innermost of directly nested loops.

@@ -15861,63 +15861,63 @@ func.func @bitshuffle_epi64_mask_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) 
 // CHECK-LABEL: func.func @multishift_epi64_epi(
 // CHECK: "autollvm.multishift_epi64_epi"
 func.func @multishift_epi64_epi(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1) { k1 = 7 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @multishift_epi64_epi_v1(
 // CHECK: "autollvm.multishift_epi64_epi"
-func.func @multishift_epi64_epi_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1) { k1 = 3 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
-  return %0 : vector<32xi8>
+func.func @multishift_epi64_epi_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @multishift_epi64_epi_v2(
 // CHECK: "autollvm.multishift_epi64_epi"
-func.func @multishift_epi64_epi_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1) { k1 = 1 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @multishift_epi64_epi_2(
-// CHECK: "autollvm.multishift_epi64_epi_2"
-func.func @multishift_epi64_epi_2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>, %arg3: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.multishift_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, a0_width = 512 : i32, a2_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>, vector<64xi8>) -> vector<64xi8>
+func.func @multishift_epi64_epi_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @multishift_epi64_epi_2_v1(
-// CHECK: "autollvm.multishift_epi64_epi_2"
-func.func @multishift_epi64_epi_2_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>, %arg3: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.multishift_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, a0_width = 256 : i32, a2_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>, vector<32xi8>) -> vector<32xi8>
+// CHECK-LABEL: func.func @multishift_epi64_epi_v3(
+// CHECK: "autollvm.multishift_epi64_epi"
+func.func @multishift_epi64_epi_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @multishift_epi64_epi_2_v2(
-// CHECK: "autollvm.multishift_epi64_epi_2"
-func.func @multishift_epi64_epi_2_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>, %arg3: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.multishift_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 1 : i32, a0_width = 128 : i32, a2_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @multishift_epi64_epi_v4(
+// CHECK: "autollvm.multishift_epi64_epi"
+func.func @multishift_epi64_epi_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
+}
+
+// CHECK-LABEL: func.func @multishift_epi64_epi_v5(
+// CHECK: "autollvm.multishift_epi64_epi"
+func.func @multishift_epi64_epi_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  return %0 : vector<32xi8>
+}
+
+// CHECK-LABEL: func.func @multishift_epi64_epi_v6(
+// CHECK: "autollvm.multishift_epi64_epi"
+func.func @multishift_epi64_epi_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @multishift_epi64_epi_3(
-// CHECK: "autollvm.multishift_epi64_epi_3"
-func.func @multishift_epi64_epi_3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.multishift_epi64_epi_3"(%arg0, %arg1, %arg2) { k1 = 7 : i32, a0_width = 512 : i32, a2_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
-  return %0 : vector<64xi8>
+// CHECK-LABEL: func.func @multishift_epi64_epi_v7(
+// CHECK: "autollvm.multishift_epi64_epi"
+func.func @multishift_epi64_epi_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @multishift_epi64_epi_3_v1(
-// CHECK: "autollvm.multishift_epi64_epi_3"
-func.func @multishift_epi64_epi_3_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.multishift_epi64_epi_3"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a0_width = 256 : i32, a2_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
-  return %0 : vector<32xi8>
-}
-
-// CHECK-LABEL: func.func @multishift_epi64_epi_3_v2(
-// CHECK: "autollvm.multishift_epi64_epi_3"
-func.func @multishift_epi64_epi_3_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.multishift_epi64_epi_3"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a0_width = 128 : i32, a2_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @multishift_epi64_epi_v8(
+// CHECK: "autollvm.multishift_epi64_epi"
+func.func @multishift_epi64_epi_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.multishift_epi64_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
