@@ -39,6 +39,8 @@ enum Fit {
         j: usize,
         offset: BigInt,
     },
+    /// `c / s[j] + offset` (elements per 64-bit half: `64 / elem - 1`).
+    Inverse { c: BigInt, j: usize, offset: BigInt },
 }
 
 impl Fit {
@@ -54,6 +56,13 @@ impl Fit {
                     return None;
                 }
                 let (q, r) = s[*i].div_rem(&s[*j]);
+                r.is_zero().then(|| q + offset)
+            }
+            Fit::Inverse { c, j, offset } => {
+                if s[*j].is_zero() {
+                    return None;
+                }
+                let (q, r) = c.div_rem(&s[*j]);
                 r.is_zero().then(|| q + offset)
             }
         }
@@ -95,6 +104,15 @@ fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
                 }
             }
         }
+        if !constant {
+            for off in [-1i64, 0, 1] {
+                let c = (&y0 - off) * sig(first, i);
+                let f = Fit::Inverse { c, j: i, offset: BigInt::from(off) };
+                if !sig(first, i).is_zero() && holds(&f) {
+                    out.push(f);
+                }
+            }
+        }
         for j in 0..sigs {
             let x = sig(first, j);
             if i == j || x.is_zero() {
@@ -115,17 +133,21 @@ fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
 
 /// Candidate numbers for `template` that would make it the instruction
 /// with signature numbers `sig`: one with each hole's most specific fit,
-/// one with constants wherever the class has them.
+/// one preferring `c / s` fits, one preferring constants.
 fn guesses(members: &[&[BigInt]], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     let len = members[0].len();
     let sig_from = len - sig.len();
     let per_hole: Vec<Vec<Fit>> = (0..sig_from).map(|h| fits(members, h, sig_from)).collect();
     let mut out: Vec<Vec<BigInt>> = Vec::new();
-    for prefer_const in [false, true] {
+    // Most specific fits first; then inverse fits first (two members fit
+    // a line as well); then constants first.
+    let inverse = |f: &&Fit| matches!(f, Fit::Inverse { .. });
+    let constant = |f: &&Fit| matches!(f, Fit::Const(_));
+    for prefer in [None, Some(inverse as fn(&&Fit) -> bool), Some(constant as fn(&&Fit) -> bool)] {
         let mut values = Vec::with_capacity(len);
         for fs in &per_hole {
-            let pick = if prefer_const { fs.iter().rev().find(|f| matches!(f, Fit::Const(_))) } else { None };
-            let v = pick.into_iter().chain(fs.iter()).find_map(|f| f.apply(sig));
+            let preferred = prefer.and_then(|p| fs.iter().filter(p).find_map(|f| f.apply(sig)));
+            let v = preferred.or_else(|| fs.iter().find_map(|f| f.apply(sig)));
             match v {
                 Some(v) => values.push(v),
                 None => break,
@@ -236,6 +258,16 @@ mod tests {
         let members: Vec<&[BigInt]> = vec![&a];
         let all = guesses(&members, &v(&[512]));
         assert!(all.contains(&v(&[1, 512])), "{all:?}");
+    }
+
+    #[test]
+    fn counts_per_half_lane_follow_the_element_width() {
+        // 64 / elem - 1: 7 for bytes, 3 for words; width 128 in both.
+        let a = v(&[7, 128, 8]);
+        let b = v(&[3, 128, 16]);
+        let members: Vec<&[BigInt]> = vec![&a, &b];
+        let guesses = guesses(&members, &v(&[128, 32]));
+        assert!(guesses.contains(&v(&[1, 128, 32])), "{guesses:?}");
     }
 
     #[test]
