@@ -4,7 +4,7 @@
 use super::canon::{canonicalize, Canonical};
 use super::mask::{apply_mask, split_mask, Masking};
 use super::proof::{prove_equal, Verdict};
-use super::template::{hole, instantiate, parameterize, Parameterized};
+use super::template::{hole, instantiate, parameterize, signature_len, Parameterized};
 use crate::sema::ir::{Expr, Semantics};
 use crate::sema::visit::walk_semantics_mut;
 use num_bigint::BigInt;
@@ -193,38 +193,29 @@ fn merge_pass(
     } else {
         groups.sort_by_key(|g| (g.len(), g[0].0));
     }
-    let shape = |g: &[(usize, Prepared)]| {
-        let s = &g[0].1.canonical.sema;
-        (s.args.iter().map(|a| a.kind).collect::<Vec<_>>(), s.result.kind)
-    };
     let mut absorbed = vec![false; groups.len()];
     for a in 0..groups.len() {
         if absorbed[a] {
             continue;
         }
         let host = &groups[a];
-        let template = &host[0].1.param.template;
         let values: Vec<&[BigInt]> = host.iter().map(|(_, p)| p.param.values.as_slice()).collect();
-        let host_shape = shape(host);
+        let fitter = super::merge::Host::new(&host[0].1.param.template, &values);
         let fitted: Vec<(usize, Vec<Vec<BigInt>>)> = (a + 1..groups.len())
             .into_par_iter()
-            .filter(|&b| !absorbed[b] && shape(&groups[b]) == host_shape)
+            .filter(|&b| !absorbed[b] && fitter.same_shape(&groups[b][0].1.canonical.sema))
             .filter_map(|b| {
                 let fits = groups[b]
                     .iter()
-                    .map(|(_, p)| {
-                        let sig_len = 3 * p.canonical.sema.args.len() + 2;
-                        let sig = &p.param.values[p.param.values.len() - sig_len..];
-                        super::merge::fit_into(template, &values, &p.canonical.sema, sig, timeout_ms)
-                    })
+                    .map(|(_, p)| fitter.fit(&p.canonical.sema, p.param.signature(), timeout_ms))
                     .collect::<Option<Vec<_>>>()?;
                 Some((b, fits))
             })
             .collect();
+        let (key, template) = (host[0].1.param.key.clone(), host[0].1.param.template.clone());
         for (b, fits) in fitted {
             absorbed[b] = true;
             stats.merged_templates += 1;
-            let (key, template) = (groups[a][0].1.param.key.clone(), groups[a][0].1.param.template.clone());
             let moved: Vec<(usize, Prepared)> = std::mem::take(&mut groups[b])
                 .into_iter()
                 .zip(fits)
@@ -260,7 +251,7 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
         }
     }
     let template0 = &members[0].1.param.template;
-    let body_holes = holes - 3 * template0.args.len() - 2;
+    let body_holes = holes - signature_len(template0.args.len());
     for p in &mut params {
         // Prefer a signature name (`a0_elem_width`) over a body number.
         let h = p.holes.iter().copied().find(|h| *h >= body_holes).unwrap_or(p.holes[0]);

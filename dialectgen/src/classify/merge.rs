@@ -13,11 +13,11 @@
 //! screened by running both on random inputs, then proved equal with Z3.
 
 use super::proof::{prove_equal, Verdict};
-use super::template::instantiate;
+use super::template::{instantiate, signature_len};
 use crate::eval::machine::Machine;
 use crate::eval::Concrete;
 use crate::sema::ir::Semantics;
-use crate::validate::cases::Rng;
+use crate::validate::cases::{random_bits, Rng};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
@@ -40,7 +40,11 @@ enum Fit {
         offset: BigInt,
     },
     /// `c / s[j] + offset` (elements per 64-bit half: `64 / elem - 1`).
-    Inverse { c: BigInt, j: usize, offset: BigInt },
+    Inverse {
+        c: BigInt,
+        j: usize,
+        offset: BigInt,
+    },
 }
 
 impl Fit {
@@ -131,13 +135,13 @@ fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
     out
 }
 
-/// Candidate numbers for `template` that would make it the instruction
-/// with signature numbers `sig`: one with each hole's most specific fit,
-/// one preferring `c / s` fits, one preferring constants.
-fn guesses(members: &[&[BigInt]], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
-    let len = members[0].len();
-    let sig_from = len - sig.len();
-    let per_hole: Vec<Vec<Fit>> = (0..sig_from).map(|h| fits(members, h, sig_from)).collect();
+/// Candidate numbers (body holes with the fits `per_hole`, then `sig`)
+/// that would make a template the instruction with signature numbers
+/// `sig`: one with each hole's most specific fit, one preferring `c / s`
+/// fits, one preferring constants.
+fn guesses(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
+    let sig_from = per_hole.len();
+    let len = sig_from + sig.len();
     let mut out: Vec<Vec<BigInt>> = Vec::new();
     // Most specific fits first; then inverse fits first (two members fit
     // a line as well); then constants first.
@@ -145,7 +149,7 @@ fn guesses(members: &[&[BigInt]], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     let constant = |f: &&Fit| matches!(f, Fit::Const(_));
     for prefer in [None, Some(inverse as fn(&&Fit) -> bool), Some(constant as fn(&&Fit) -> bool)] {
         let mut values = Vec::with_capacity(len);
-        for fs in &per_hole {
+        for fs in per_hole {
             let preferred = prefer.and_then(|p| fs.iter().filter(p).find_map(|f| f.apply(sig)));
             let v = preferred.or_else(|| fs.iter().find_map(|f| f.apply(sig)));
             match v {
@@ -163,73 +167,71 @@ fn guesses(members: &[&[BigInt]], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     out
 }
 
-fn random_inputs(s: &Semantics, seed: u64, count: usize) -> Vec<Vec<BigUint>> {
-    let mut rng = Rng::new(seed);
-    (0..count)
-        .map(|_| {
-            s.args
-                .iter()
-                .map(|a| {
-                    let words = a.width.div_ceil(64) as usize;
-                    let mut v = BigUint::default();
-                    for _ in 0..words {
-                        v = (v << 64u32) | BigUint::from(rng.next_u64());
-                    }
-                    let bits = a.imm_bits.unwrap_or(a.width).min(a.width);
-                    v & ((BigUint::from(1u8) << bits) - 1u8)
-                })
-                .collect()
-        })
-        .collect()
-}
-
 /// Whether `a` and `b` agree on a few random inputs (arguments in order).
 fn agree_on_samples(a: &Semantics, b: &Semantics) -> bool {
-    random_inputs(a, 0x5eed, 4).iter().all(|args| {
-        let x = Machine::new(&mut Concrete, a).run(args);
-        let y = Machine::new(&mut Concrete, b).run(args);
+    let mut rng = Rng::new(0x5eed);
+    (0..4).all(|_| {
+        let args: Vec<BigUint> =
+            a.args.iter().map(|x| random_bits(&mut rng, x.imm_bits.unwrap_or(x.width).min(x.width))).collect();
+        let x = Machine::new(&mut Concrete, a).run(&args);
+        let y = Machine::new(&mut Concrete, b).run(&args);
         matches!((x, y), (Ok(x), Ok(y)) if x == y)
     })
 }
 
-/// Numbers for `template` (whose class members have `member_values`) that
-/// make it compute `instruction` (a canonical form with signature numbers
-/// `sig`, arguments in the same positions), proved by Z3.
-pub fn fit_into(
-    template: &Semantics,
-    member_values: &[&[BigInt]],
-    instruction: &Semantics,
-    sig: &[BigInt],
-    timeout_ms: u32,
-) -> Option<Vec<BigInt>> {
-    let same_shape = template.args.len() == instruction.args.len()
-        && template.args.iter().zip(&instruction.args).all(|(x, y)| x.kind == y.kind)
-        && template.result.kind == instruction.result.kind;
-    if !same_shape {
-        return None;
+/// A class offered as host to other instructions: its template and, per
+/// body hole, the functions of the signature that fit its members.
+pub struct Host<'a> {
+    template: &'a Semantics,
+    per_hole: Vec<Vec<Fit>>,
+}
+
+impl<'a> Host<'a> {
+    /// `member_values`: each member's numbers for `template`'s holes.
+    pub fn new(template: &'a Semantics, member_values: &[&[BigInt]]) -> Host<'a> {
+        let sig_from = member_values[0].len() - signature_len(template.args.len());
+        let per_hole = (0..sig_from).map(|h| fits(member_values, h, sig_from)).collect();
+        Host { template, per_hole }
     }
-    let identity: Vec<usize> = (0..instruction.args.len()).collect();
-    let candidates = guesses(member_values, sig);
-    if candidates.is_empty() {
-        log::debug!("{}: no numbers fit", instruction.name);
+
+    /// Whether an instruction has the template's argument and result kinds.
+    pub fn same_shape(&self, instruction: &Semantics) -> bool {
+        let t = self.template;
+        t.args.len() == instruction.args.len()
+            && t.args.iter().zip(&instruction.args).all(|(x, y)| x.kind == y.kind)
+            && t.result.kind == instruction.result.kind
     }
-    for values in candidates {
-        let candidate = instantiate(template, &values, &instruction.name);
-        if candidate.args.iter().zip(&instruction.args).any(|(x, y)| x.width != y.width || x.imm_bits != y.imm_bits)
-            || candidate.result.width != instruction.result.width
-        {
-            continue;
+
+    /// Numbers for the template that make it compute `instruction` (a
+    /// canonical form with signature numbers `sig`, arguments in the same
+    /// positions), proved by Z3.
+    pub fn fit(&self, instruction: &Semantics, sig: &[BigInt], timeout_ms: u32) -> Option<Vec<BigInt>> {
+        if !self.same_shape(instruction) {
+            return None;
         }
-        if !agree_on_samples(instruction, &candidate) {
-            log::debug!("{}: differs on samples with {values:?}", instruction.name);
-            continue;
+        let identity: Vec<usize> = (0..instruction.args.len()).collect();
+        let candidates = guesses(&self.per_hole, sig);
+        if candidates.is_empty() {
+            log::debug!("{}: no numbers fit", instruction.name);
         }
-        match prove_equal(instruction, &candidate, &identity, timeout_ms) {
-            Verdict::Equal => return Some(values),
-            other => log::debug!("{}: not proved ({other:?}) with {values:?}", instruction.name),
+        for values in candidates {
+            let candidate = instantiate(self.template, &values, &instruction.name);
+            if candidate.args.iter().zip(&instruction.args).any(|(x, y)| x.width != y.width || x.imm_bits != y.imm_bits)
+                || candidate.result.width != instruction.result.width
+            {
+                continue;
+            }
+            if !agree_on_samples(instruction, &candidate) {
+                log::debug!("{}: differs on samples with {values:?}", instruction.name);
+                continue;
+            }
+            match prove_equal(instruction, &candidate, &identity, timeout_ms) {
+                Verdict::Equal => return Some(values),
+                other => log::debug!("{}: not proved ({other:?}) with {values:?}", instruction.name),
+            }
         }
+        None
     }
-    None
 }
 
 #[cfg(test)]
@@ -240,6 +242,12 @@ mod tests {
         xs.iter().map(|&x| BigInt::from(x)).collect()
     }
 
+    /// The fits of every body hole, for members with `sigs` signature numbers.
+    fn per_hole(members: &[&[BigInt]], sigs: usize) -> Vec<Vec<Fit>> {
+        let sig_from = members[0].len() - sigs;
+        (0..sig_from).map(|h| fits(members, h, sig_from)).collect()
+    }
+
     #[test]
     fn lane_counts_follow_widths() {
         // Body holes: lanes - 1, a constant 0; signature: width, element width.
@@ -247,7 +255,7 @@ mod tests {
         let b = v(&[7, 0, 256, 32]);
         let c = v(&[31, 0, 512, 16]);
         let members: Vec<&[BigInt]> = vec![&a, &b, &c];
-        let guesses = guesses(&members, &v(&[128, 8]));
+        let guesses = guesses(&per_hole(&members, 2), &v(&[128, 8]));
         assert_eq!(guesses[0], v(&[15, 0, 128, 8]));
     }
 
@@ -256,7 +264,7 @@ mod tests {
         // One 256-bit member with two lanes of 128 bits: lanes - 1 = 1.
         let a = v(&[1, 256]);
         let members: Vec<&[BigInt]> = vec![&a];
-        let all = guesses(&members, &v(&[512]));
+        let all = guesses(&per_hole(&members, 1), &v(&[512]));
         assert!(all.contains(&v(&[1, 512])), "{all:?}");
     }
 
@@ -266,7 +274,7 @@ mod tests {
         let a = v(&[7, 128, 8]);
         let b = v(&[3, 128, 16]);
         let members: Vec<&[BigInt]> = vec![&a, &b];
-        let guesses = guesses(&members, &v(&[128, 32]));
+        let guesses = guesses(&per_hole(&members, 2), &v(&[128, 32]));
         assert!(guesses.contains(&v(&[1, 128, 32])), "{guesses:?}");
     }
 

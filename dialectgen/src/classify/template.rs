@@ -17,6 +17,19 @@ pub struct Parameterized {
     pub key: String,
 }
 
+/// How many signature numbers follow the body holes: per argument its width,
+/// element width and immediate bits, then the result's width and element width.
+pub fn signature_len(args: usize) -> usize {
+    3 * args + 2
+}
+
+impl Parameterized {
+    /// The signature numbers (after the body holes).
+    pub fn signature(&self) -> &[BigInt] {
+        &self.values[self.values.len() - signature_len(self.template.args.len())..]
+    }
+}
+
 pub fn hole(k: usize) -> String {
     format!("${k}")
 }
@@ -55,7 +68,7 @@ pub fn parameterize(canonical: &Semantics) -> Parameterized {
 /// The instruction a template stands for with these numbers.
 pub fn instantiate(template: &Semantics, values: &[BigInt], name: &str) -> Semantics {
     let mut s = template.clone();
-    let body_holes = values.len() - 3 * s.args.len() - 2;
+    let body_holes = values.len() - signature_len(s.args.len());
     walk_semantics_mut(
         &mut s,
         &mut |e: &mut Expr| {

@@ -51,7 +51,8 @@ fn pattern_element(p: usize, w: u32) -> BigUint {
     }
 }
 
-fn random_bits(rng: &mut Rng, width: u32) -> BigUint {
+/// `width` random bits.
+pub fn random_bits(rng: &mut Rng, width: u32) -> BigUint {
     let words: Vec<u64> = (0..width.div_ceil(64)).map(|_| rng.next_u64()).collect();
     let mut v = BigUint::default();
     for (i, w) in words.iter().enumerate() {
