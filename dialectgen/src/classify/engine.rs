@@ -74,14 +74,10 @@ fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canon
     let mask_width = canonical.sema.args[split.mask_arg].width;
     // The pass-through as an operand of the plain operation: its canonical position.
     let masking = match split.masking {
-        Masking::MergeOperand(_) => {
-            let p = split.passthrough_arg.expect("merge masking has a pass-through");
-            let in_plain = split.plain_args.iter().position(|&i| i == p).expect("kept as an operand");
-            match plain.arg_order.iter().position(|&i| i == in_plain) {
-                Some(k) => Masking::MergeOperand(k),
-                None => return (canonical, Masking::None),
-            }
-        }
+        Masking::MergeOperand(in_plain) => match plain.arg_order.iter().position(|&i| i == in_plain) {
+            Some(k) => Masking::MergeOperand(k),
+            None => return (canonical, Masking::None),
+        },
         m => m,
     };
     let rebuilt = apply_mask(&plain.sema, masking, mask_width);

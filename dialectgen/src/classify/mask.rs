@@ -68,8 +68,8 @@ pub struct MaskSplit {
 
 /// Finds `FOR j … [locals :=  …] IF k[j] THEN <op> ELSE dst[elem j] := src[elem j] | 0`, where
 /// the mask `k` is used nowhere else. When `src` is also an operand of the
-/// operation, the masking is [`Masking::MergeOperand`] with a placeholder
-/// index (the caller knows the operand's canonical position).
+/// operation, the masking is [`Masking::MergeOperand`] with its index among
+/// `plain`'s arguments.
 pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     let mut found: Option<(usize, Masking, usize, Option<usize>)> = None;
     for (at, st) in s.body.iter().enumerate() {
@@ -97,17 +97,13 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
         }
         let (masking, passthrough) = match value {
             Expr::Int(v) if *v == BigInt::from(0) => (Masking::Zero, None),
-            Expr::Slice { base, hi, lo } => {
-                let Expr::Var(src) = base.as_ref() else { continue };
-                let Some(p) = s.args.iter().position(|a| a.name == *src && a.kind == ArgKind::Vector) else {
+            _ => {
+                let Some(src) = element_copy(place, value) else { continue };
+                let Some(p) = s.args.iter().position(|a| a.name == src && a.kind == ArgKind::Vector) else {
                     continue;
                 };
-                if place.range.as_ref() != Some(&(hi.as_ref().clone(), lo.as_ref().clone())) {
-                    continue;
-                }
                 (Masking::Merge, Some(p))
             }
-            _ => continue,
         };
         if found.is_some() {
             return None;
@@ -130,17 +126,14 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
     if uses(&mut plain, &s.args[mask_arg].name) > 0 {
         return None;
     }
-    let mut masking = masking;
-    let mut removed = vec![mask_arg];
-    if let Some(p) = passthrough_arg {
-        if uses(&mut plain, &s.args[p].name) > 0 {
-            masking = Masking::MergeOperand(usize::MAX);
-        } else {
-            removed.push(p);
-        }
-    }
+    let operand = passthrough_arg.filter(|&p| uses(&mut plain, &s.args[p].name) > 0);
+    let removed: Vec<usize> = std::iter::once(mask_arg).chain(passthrough_arg.filter(|_| operand.is_none())).collect();
     let plain_args: Vec<usize> = (0..s.args.len()).filter(|i| !removed.contains(i)).collect();
     plain.args = plain_args.iter().map(|&i| s.args[i].clone()).collect();
+    let masking = match operand {
+        Some(p) => Masking::MergeOperand(plain_args.iter().position(|&i| i == p).expect("kept as an argument")),
+        None => masking,
+    };
     Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args })
 }
 
@@ -172,15 +165,20 @@ fn innermost_mut(body: &mut Vec<Stmt>) -> &mut Vec<Stmt> {
     body
 }
 
+/// `x` when `value` is `x[hi:lo]` for the bits `place` writes.
+fn element_copy<'e>(place: &Place, value: &'e Expr) -> Option<&'e str> {
+    let Expr::Slice { base, hi, lo } = value else { return None };
+    let Expr::Var(x) = base.as_ref() else { return None };
+    let (place_hi, place_lo) = place.range.as_ref()?;
+    (place_hi == hi.as_ref() && place_lo == lo.as_ref()).then_some(x.as_str())
+}
+
 /// `[dst[hi:lo] := t[hi:lo]]` with `t` a local: `t`.
 fn copied_local(then: &[Stmt], s: &Semantics) -> Option<String> {
-    let [Stmt { kind: StmtKind::Assign { place, value: Expr::Slice { base, hi, lo } }, .. }] = then else {
-        return None;
-    };
-    let Expr::Var(t) = base.as_ref() else { return None };
-    let local = *t != s.result.name && s.args.iter().all(|a| a.name != *t);
-    let same = place.var == s.result.name && place.range.as_ref() == Some(&(hi.as_ref().clone(), lo.as_ref().clone()));
-    (local && same).then(|| t.clone())
+    let [Stmt { kind: StmtKind::Assign { place, value }, .. }] = then else { return None };
+    let t = element_copy(place, value)?;
+    let local = t != s.result.name && s.args.iter().all(|a| a.name != t);
+    (local && place.var == s.result.name).then(|| t.to_string())
 }
 
 fn rename_var(s: &mut Semantics, from: &str, to: &str) {
@@ -228,12 +226,11 @@ pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32) -> Seman
     }
     let taken = |n: &str| s.args.iter().any(|a| a.name == n);
     let fresh = |base: &str| (0..).map(|i| format!("{base}{i}")).find(|n| !taken(n)).expect("a free name");
-    let (src, k) = (fresh("src"), fresh("k"));
-    let result = s.result.clone();
-    let src = match masking {
-        Masking::MergeOperand(p) => s.args[p].name.clone(),
-        _ => src,
+    let (src, k) = match masking {
+        Masking::MergeOperand(p) => (s.args[p].name.clone(), fresh("k")),
+        _ => (fresh("src"), fresh("k")),
     };
+    let result = s.result.clone();
     if masking == Masking::Merge {
         s.args.push(Arg { name: src.clone(), kind: ArgKind::Vector, imm_bits: None, ..result.clone() });
     }
