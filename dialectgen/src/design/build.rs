@@ -1,7 +1,7 @@
 //! From semantics and classes to [`DialectDesign`]s.
 
 use super::{int_attribute, Allowed, AttrDesign, DialectDesign, OpDesign, TargetOp, ValueDesign, Variant};
-use crate::classify::engine::SimilarityClass;
+use crate::classify::engine::{ClassMember, SimilarityClass};
 use crate::classify::mask::Masking;
 use crate::sema::ir::{Arg, ArgKind, Semantics};
 use crate::sema::print::semantics_to_string;
@@ -114,169 +114,183 @@ pub fn autollvm_dialect(
     generated_by: &str,
 ) -> DialectDesign {
     let by_name: HashMap<&str, &Semantics> = semantics.iter().map(|s| (s.name.as_str(), s)).collect();
-    let find = |n: &str| by_name.get(n).copied().expect("class member has semantics");
-    let ops = classes
-        .iter()
-        .map(|c| {
-            let arity = c.template.args.len();
-            let masked = c.maskings.iter().any(|m| *m != Masking::None);
-            let is_imm = |k: usize| k < arity && c.template.args[k].kind == ArgKind::Immediate;
-            let mut operands = Vec::new();
-            let mut attributes = Vec::new();
-            for (k, arg) in c.template.args.iter().enumerate() {
-                if is_imm(k) {
-                    attributes.push(AttrDesign { name: arg.name.clone(), values: Vec::new(), any_integer: true });
-                    continue;
-                }
-                let types: BTreeSet<String> =
-                    c.members.iter().map(|m| mlir_type(&find(&m.intrinsic).args[m.arg_order[k]])).collect();
-                operands.push(ValueDesign {
-                    name: arg.name.clone(),
-                    types: types.into_iter().collect(),
-                    optional: false,
-                });
-            }
-            // Optional operand groups after the operation's own: the
-            // pass-through (merge masking) and the mask.
-            let singles = operands.len();
-            let has_passthrough = c.maskings.contains(&Masking::Merge);
-            let segmented = has_passthrough && masked;
-            if has_passthrough {
-                let types: BTreeSet<String> = c
-                    .members
-                    .iter()
-                    .filter(|m| m.masking == Masking::Merge)
-                    .map(|m| mlir_type(&find(&m.intrinsic).args[m.arg_order[arity]]))
-                    .collect();
-                operands.push(ValueDesign {
-                    name: PASSTHROUGH.into(),
-                    types: types.into_iter().collect(),
-                    optional: true,
-                });
-            }
-            if masked {
-                let types: BTreeSet<String> = c
-                    .members
-                    .iter()
-                    .filter(|m| m.masking != Masking::None)
-                    .map(|m| mlir_type(&find(&m.intrinsic).args[*m.arg_order.last().expect("a mask")]))
-                    .collect();
-                operands.push(ValueDesign { name: MASK.into(), types: types.into_iter().collect(), optional: true });
-                let values = c.maskings.iter().map(|m| format!("{:?}", m.name())).collect();
-                attributes.push(AttrDesign { name: MASKING.into(), values, any_integer: false });
-            }
-            for (i, p) in c.params.iter().enumerate() {
-                let values: BTreeSet<&num_bigint::BigInt> = c.members.iter().map(|m| &m.values[i]).collect();
-                let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
-                attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
-            }
-            let variants: Vec<Variant> = c
-                .members
-                .iter()
-                .map(|m| {
-                    let s = find(&m.intrinsic);
-                    let names = target_names(s);
-                    let operand_ks: Vec<usize> = (0..m.arg_order.len()).filter(|&k| !is_imm(k)).collect();
-                    let mut attrs: Vec<(String, Allowed)> = (0..arity)
-                        .filter(|&k| is_imm(k))
-                        .map(|k| (c.template.args[k].name.clone(), immediate_range(&s.args[m.arg_order[k]])))
-                        .collect();
-                    if masked {
-                        attrs.push((MASKING.into(), Allowed::Str(m.masking.name())));
-                    }
-                    for (p, v) in c.params.iter().zip(&m.values) {
-                        attrs.push((p.name.clone(), Allowed::Int(v.to_string())));
-                    }
-                    let class_operand_of = |i: usize| operand_ks.iter().position(|&k| m.arg_order[k] == i);
-                    let target = TargetOp {
-                        op: format!("{target_dialect}.{}", op_name(&s.name)),
-                        operands: (0..s.args.len())
-                            .filter(|&i| s.args[i].kind != ArgKind::Immediate)
-                            .map(|i| class_operand_of(i).expect("every register argument is a class operand"))
-                            .collect(),
-                        attributes: (0..arity)
-                            .filter(|&k| is_imm(k))
-                            .map(|k| (names[&m.arg_order[k]].clone(), c.template.args[k].name.clone()))
-                            .collect(),
-                    };
-                    Variant {
-                        attributes: attrs,
-                        operand_types: operand_ks.iter().map(|&k| mlir_type(&s.args[m.arg_order[k]])).collect(),
-                        result_type: mlir_type(&s.result),
-                        target: Some(target),
-                    }
-                })
-                .collect();
-            let result_types: BTreeSet<String> = variants.iter().map(|v| v.result_type.clone()).collect();
-            let mut description = vec![format!(
-                "Members ({}): {}.",
-                c.members.len(),
-                c.members
-                    .iter()
-                    .map(|m| match m.masking {
-                        Masking::None => m.intrinsic.clone(),
-                        k => format!("{} ({} masking)", m.intrinsic, k.name()),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )];
-            if masked {
-                description.push(format!(
-                    "Mask forms: the `{MASKING}` attribute; `merge` takes `{PASSTHROUGH}` and `{MASK}`, `zero` and \
-                     `merge_aK` take `{MASK}`; result elements whose mask bit is clear come from `{PASSTHROUGH}`, are \
-                     zero, or come from operand aK.{}",
-                    if segmented { " The operand groups are sized by `operandSegmentSizes`." } else { "" }
-                ));
-            }
-            description.push("Semantics with the class parameters as named values:".into());
-            description.extend(semantics_to_string(&c.template).lines().skip(1).map(str::to_string));
-            OpDesign {
-                name: c.name.clone(),
-                summary: format!(
-                    "{} instructions computing the same thing up to {} parameter(s)",
-                    c.members.len(),
-                    c.params.len()
-                ),
-                description,
-                operands,
-                attributes,
-                result: ValueDesign {
-                    name: "result".into(),
-                    types: result_types.into_iter().collect(),
-                    optional: false,
-                },
-                examples: variants
-                    .iter()
-                    .zip(&c.members)
-                    .map(|(v, m)| {
-                        let mut e = v.example();
-                        // Two names of one instruction (`_mm_slli_si128`, `_mm_bslli_si128`)
-                        // accept the same combination; the first one is what lowering picks.
-                        let same = |w: &&Variant| {
-                            w.attributes == v.attributes
-                                && w.operand_types == v.operand_types
-                                && w.result_type == v.result_type
-                        };
-                        e.target = variants.iter().find(same).expect("itself").example().target;
-                        if segmented {
-                            let p = usize::from(m.masking == Masking::Merge);
-                            let k = usize::from(m.masking != Masking::None);
-                            let sizes = std::iter::repeat_n(1, singles).chain([p, k]);
-                            let sizes: Vec<String> = sizes.map(|n| n.to_string()).collect();
-                            e.attributes
-                                .push(("operandSegmentSizes".into(), format!("array<i32: {}>", sizes.join(", "))));
-                        }
-                        e
-                    })
-                    .collect(),
-                variants,
-            }
-        })
-        .collect();
+    let ops = classes.iter().map(|c| class_op(target_dialect, c, &by_name)).collect();
     DialectDesign {
         name: "autollvm".into(),
         summary: "Target-independent vector operations, one per similarity class of instructions".into(),
         generated_by: generated_by.into(),
         ops,
     }
+}
+
+/// A class and the semantics of its members.
+struct ClassView<'a> {
+    class: &'a SimilarityClass,
+    by_name: &'a HashMap<&'a str, &'a Semantics>,
+}
+
+impl ClassView<'_> {
+    fn member(&self, m: &ClassMember) -> &Semantics {
+        self.by_name.get(m.intrinsic.as_str()).copied().expect("class member has semantics")
+    }
+
+    fn arity(&self) -> usize {
+        self.class.template.args.len()
+    }
+
+    /// Whether class argument `k` (template arguments, then mask operands) is an immediate.
+    fn is_immediate(&self, k: usize) -> bool {
+        k < self.arity() && self.class.template.args[k].kind == ArgKind::Immediate
+    }
+
+    fn masked(&self) -> bool {
+        self.class.maskings.iter().any(|m| *m != Masking::None)
+    }
+
+    /// The types members selected by `filter` give class argument `position(member)`.
+    fn types(&self, filter: impl Fn(&ClassMember) -> bool, position: impl Fn(&ClassMember) -> usize) -> Vec<String> {
+        let types: BTreeSet<String> = self
+            .class
+            .members
+            .iter()
+            .filter(|m| filter(m))
+            .map(|m| mlir_type(&self.member(m).args[m.arg_order[position(m)]]))
+            .collect();
+        types.into_iter().collect()
+    }
+}
+
+fn class_op(target_dialect: &str, c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesign {
+    let view = ClassView { class: c, by_name };
+    let arity = view.arity();
+    let masked = view.masked();
+    let mut operands = Vec::new();
+    let mut attributes = Vec::new();
+    for (k, arg) in c.template.args.iter().enumerate() {
+        if view.is_immediate(k) {
+            attributes.push(AttrDesign { name: arg.name.clone(), values: Vec::new(), any_integer: true });
+        } else {
+            let types = view.types(|_| true, |_| k);
+            operands.push(ValueDesign { name: arg.name.clone(), types, optional: false });
+        }
+    }
+    // Optional operand groups after the operation's own: the
+    // pass-through (merge masking) and the mask.
+    let singles = operands.len();
+    let has_passthrough = c.maskings.contains(&Masking::Merge);
+    let segmented = has_passthrough && masked;
+    if has_passthrough {
+        let types = view.types(|m| m.masking == Masking::Merge, |_| arity);
+        operands.push(ValueDesign { name: PASSTHROUGH.into(), types, optional: true });
+    }
+    if masked {
+        let types = view.types(|m| m.masking != Masking::None, |m| m.arg_order.len() - 1);
+        operands.push(ValueDesign { name: MASK.into(), types, optional: true });
+        let values = c.maskings.iter().map(|m| format!("{:?}", m.name())).collect();
+        attributes.push(AttrDesign { name: MASKING.into(), values, any_integer: false });
+    }
+    for (i, p) in c.params.iter().enumerate() {
+        let values: BTreeSet<&num_bigint::BigInt> = c.members.iter().map(|m| &m.values[i]).collect();
+        let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
+        attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
+    }
+    let variants: Vec<Variant> = c.members.iter().map(|m| member_variant(target_dialect, &view, m)).collect();
+    let examples = variants
+        .iter()
+        .zip(&c.members)
+        .map(|(v, m)| {
+            let mut e = v.example();
+            // Two names of one instruction (`_mm_slli_si128`, `_mm_bslli_si128`)
+            // accept the same combination; the first one is what lowering picks.
+            let same = |w: &&Variant| {
+                w.attributes == v.attributes && w.operand_types == v.operand_types && w.result_type == v.result_type
+            };
+            e.target = variants.iter().find(same).expect("itself").example().target;
+            if segmented {
+                let p = usize::from(m.masking == Masking::Merge);
+                let k = usize::from(m.masking != Masking::None);
+                let sizes: Vec<String> = std::iter::repeat_n(1, singles).chain([p, k]).map(|n| n.to_string()).collect();
+                e.attributes.push(("operandSegmentSizes".into(), format!("array<i32: {}>", sizes.join(", "))));
+            }
+            e
+        })
+        .collect();
+    let result_types: BTreeSet<String> = variants.iter().map(|v| v.result_type.clone()).collect();
+    OpDesign {
+        name: c.name.clone(),
+        summary: format!(
+            "{} instructions computing the same thing up to {} parameter(s)",
+            c.members.len(),
+            c.params.len()
+        ),
+        description: class_description(c, masked, segmented),
+        operands,
+        attributes,
+        result: ValueDesign { name: "result".into(), types: result_types.into_iter().collect(), optional: false },
+        examples,
+        variants,
+    }
+}
+
+/// A member as a variant of its class op: immediates, mask form and
+/// parameter values; operand and result types; the target op it becomes.
+fn member_variant(target_dialect: &str, view: &ClassView, m: &ClassMember) -> Variant {
+    let c = view.class;
+    let s = view.member(m);
+    let names = target_names(s);
+    let arity = view.arity();
+    let operand_ks: Vec<usize> = (0..m.arg_order.len()).filter(|&k| !view.is_immediate(k)).collect();
+    let mut attrs: Vec<(String, Allowed)> = (0..arity)
+        .filter(|&k| view.is_immediate(k))
+        .map(|k| (c.template.args[k].name.clone(), immediate_range(&s.args[m.arg_order[k]])))
+        .collect();
+    if view.masked() {
+        attrs.push((MASKING.into(), Allowed::Str(m.masking.name())));
+    }
+    for (p, v) in c.params.iter().zip(&m.values) {
+        attrs.push((p.name.clone(), Allowed::Int(v.to_string())));
+    }
+    let class_operand_of = |i: usize| operand_ks.iter().position(|&k| m.arg_order[k] == i);
+    let target = TargetOp {
+        op: format!("{target_dialect}.{}", op_name(&s.name)),
+        operands: (0..s.args.len())
+            .filter(|&i| s.args[i].kind != ArgKind::Immediate)
+            .map(|i| class_operand_of(i).expect("every register argument is a class operand"))
+            .collect(),
+        attributes: (0..arity)
+            .filter(|&k| view.is_immediate(k))
+            .map(|k| (names[&m.arg_order[k]].clone(), c.template.args[k].name.clone()))
+            .collect(),
+    };
+    Variant {
+        attributes: attrs,
+        operand_types: operand_ks.iter().map(|&k| mlir_type(&s.args[m.arg_order[k]])).collect(),
+        result_type: mlir_type(&s.result),
+        target: Some(target),
+    }
+}
+
+/// The class op's description: members (with their mask forms), the mask
+/// operands, the template semantics.
+fn class_description(c: &SimilarityClass, masked: bool, segmented: bool) -> Vec<String> {
+    let members: Vec<String> = c
+        .members
+        .iter()
+        .map(|m| match m.masking {
+            Masking::None => m.intrinsic.clone(),
+            k => format!("{} ({} masking)", m.intrinsic, k.name()),
+        })
+        .collect();
+    let mut description = vec![format!("Members ({}): {}.", c.members.len(), members.join(", "))];
+    if masked {
+        description.push(format!(
+            "Mask forms: the `{MASKING}` attribute; `merge` takes `{PASSTHROUGH}` and `{MASK}`, `zero` and \
+             `merge_aK` take `{MASK}`; result elements whose mask bit is clear come from `{PASSTHROUGH}`, are \
+             zero, or come from operand aK.{}",
+            if segmented { " The operand groups are sized by `operandSegmentSizes`." } else { "" }
+        ));
+    }
+    description.push("Semantics with the class parameters as named values:".into());
+    description.extend(semantics_to_string(&c.template).lines().skip(1).map(str::to_string));
+    description
 }
