@@ -111,10 +111,7 @@ impl VariantTable {
             return Ok(v);
         }
         // Say what would be accepted with these types, or else with these attributes.
-        let same_types: Vec<&Variant> = variants
-            .iter()
-            .filter(|v| v.operand_types == op.operand_types && op.result_types == [v.result_type.clone()])
-            .collect();
+        let same_types: Vec<&Variant> = variants.iter().filter(|v| types_match(v, op)).collect();
         let hint = if same_types.is_empty() {
             let same_attrs: Vec<&Variant> = variants.iter().filter(|v| attributes_match(v, op)).collect();
             if same_attrs.is_empty() {
@@ -144,8 +141,12 @@ fn attributes_match(v: &Variant, op: &OpInstance) -> bool {
     v.attributes.iter().all(|(name, allowed)| op.attribute(name).is_some_and(|value| allows(allowed, value)))
 }
 
+fn types_match(v: &Variant, op: &OpInstance) -> bool {
+    v.operand_types == op.operand_types && op.result_types.len() == 1 && op.result_types[0] == v.result_type
+}
+
 fn matches(v: &Variant, op: &OpInstance) -> bool {
-    v.operand_types == op.operand_types && op.result_types == [v.result_type.clone()] && attributes_match(v, op)
+    types_match(v, op) && attributes_match(v, op)
 }
 
 fn allows(allowed: &Allowed, value: &str) -> bool {

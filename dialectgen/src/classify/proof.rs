@@ -57,15 +57,17 @@ fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget
     params.set_u32("timeout", budget_ms.saturating_mul(WALL_CLOCK_FACTOR));
     solver.set_params(&params);
     solver.assert(fa.eq(&fb).not());
+    let debug = log::log_enabled!(log::Level::Debug);
     let rlimit_count = |s: &Solver| match s.get_statistics().value("rlimit count") {
         Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
         Some(z3::StatisticsValue::Double(x)) => x as u64,
         None => 0,
     };
-    let before = rlimit_count(&solver);
+    // Statistics only when they are logged: reading them is not free.
+    let before = if debug { rlimit_count(&solver) } else { 0 };
     let started = std::time::Instant::now();
     let outcome = solver.check();
-    if log::log_enabled!(log::Level::Debug) {
+    if debug {
         let rlimit = rlimit_count(&solver).wrapping_sub(before);
         log::debug!("proof {} vs {}: {outcome:?} in {:?}, rlimit {rlimit}", a.name, b.name, started.elapsed());
     }
