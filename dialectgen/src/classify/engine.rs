@@ -196,7 +196,7 @@ fn merge_pass(
         }
         let host = &groups[a];
         let values: Vec<&[BigInt]> = host.iter().map(|(_, p)| p.param.values.as_slice()).collect();
-        let fitter = super::merge::Host::new(&host[0].1.param.template, &values);
+        let fitter = super::merge::Host::new(&host[0].1.param.template, values);
         let fitted: Vec<(usize, Vec<Vec<BigInt>>)> = (a + 1..groups.len())
             .into_par_iter()
             .filter(|&b| !absorbed[b] && fitter.same_shape(&groups[b][0].1.canonical.sema))

@@ -180,18 +180,25 @@ fn agree_on_samples(a: &Semantics, b: &Semantics) -> bool {
 }
 
 /// A class offered as host to other instructions: its template and, per
-/// body hole, the functions of the signature that fit its members.
+/// body hole, the functions of the signature that fit its members
+/// (computed at the first instruction offered, once).
 pub struct Host<'a> {
     template: &'a Semantics,
-    per_hole: Vec<Vec<Fit>>,
+    member_values: Vec<&'a [BigInt]>,
+    per_hole: std::sync::OnceLock<Vec<Vec<Fit>>>,
 }
 
 impl<'a> Host<'a> {
     /// `member_values`: each member's numbers for `template`'s holes.
-    pub fn new(template: &'a Semantics, member_values: &[&[BigInt]]) -> Host<'a> {
-        let sig_from = member_values[0].len() - signature_len(template.args.len());
-        let per_hole = (0..sig_from).map(|h| fits(member_values, h, sig_from)).collect();
-        Host { template, per_hole }
+    pub fn new(template: &'a Semantics, member_values: Vec<&'a [BigInt]>) -> Host<'a> {
+        Host { template, member_values, per_hole: std::sync::OnceLock::new() }
+    }
+
+    fn per_hole(&self) -> &[Vec<Fit>] {
+        self.per_hole.get_or_init(|| {
+            let sig_from = self.member_values[0].len() - signature_len(self.template.args.len());
+            (0..sig_from).map(|h| fits(&self.member_values, h, sig_from)).collect()
+        })
     }
 
     /// Whether an instruction has the template's argument and result kinds.
@@ -210,7 +217,7 @@ impl<'a> Host<'a> {
             return None;
         }
         let identity: Vec<usize> = (0..instruction.args.len()).collect();
-        let candidates = guesses(&self.per_hole, sig);
+        let candidates = guesses(self.per_hole(), sig);
         if candidates.is_empty() {
             log::debug!("{}: no numbers fit", instruction.name);
         }
