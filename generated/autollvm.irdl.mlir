@@ -1271,64 +1271,62 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm256_hadd_epi16.
+  // 4 instructions computing the same thing up to 5 parameter(s)
+  //   Members (4): _mm256_hadd_epi16, _mm256_hadd_epi32, _mm_hadd_epi16, _mm_hadd_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (a0[((v0 * 32) + 31):((v0 * 32) + 16)] + a0[((v0 * 32) + 15):((v0 * 32) + 0)])
-  //     ENDFOR
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 79):((v1 * 16) + 64)] := (a1[((v1 * 32) + 31):((v1 * 32) + 16)] + a1[((v1 * 32) + 15):((v1 * 32) + 0)])
-  //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 143):((v2 * 16) + 128)] := (a0[((v2 * 32) + 159):((v2 * 32) + 144)] + a0[((v2 * 32) + 143):((v2 * 32) + 128)])
-  //     ENDFOR
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 207):((v3 * 16) + 192)] := (a1[((v3 * 32) + 159):((v3 * 32) + 144)] + a1[((v3 * 32) + 143):((v3 * 32) + 128)])
+  //     FOR v0 := 0 to k1
+  //       FOR v1 := 0 to k3
+  //         dst[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)] := (a0[(((v0 * 128) + (v1 * k11)) + (k11 + -1)):(((v0 * 128) + (v1 * k11)) + a0_elem_width)] + a0[(((v0 * 128) + (v1 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * k11)) + 0)])
+  //       ENDFOR
+  //       FOR v2 := 0 to k3
+  //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * k11)) + (k11 + -1)):(((v0 * 128) + (v2 * k11)) + a0_elem_width)] + a1[(((v0 * 128) + (v2 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * k11)) + 0)])
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @hadd_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0 = irdl.any_of(%o0_0)
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<16xi16>
-    %o1 = irdl.any_of(%o1_0)
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r_0 = irdl.is vector<16xi16>
-    %r = irdl.any_of(%r_0)
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r_3 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 16 : i32
+    %a2_1 = irdl.is 32 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 32 : i32
+    %a3_1 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm256_hadd_epi32.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 1
-  //       dst[((v0 * 128) + 31):((v0 * 128) + 0)] := (a0[((v0 * 128) + 63):((v0 * 128) + 32)] + a0[((v0 * 128) + 31):((v0 * 128) + 0)])
-  //       dst[((v0 * 128) + 63):((v0 * 128) + 32)] := (a0[((v0 * 128) + 127):((v0 * 128) + 96)] + a0[((v0 * 128) + 95):((v0 * 128) + 64)])
-  //       dst[((v0 * 128) + 95):((v0 * 128) + 64)] := (a1[((v0 * 128) + 63):((v0 * 128) + 32)] + a1[((v0 * 128) + 31):((v0 * 128) + 0)])
-  //       dst[((v0 * 128) + 127):((v0 * 128) + 96)] := (a1[((v0 * 128) + 127):((v0 * 128) + 96)] + a1[((v0 * 128) + 95):((v0 * 128) + 64)])
-  //     ENDFOR
-  irdl.operation @hadd_epi_2 {
-    %o0_0 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0)
-    irdl.operands(a0: %o0, a1: %o1)
+    irdl.attributes { "k1" = %a0, "k3" = %a1, "a0_elem_width" = %a2, "k11" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): _mm256_hadds_epi16, _mm_hadds_epi16.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := Saturate((a0[((v0 * 32) + 31):((v0 * 32) + 16)] + a0[((v0 * 32) + 15):((v0 * 32) + 0)]), 16)
-  //     ENDFOR
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 79):((v1 * 16) + 64)] := Saturate((a1[((v1 * 32) + 31):((v1 * 32) + 16)] + a1[((v1 * 32) + 15):((v1 * 32) + 0)]), 16)
-  //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 143):((v2 * 16) + 128)] := Saturate((a0[((v2 * 32) + 159):((v2 * 32) + 144)] + a0[((v2 * 32) + 143):((v2 * 32) + 128)]), 16)
-  //     ENDFOR
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 207):((v3 * 16) + 192)] := Saturate((a1[((v3 * 32) + 159):((v3 * 32) + 144)] + a1[((v3 * 32) + 143):((v3 * 32) + 128)]), 16)
+  //     FOR v0 := 0 to 1
+  //       FOR v1 := 0 to 3
+  //         dst[(((v0 * 128) + (v1 * 16)) + 15):(((v0 * 128) + (v1 * 16)) + 0)] := Saturate((a0[(((v0 * 128) + (v1 * 32)) + 31):(((v0 * 128) + (v1 * 32)) + 16)] + a0[(((v0 * 128) + (v1 * 32)) + 15):(((v0 * 128) + (v1 * 32)) + 0)]), 16)
+  //       ENDFOR
+  //       FOR v2 := 0 to 3
+  //         dst[(((v0 * 128) + (v2 * 16)) + 79):(((v0 * 128) + (v2 * 16)) + 64)] := Saturate((a1[(((v0 * 128) + (v2 * 32)) + 31):(((v0 * 128) + (v2 * 32)) + 16)] + a1[(((v0 * 128) + (v2 * 32)) + 15):(((v0 * 128) + (v2 * 32)) + 0)]), 16)
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @hadds_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -1347,64 +1345,62 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0_width" = %a0 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm256_hsub_epi16.
+  // 4 instructions computing the same thing up to 5 parameter(s)
+  //   Members (4): _mm256_hsub_epi16, _mm256_hsub_epi32, _mm_hsub_epi16, _mm_hsub_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (a0[((v0 * 32) + 15):((v0 * 32) + 0)] - a0[((v0 * 32) + 31):((v0 * 32) + 16)])
-  //     ENDFOR
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 79):((v1 * 16) + 64)] := (a1[((v1 * 32) + 15):((v1 * 32) + 0)] - a1[((v1 * 32) + 31):((v1 * 32) + 16)])
-  //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 143):((v2 * 16) + 128)] := (a0[((v2 * 32) + 143):((v2 * 32) + 128)] - a0[((v2 * 32) + 159):((v2 * 32) + 144)])
-  //     ENDFOR
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 207):((v3 * 16) + 192)] := (a1[((v3 * 32) + 143):((v3 * 32) + 128)] - a1[((v3 * 32) + 159):((v3 * 32) + 144)])
+  //     FOR v0 := 0 to k1
+  //       FOR v1 := 0 to k3
+  //         dst[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)] := (a0[(((v0 * 128) + (v1 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * k11)) + 0)] - a0[(((v0 * 128) + (v1 * k11)) + (k11 + -1)):(((v0 * 128) + (v1 * k11)) + a0_elem_width)])
+  //       ENDFOR
+  //       FOR v2 := 0 to k3
+  //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * k11)) + 0)] - a1[(((v0 * 128) + (v2 * k11)) + (k11 + -1)):(((v0 * 128) + (v2 * k11)) + a0_elem_width)])
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @hsub_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0 = irdl.any_of(%o0_0)
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<16xi16>
-    %o1 = irdl.any_of(%o1_0)
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r_0 = irdl.is vector<16xi16>
-    %r = irdl.any_of(%r_0)
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r_3 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 1 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 16 : i32
+    %a2_1 = irdl.is 32 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 32 : i32
+    %a3_1 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm256_hsub_epi32.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 1
-  //       dst[((v0 * 128) + 31):((v0 * 128) + 0)] := (a0[((v0 * 128) + 31):((v0 * 128) + 0)] - a0[((v0 * 128) + 63):((v0 * 128) + 32)])
-  //       dst[((v0 * 128) + 63):((v0 * 128) + 32)] := (a0[((v0 * 128) + 95):((v0 * 128) + 64)] - a0[((v0 * 128) + 127):((v0 * 128) + 96)])
-  //       dst[((v0 * 128) + 95):((v0 * 128) + 64)] := (a1[((v0 * 128) + 31):((v0 * 128) + 0)] - a1[((v0 * 128) + 63):((v0 * 128) + 32)])
-  //       dst[((v0 * 128) + 127):((v0 * 128) + 96)] := (a1[((v0 * 128) + 95):((v0 * 128) + 64)] - a1[((v0 * 128) + 127):((v0 * 128) + 96)])
-  //     ENDFOR
-  irdl.operation @hsub_epi_2 {
-    %o0_0 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0)
-    irdl.operands(a0: %o0, a1: %o1)
+    irdl.attributes { "k1" = %a0, "k3" = %a1, "a0_elem_width" = %a2, "k11" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): _mm256_hsubs_epi16, _mm_hsubs_epi16.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := Saturate((a0[((v0 * 32) + 15):((v0 * 32) + 0)] - a0[((v0 * 32) + 31):((v0 * 32) + 16)]), 16)
-  //     ENDFOR
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 79):((v1 * 16) + 64)] := Saturate((a1[((v1 * 32) + 15):((v1 * 32) + 0)] - a1[((v1 * 32) + 31):((v1 * 32) + 16)]), 16)
-  //     ENDFOR
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 143):((v2 * 16) + 128)] := Saturate((a0[((v2 * 32) + 143):((v2 * 32) + 128)] - a0[((v2 * 32) + 159):((v2 * 32) + 144)]), 16)
-  //     ENDFOR
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 207):((v3 * 16) + 192)] := Saturate((a1[((v3 * 32) + 143):((v3 * 32) + 128)] - a1[((v3 * 32) + 159):((v3 * 32) + 144)]), 16)
+  //     FOR v0 := 0 to 1
+  //       FOR v1 := 0 to 3
+  //         dst[(((v0 * 128) + (v1 * 16)) + 15):(((v0 * 128) + (v1 * 16)) + 0)] := Saturate((a0[(((v0 * 128) + (v1 * 32)) + 15):(((v0 * 128) + (v1 * 32)) + 0)] - a0[(((v0 * 128) + (v1 * 32)) + 31):(((v0 * 128) + (v1 * 32)) + 16)]), 16)
+  //       ENDFOR
+  //       FOR v2 := 0 to 3
+  //         dst[(((v0 * 128) + (v2 * 16)) + 79):(((v0 * 128) + (v2 * 16)) + 64)] := Saturate((a1[(((v0 * 128) + (v2 * 32)) + 15):(((v0 * 128) + (v2 * 32)) + 0)] - a1[(((v0 * 128) + (v2 * 32)) + 31):(((v0 * 128) + (v2 * 32)) + 16)]), 16)
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @hsubs_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -2298,33 +2294,17 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 4 parameter(s)
+  // 18 instructions computing the same thing up to 5 parameter(s)
   //   Members (18): _mm256_packs_epi16, _mm256_packs_epi32, _mm256_mask_packs_epi32 (merge masking), _mm256_maskz_packs_epi32 (zero masking), _mm512_mask_packs_epi32 (merge masking), _mm512_maskz_packs_epi32 (zero masking), _mm512_packs_epi32, _mm_mask_packs_epi32 (merge masking), _mm_maskz_packs_epi32 (zero masking), _mm256_mask_packs_epi16 (merge masking), _mm256_maskz_packs_epi16 (zero masking), _mm512_mask_packs_epi16 (merge masking), _mm512_maskz_packs_epi16 (zero masking), _mm512_packs_epi16, _mm_mask_packs_epi16 (merge masking), _mm_maskz_packs_epi16 (zero masking), _mm_packs_epi16, _mm_packs_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := Saturate(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * result_elem_width) + (result_elem_width + 63)):((v1 * result_elem_width) + 64)] := Saturate(a1[((v1 * a0_elem_width) + (a0_elem_width + -1)):((v1 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v2 := 0 to k1
-  //       dst[((v2 * result_elem_width) + (result_elem_width + 127)):((v2 * result_elem_width) + 128)] := Saturate(a0[((v2 * a0_elem_width) + (a0_elem_width + 127)):((v2 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v3 := 0 to k1
-  //       dst[((v3 * result_elem_width) + (result_elem_width + 191)):((v3 * result_elem_width) + 192)] := Saturate(a1[((v3 * a0_elem_width) + (a0_elem_width + 127)):((v3 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v4 := 0 to k1
-  //       dst[((v4 * result_elem_width) + (result_elem_width + 255)):((v4 * result_elem_width) + 256)] := Saturate(a0[((v4 * a0_elem_width) + (a0_elem_width + 255)):((v4 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v5 := 0 to k1
-  //       dst[((v5 * result_elem_width) + (result_elem_width + 319)):((v5 * result_elem_width) + 320)] := Saturate(a1[((v5 * a0_elem_width) + (a0_elem_width + 255)):((v5 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v6 := 0 to k1
-  //       dst[((v6 * result_elem_width) + (result_elem_width + 383)):((v6 * result_elem_width) + 384)] := Saturate(a0[((v6 * a0_elem_width) + (a0_elem_width + 383)):((v6 * a0_elem_width) + 384)], result_elem_width)
-  //     ENDFOR
-  //     FOR v7 := 0 to k1
-  //       dst[((v7 * result_elem_width) + (result_elem_width + 447)):((v7 * result_elem_width) + 448)] := Saturate(a1[((v7 * a0_elem_width) + (a0_elem_width + 383)):((v7 * a0_elem_width) + 384)], result_elem_width)
+  //       FOR v1 := 0 to k3
+  //         dst[(((v0 * 128) + (v1 * result_elem_width)) + (result_elem_width + -1)):(((v0 * 128) + (v1 * result_elem_width)) + 0)] := Saturate(a0[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)], result_elem_width)
+  //       ENDFOR
+  //       FOR v2 := 0 to k3
+  //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := Saturate(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @packs_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -2364,50 +2344,38 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1_2 = irdl.is 3 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 3 : i32
+    %a2_1 = irdl.is 7 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
+    %a3_0 = irdl.is 8 : i32
+    %a3_1 = irdl.is 16 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a4_0 = irdl.is 16 : i32
+    %a4_1 = irdl.is 32 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 128 : i32
+    %a5_1 = irdl.is 256 : i32
+    %a5_2 = irdl.is 512 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "k3" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 4 parameter(s)
+  // 18 instructions computing the same thing up to 5 parameter(s)
   //   Members (18): _mm256_packus_epi16, _mm256_packus_epi32, _mm256_mask_packus_epi32 (merge masking), _mm256_maskz_packus_epi32 (zero masking), _mm512_mask_packus_epi32 (merge masking), _mm512_maskz_packus_epi32 (zero masking), _mm512_packus_epi32, _mm_mask_packus_epi32 (merge masking), _mm_maskz_packus_epi32 (zero masking), _mm256_mask_packus_epi16 (merge masking), _mm256_maskz_packus_epi16 (zero masking), _mm512_mask_packus_epi16 (merge masking), _mm512_maskz_packus_epi16 (zero masking), _mm512_packus_epi16, _mm_mask_packus_epi16 (merge masking), _mm_maskz_packus_epi16 (zero masking), _mm_packus_epi16, _mm_packus_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * result_elem_width) + (result_elem_width + 63)):((v1 * result_elem_width) + 64)] := SaturateU(a1[((v1 * a0_elem_width) + (a0_elem_width + -1)):((v1 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  //     FOR v2 := 0 to k1
-  //       dst[((v2 * result_elem_width) + (result_elem_width + 127)):((v2 * result_elem_width) + 128)] := SaturateU(a0[((v2 * a0_elem_width) + (a0_elem_width + 127)):((v2 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v3 := 0 to k1
-  //       dst[((v3 * result_elem_width) + (result_elem_width + 191)):((v3 * result_elem_width) + 192)] := SaturateU(a1[((v3 * a0_elem_width) + (a0_elem_width + 127)):((v3 * a0_elem_width) + 128)], result_elem_width)
-  //     ENDFOR
-  //     FOR v4 := 0 to k1
-  //       dst[((v4 * result_elem_width) + (result_elem_width + 255)):((v4 * result_elem_width) + 256)] := SaturateU(a0[((v4 * a0_elem_width) + (a0_elem_width + 255)):((v4 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v5 := 0 to k1
-  //       dst[((v5 * result_elem_width) + (result_elem_width + 319)):((v5 * result_elem_width) + 320)] := SaturateU(a1[((v5 * a0_elem_width) + (a0_elem_width + 255)):((v5 * a0_elem_width) + 256)], result_elem_width)
-  //     ENDFOR
-  //     FOR v6 := 0 to k1
-  //       dst[((v6 * result_elem_width) + (result_elem_width + 383)):((v6 * result_elem_width) + 384)] := SaturateU(a0[((v6 * a0_elem_width) + (a0_elem_width + 383)):((v6 * a0_elem_width) + 384)], result_elem_width)
-  //     ENDFOR
-  //     FOR v7 := 0 to k1
-  //       dst[((v7 * result_elem_width) + (result_elem_width + 447)):((v7 * result_elem_width) + 448)] := SaturateU(a1[((v7 * a0_elem_width) + (a0_elem_width + 383)):((v7 * a0_elem_width) + 384)], result_elem_width)
+  //       FOR v1 := 0 to k3
+  //         dst[(((v0 * 128) + (v1 * result_elem_width)) + (result_elem_width + -1)):(((v0 * 128) + (v1 * result_elem_width)) + 0)] := SaturateU(a0[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)], result_elem_width)
+  //       ENDFOR
+  //       FOR v2 := 0 to k3
+  //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := SaturateU(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @packus_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -2447,21 +2415,25 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
+    %a1_0 = irdl.is 0 : i32
+    %a1_1 = irdl.is 1 : i32
+    %a1_2 = irdl.is 3 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 3 : i32
+    %a2_1 = irdl.is 7 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
+    %a3_0 = irdl.is 8 : i32
+    %a3_1 = irdl.is 16 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a4_0 = irdl.is 16 : i32
+    %a4_1 = irdl.is 32 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 128 : i32
+    %a5_1 = irdl.is 256 : i32
+    %a5_2 = irdl.is 512 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "k3" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
     irdl.results(result: %r)
   }
   // 7 instructions computing the same thing up to 4 parameter(s)
@@ -2645,8 +2617,9 @@ irdl.dialect @autollvm {
     irdl.attributes { "k1" = %a0, "k7" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 6 parameter(s)
-  //   Members (3): _mm256_shuffle_epi32, _mm512_permutex_epi64, _mm512_shuffle_epi32.
+  // 9 instructions computing the same thing up to 6 parameter(s)
+  //   Members (9): _mm256_shuffle_epi32, _mm256_mask_shuffle_epi32 (merge masking), _mm256_maskz_shuffle_epi32 (zero masking), _mm512_mask_permutex_epi64 (merge masking), _mm512_maskz_permutex_epi64 (zero masking), _mm512_permutex_epi64, _mm512_maskz_shuffle_epi32 (zero masking), _mm512_mask_shuffle_epi32 (merge masking), _mm512_shuffle_epi32.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
@@ -2662,41 +2635,51 @@ irdl.dialect @autollvm {
   //       RETURN l0[k2:0]
   //     END
   //     FOR v0 := 0 to k21
-  //       dst[((v0 * (k16 + 1)) + k2):((v0 * (k16 + 1)) + 0)] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[1:0])
-  //       dst[((v0 * (k16 + 1)) + k8):((v0 * (k16 + 1)) + (k2 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[3:2])
-  //       dst[((v0 * (k16 + 1)) + k12):((v0 * (k16 + 1)) + (k8 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[5:4])
-  //       dst[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + (k12 + 1))] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[7:6])
+  //       FOR v1 := 0 to 3
+  //         dst[(((v0 * (k16 + 1)) + (v1 * (k2 + 1))) + k2):(((v0 * (k16 + 1)) + (v1 * (k2 + 1))) + 0)] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @shuffle_epi {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<8xi32>
     %o0_2 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<16xi32>
+    %o1_1 = irdl.is vector<8xi32>
+    %o1_2 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1)
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<8xi32>
     %r_2 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 31 : i32
-    %a1_1 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 63 : i32
-    %a2_1 = irdl.is 127 : i32
+    %a1_0 = irdl.is "none"
+    %a1_1 = irdl.is "merge"
+    %a1_2 = irdl.is "zero"
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 31 : i32
+    %a2_1 = irdl.is 63 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 95 : i32
-    %a3_1 = irdl.is 191 : i32
+    %a3_0 = irdl.is 63 : i32
+    %a3_1 = irdl.is 127 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 127 : i32
-    %a4_1 = irdl.is 255 : i32
+    %a4_0 = irdl.is 95 : i32
+    %a4_1 = irdl.is 191 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 3 : i32
+    %a5_0 = irdl.is 127 : i32
+    %a5_1 = irdl.is 255 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 256 : i32
-    %a6_1 = irdl.is 512 : i32
+    %a6_0 = irdl.is 1 : i32
+    %a6_1 = irdl.is 3 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "k2" = %a1, "k8" = %a2, "k12" = %a3, "k16" = %a4, "k21" = %a5, "a0_width" = %a6 }
+    %a7_0 = irdl.is 256 : i32
+    %a7_1 = irdl.is 512 : i32
+    %a7 = irdl.any_of(%a7_0, %a7_1)
+    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "k2" = %a2, "k8" = %a3, "k12" = %a4, "k16" = %a5, "k21" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
@@ -2744,25 +2727,15 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "k10" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 9 instructions computing the same thing up to 1 parameter(s)
+  // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm256_shufflehi_epi16, _mm256_mask_shufflehi_epi16 (merge masking), _mm256_maskz_shufflehi_epi16 (zero masking), _mm512_mask_shufflehi_epi16 (merge masking), _mm512_maskz_shufflehi_epi16 (zero masking), _mm512_shufflehi_epi16, _mm_mask_shufflehi_epi16 (merge masking), _mm_maskz_shufflehi_epi16 (zero masking), _mm_shufflehi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     dst[63:0] := a0[63:0]
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 79):((v0 * 16) + 64)] := (a0 >> (a1[((v0 * 2) + 1):((v0 * 2) + 0)] * 16))[79:64]
-  //     ENDFOR
-  //     dst[191:128] := a0[191:128]
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 207):((v1 * 16) + 192)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[207:192]
-  //     ENDFOR
-  //     dst[319:256] := a0[319:256]
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 335):((v2 * 16) + 320)] := (a0 >> (a1[((v2 * 2) + 1):((v2 * 2) + 0)] * 16))[335:320]
-  //     ENDFOR
-  //     dst[447:384] := a0[447:384]
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 463):((v3 * 16) + 448)] := (a0 >> (a1[((v3 * 2) + 1):((v3 * 2) + 0)] * 16))[463:448]
+  //     FOR v0 := 0 to k1
+  //       dst[((v0 * 128) + 63):((v0 * 128) + 0)] := a0[((v0 * 128) + 63):((v0 * 128) + 0)]
+  //       FOR v1 := 0 to 3
+  //         dst[(((v0 * 128) + (v1 * 16)) + 79):(((v0 * 128) + (v1 * 16)) + 64)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 79):((v0 * 128) + 64)]
+  //       ENDFOR
   //     ENDFOR
   irdl.operation @shufflehi_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -2786,34 +2759,28 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2_2 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 128 : i32
+    %a3_1 = irdl.is 256 : i32
+    %a3_2 = irdl.is 512 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "k1" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 9 instructions computing the same thing up to 1 parameter(s)
+  // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm256_shufflelo_epi16, _mm256_mask_shufflelo_epi16 (merge masking), _mm256_maskz_shufflelo_epi16 (zero masking), _mm512_mask_shufflelo_epi16 (merge masking), _mm512_maskz_shufflelo_epi16 (zero masking), _mm512_shufflelo_epi16, _mm_mask_shufflelo_epi16 (merge masking), _mm_maskz_shufflelo_epi16 (zero masking), _mm_shufflelo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 3
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (a0 >> (a1[((v0 * 2) + 1):((v0 * 2) + 0)] * 16))[15:0]
+  //     FOR v0 := 0 to k1
+  //       FOR v1 := 0 to 3
+  //         dst[(((v0 * 128) + (v1 * 16)) + 15):(((v0 * 128) + (v1 * 16)) + 0)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 15):((v0 * 128) + 0)]
+  //       ENDFOR
+  //       dst[((v0 * 128) + 127):((v0 * 128) + 64)] := a0[((v0 * 128) + 127):((v0 * 128) + 64)]
   //     ENDFOR
-  //     dst[127:64] := a0[127:64]
-  //     FOR v1 := 0 to 3
-  //       dst[((v1 * 16) + 143):((v1 * 16) + 128)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[143:128]
-  //     ENDFOR
-  //     dst[255:192] := a0[255:192]
-  //     FOR v2 := 0 to 3
-  //       dst[((v2 * 16) + 271):((v2 * 16) + 256)] := (a0 >> (a1[((v2 * 2) + 1):((v2 * 2) + 0)] * 16))[271:256]
-  //     ENDFOR
-  //     dst[383:320] := a0[383:320]
-  //     FOR v3 := 0 to 3
-  //       dst[((v3 * 16) + 399):((v3 * 16) + 384)] := (a0 >> (a1[((v3 * 2) + 1):((v3 * 2) + 0)] * 16))[399:384]
-  //     ENDFOR
-  //     dst[511:448] := a0[511:448]
   irdl.operation @shufflelo_epi {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
@@ -2836,12 +2803,16 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2_2 = irdl.is 3 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 128 : i32
+    %a3_1 = irdl.is 256 : i32
+    %a3_2 = irdl.is 512 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "k1" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
@@ -4369,8 +4340,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmpge_epi8_mask, _mm256_mask_cmpge_epi8_mask (zero masking), _mm512_cmpge_epi8_mask, _mm512_mask_cmpge_epi8_mask (zero masking), _mm_cmpge_epi8_mask, _mm_mask_cmpge_epi8_mask (zero masking), _mm256_cmpge_epi16_mask, _mm256_mask_cmpge_epi16_mask (zero masking), _mm512_cmpge_epi16_mask, _mm512_mask_cmpge_epi16_mask (zero masking), _mm_cmpge_epi16_mask, _mm_mask_cmpge_epi16_mask (zero masking), _mm256_cmpge_epi32_mask, _mm256_mask_cmpge_epi32_mask (zero masking), _mm_cmpge_epi32_mask, _mm_mask_cmpge_epi32_mask (zero masking), _mm256_cmpge_epi64_mask, _mm256_mask_cmpge_epi64_mask (zero masking), _mm_cmpge_epi64_mask, _mm_mask_cmpge_epi64_mask (zero masking), _mm512_cmpge_epi64_mask, _mm512_mask_cmpge_epi64_mask (zero masking), _mm512_cmpge_epi32_mask, _mm512_mask_cmpge_epi32_mask (zero masking).
+  // 48 instructions computing the same thing up to 4 parameter(s)
+  //   Members (48): _mm256_cmpge_epi8_mask, _mm256_cmple_epi8_mask, _mm256_mask_cmpge_epi8_mask (zero masking), _mm256_mask_cmple_epi8_mask (zero masking), _mm512_cmpge_epi8_mask, _mm512_cmple_epi8_mask, _mm512_mask_cmpge_epi8_mask (zero masking), _mm512_mask_cmple_epi8_mask (zero masking), _mm_cmpge_epi8_mask, _mm_cmple_epi8_mask, _mm_mask_cmpge_epi8_mask (zero masking), _mm_mask_cmple_epi8_mask (zero masking), _mm256_cmpge_epi16_mask, _mm256_cmple_epi16_mask, _mm256_mask_cmpge_epi16_mask (zero masking), _mm256_mask_cmple_epi16_mask (zero masking), _mm512_cmpge_epi16_mask, _mm512_cmple_epi16_mask, _mm512_mask_cmpge_epi16_mask (zero masking), _mm512_mask_cmple_epi16_mask (zero masking), _mm_cmpge_epi16_mask, _mm_cmple_epi16_mask, _mm_mask_cmpge_epi16_mask (zero masking), _mm_mask_cmple_epi16_mask (zero masking), _mm256_cmpge_epi32_mask, _mm256_cmple_epi32_mask, _mm256_mask_cmpge_epi32_mask (zero masking), _mm256_mask_cmple_epi32_mask (zero masking), _mm_cmpge_epi32_mask, _mm_cmple_epi32_mask, _mm_mask_cmpge_epi32_mask (zero masking), _mm_mask_cmple_epi32_mask (zero masking), _mm256_cmpge_epi64_mask, _mm256_cmple_epi64_mask, _mm256_mask_cmpge_epi64_mask (zero masking), _mm256_mask_cmple_epi64_mask (zero masking), _mm_cmpge_epi64_mask, _mm_cmple_epi64_mask, _mm_mask_cmpge_epi64_mask (zero masking), _mm_mask_cmple_epi64_mask (zero masking), _mm512_cmpge_epi64_mask, _mm512_cmple_epi64_mask, _mm512_mask_cmpge_epi64_mask (zero masking), _mm512_mask_cmple_epi64_mask (zero masking), _mm512_cmpge_epi32_mask, _mm512_cmple_epi32_mask, _mm512_mask_cmpge_epi32_mask (zero masking), _mm512_mask_cmple_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -4442,8 +4413,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmpgt_epi8_mask, _mm256_mask_cmpgt_epi8_mask (zero masking), _mm512_cmpgt_epi8_mask, _mm512_mask_cmpgt_epi8_mask (zero masking), _mm_cmpgt_epi8_mask, _mm_mask_cmpgt_epi8_mask (zero masking), _mm256_cmpgt_epi16_mask, _mm256_mask_cmpgt_epi16_mask (zero masking), _mm512_cmpgt_epi16_mask, _mm512_mask_cmpgt_epi16_mask (zero masking), _mm_cmpgt_epi16_mask, _mm_mask_cmpgt_epi16_mask (zero masking), _mm256_cmpgt_epi32_mask, _mm256_mask_cmpgt_epi32_mask (zero masking), _mm_cmpgt_epi32_mask, _mm_mask_cmpgt_epi32_mask (zero masking), _mm256_cmpgt_epi64_mask, _mm256_mask_cmpgt_epi64_mask (zero masking), _mm_cmpgt_epi64_mask, _mm_mask_cmpgt_epi64_mask (zero masking), _mm512_cmpgt_epi64_mask, _mm512_mask_cmpgt_epi64_mask (zero masking), _mm512_cmpgt_epi32_mask, _mm512_mask_cmpgt_epi32_mask (zero masking).
+  // 48 instructions computing the same thing up to 4 parameter(s)
+  //   Members (48): _mm256_cmpgt_epi8_mask, _mm256_cmplt_epi8_mask, _mm256_mask_cmpgt_epi8_mask (zero masking), _mm256_mask_cmplt_epi8_mask (zero masking), _mm512_cmpgt_epi8_mask, _mm512_cmplt_epi8_mask, _mm512_mask_cmpgt_epi8_mask (zero masking), _mm512_mask_cmplt_epi8_mask (zero masking), _mm_cmpgt_epi8_mask, _mm_cmplt_epi8_mask, _mm_mask_cmpgt_epi8_mask (zero masking), _mm_mask_cmplt_epi8_mask (zero masking), _mm256_cmpgt_epi16_mask, _mm256_cmplt_epi16_mask, _mm256_mask_cmpgt_epi16_mask (zero masking), _mm256_mask_cmplt_epi16_mask (zero masking), _mm512_cmpgt_epi16_mask, _mm512_cmplt_epi16_mask, _mm512_mask_cmpgt_epi16_mask (zero masking), _mm512_mask_cmplt_epi16_mask (zero masking), _mm_cmpgt_epi16_mask, _mm_cmplt_epi16_mask, _mm_mask_cmpgt_epi16_mask (zero masking), _mm_mask_cmplt_epi16_mask (zero masking), _mm256_cmpgt_epi32_mask, _mm256_cmplt_epi32_mask, _mm256_mask_cmpgt_epi32_mask (zero masking), _mm256_mask_cmplt_epi32_mask (zero masking), _mm_cmpgt_epi32_mask, _mm_cmplt_epi32_mask, _mm_mask_cmpgt_epi32_mask (zero masking), _mm_mask_cmplt_epi32_mask (zero masking), _mm256_cmpgt_epi64_mask, _mm256_cmplt_epi64_mask, _mm256_mask_cmpgt_epi64_mask (zero masking), _mm256_mask_cmplt_epi64_mask (zero masking), _mm_cmpgt_epi64_mask, _mm_cmplt_epi64_mask, _mm_mask_cmpgt_epi64_mask (zero masking), _mm_mask_cmplt_epi64_mask (zero masking), _mm512_cmplt_epi32_mask, _mm512_mask_cmplt_epi32_mask (zero masking), _mm512_cmpgt_epi64_mask, _mm512_cmplt_epi64_mask, _mm512_mask_cmpgt_epi64_mask (zero masking), _mm512_mask_cmplt_epi64_mask (zero masking), _mm512_cmpgt_epi32_mask, _mm512_mask_cmpgt_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -4451,152 +4422,6 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpgt_epi8_mask {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<64xi1>
-    %o2_3 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r_3 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmple_epi8_mask, _mm256_mask_cmple_epi8_mask (zero masking), _mm512_cmple_epi8_mask, _mm512_mask_cmple_epi8_mask (zero masking), _mm_cmple_epi8_mask, _mm_mask_cmple_epi8_mask (zero masking), _mm256_cmple_epi16_mask, _mm256_mask_cmple_epi16_mask (zero masking), _mm512_cmple_epi16_mask, _mm512_mask_cmple_epi16_mask (zero masking), _mm_cmple_epi16_mask, _mm_mask_cmple_epi16_mask (zero masking), _mm256_cmple_epi32_mask, _mm256_mask_cmple_epi32_mask (zero masking), _mm_cmple_epi32_mask, _mm_mask_cmple_epi32_mask (zero masking), _mm256_cmple_epi64_mask, _mm256_mask_cmple_epi64_mask (zero masking), _mm_cmple_epi64_mask, _mm_mask_cmple_epi64_mask (zero masking), _mm512_cmple_epi64_mask, _mm512_mask_cmple_epi64_mask (zero masking), _mm512_cmple_epi32_mask, _mm512_mask_cmple_epi32_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] <= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmple_epi8_mask {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<64xi1>
-    %o2_3 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r_3 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmplt_epi8_mask, _mm256_mask_cmplt_epi8_mask (zero masking), _mm512_cmplt_epi8_mask, _mm512_mask_cmplt_epi8_mask (zero masking), _mm_cmplt_epi8_mask, _mm_mask_cmplt_epi8_mask (zero masking), _mm256_cmplt_epi16_mask, _mm256_mask_cmplt_epi16_mask (zero masking), _mm512_cmplt_epi16_mask, _mm512_mask_cmplt_epi16_mask (zero masking), _mm_cmplt_epi16_mask, _mm_mask_cmplt_epi16_mask (zero masking), _mm256_cmplt_epi32_mask, _mm256_mask_cmplt_epi32_mask (zero masking), _mm_cmplt_epi32_mask, _mm_mask_cmplt_epi32_mask (zero masking), _mm256_cmplt_epi64_mask, _mm256_mask_cmplt_epi64_mask (zero masking), _mm_cmplt_epi64_mask, _mm_mask_cmplt_epi64_mask (zero masking), _mm512_cmplt_epi32_mask, _mm512_mask_cmplt_epi32_mask (zero masking), _mm512_cmplt_epi64_mask, _mm512_mask_cmplt_epi64_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmplt_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4829,8 +4654,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
     irdl.results(result: %r)
   }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmpge_epu8_mask, _mm256_mask_cmpge_epu8_mask (zero masking), _mm512_cmpge_epu8_mask, _mm512_mask_cmpge_epu8_mask (zero masking), _mm_cmpge_epu8_mask, _mm_mask_cmpge_epu8_mask (zero masking), _mm256_cmpge_epu16_mask, _mm256_mask_cmpge_epu16_mask (zero masking), _mm512_cmpge_epu16_mask, _mm512_mask_cmpge_epu16_mask (zero masking), _mm_cmpge_epu16_mask, _mm_mask_cmpge_epu16_mask (zero masking), _mm256_cmpge_epu32_mask, _mm256_mask_cmpge_epu32_mask (zero masking), _mm_cmpge_epu32_mask, _mm_mask_cmpge_epu32_mask (zero masking), _mm256_cmpge_epu64_mask, _mm256_mask_cmpge_epu64_mask (zero masking), _mm_cmpge_epu64_mask, _mm_mask_cmpge_epu64_mask (zero masking), _mm512_cmpge_epu64_mask, _mm512_mask_cmpge_epu64_mask (zero masking), _mm512_cmpge_epu32_mask, _mm512_mask_cmpge_epu32_mask (zero masking).
+  // 48 instructions computing the same thing up to 4 parameter(s)
+  //   Members (48): _mm256_cmpge_epu8_mask, _mm256_cmple_epu8_mask, _mm256_mask_cmpge_epu8_mask (zero masking), _mm256_mask_cmple_epu8_mask (zero masking), _mm512_cmpge_epu8_mask, _mm512_cmple_epu8_mask, _mm512_mask_cmpge_epu8_mask (zero masking), _mm512_mask_cmple_epu8_mask (zero masking), _mm_cmpge_epu8_mask, _mm_cmple_epu8_mask, _mm_mask_cmpge_epu8_mask (zero masking), _mm_mask_cmple_epu8_mask (zero masking), _mm256_cmpge_epu16_mask, _mm256_cmple_epu16_mask, _mm256_mask_cmpge_epu16_mask (zero masking), _mm256_mask_cmple_epu16_mask (zero masking), _mm512_cmpge_epu16_mask, _mm512_cmple_epu16_mask, _mm512_mask_cmpge_epu16_mask (zero masking), _mm512_mask_cmple_epu16_mask (zero masking), _mm_cmpge_epu16_mask, _mm_cmple_epu16_mask, _mm_mask_cmpge_epu16_mask (zero masking), _mm_mask_cmple_epu16_mask (zero masking), _mm256_cmpge_epu32_mask, _mm256_cmple_epu32_mask, _mm256_mask_cmpge_epu32_mask (zero masking), _mm256_mask_cmple_epu32_mask (zero masking), _mm_cmpge_epu32_mask, _mm_cmple_epu32_mask, _mm_mask_cmpge_epu32_mask (zero masking), _mm_mask_cmple_epu32_mask (zero masking), _mm256_cmpge_epu64_mask, _mm256_cmple_epu64_mask, _mm256_mask_cmpge_epu64_mask (zero masking), _mm256_mask_cmple_epu64_mask (zero masking), _mm_cmpge_epu64_mask, _mm_cmple_epu64_mask, _mm_mask_cmpge_epu64_mask (zero masking), _mm_mask_cmple_epu64_mask (zero masking), _mm512_cmpge_epu64_mask, _mm512_cmple_epu64_mask, _mm512_mask_cmpge_epu64_mask (zero masking), _mm512_mask_cmple_epu64_mask (zero masking), _mm512_cmpge_epu32_mask, _mm512_cmple_epu32_mask, _mm512_mask_cmpge_epu32_mask (zero masking), _mm512_mask_cmple_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -4902,8 +4727,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmpgt_epu8_mask, _mm256_mask_cmpgt_epu8_mask (zero masking), _mm512_cmpgt_epu8_mask, _mm512_mask_cmpgt_epu8_mask (zero masking), _mm_cmpgt_epu8_mask, _mm_mask_cmpgt_epu8_mask (zero masking), _mm256_cmpgt_epu16_mask, _mm256_mask_cmpgt_epu16_mask (zero masking), _mm512_cmpgt_epu16_mask, _mm512_mask_cmpgt_epu16_mask (zero masking), _mm_cmpgt_epu16_mask, _mm_mask_cmpgt_epu16_mask (zero masking), _mm256_cmpgt_epu32_mask, _mm256_mask_cmpgt_epu32_mask (zero masking), _mm_cmpgt_epu32_mask, _mm_mask_cmpgt_epu32_mask (zero masking), _mm256_cmpgt_epu64_mask, _mm256_mask_cmpgt_epu64_mask (zero masking), _mm_cmpgt_epu64_mask, _mm_mask_cmpgt_epu64_mask (zero masking), _mm512_cmpgt_epu64_mask, _mm512_mask_cmpgt_epu64_mask (zero masking), _mm512_cmpgt_epu32_mask, _mm512_mask_cmpgt_epu32_mask (zero masking).
+  // 48 instructions computing the same thing up to 4 parameter(s)
+  //   Members (48): _mm256_cmpgt_epu8_mask, _mm256_cmplt_epu8_mask, _mm256_mask_cmpgt_epu8_mask (zero masking), _mm256_mask_cmplt_epu8_mask (zero masking), _mm512_cmpgt_epu8_mask, _mm512_cmplt_epu8_mask, _mm512_mask_cmpgt_epu8_mask (zero masking), _mm512_mask_cmplt_epu8_mask (zero masking), _mm_cmpgt_epu8_mask, _mm_cmplt_epu8_mask, _mm_mask_cmpgt_epu8_mask (zero masking), _mm_mask_cmplt_epu8_mask (zero masking), _mm256_cmpgt_epu16_mask, _mm256_cmplt_epu16_mask, _mm256_mask_cmpgt_epu16_mask (zero masking), _mm256_mask_cmplt_epu16_mask (zero masking), _mm512_cmpgt_epu16_mask, _mm512_cmplt_epu16_mask, _mm512_mask_cmpgt_epu16_mask (zero masking), _mm512_mask_cmplt_epu16_mask (zero masking), _mm_cmpgt_epu16_mask, _mm_cmplt_epu16_mask, _mm_mask_cmpgt_epu16_mask (zero masking), _mm_mask_cmplt_epu16_mask (zero masking), _mm256_cmpgt_epu32_mask, _mm256_cmplt_epu32_mask, _mm256_mask_cmpgt_epu32_mask (zero masking), _mm256_mask_cmplt_epu32_mask (zero masking), _mm_cmpgt_epu32_mask, _mm_cmplt_epu32_mask, _mm_mask_cmpgt_epu32_mask (zero masking), _mm_mask_cmplt_epu32_mask (zero masking), _mm256_cmpgt_epu64_mask, _mm256_cmplt_epu64_mask, _mm256_mask_cmpgt_epu64_mask (zero masking), _mm256_mask_cmplt_epu64_mask (zero masking), _mm_cmpgt_epu64_mask, _mm_cmplt_epu64_mask, _mm_mask_cmpgt_epu64_mask (zero masking), _mm_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu64_mask, _mm512_cmplt_epu64_mask, _mm512_mask_cmpgt_epu64_mask (zero masking), _mm512_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu32_mask, _mm512_cmplt_epu32_mask, _mm512_mask_cmpgt_epu32_mask (zero masking), _mm512_mask_cmplt_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -4911,152 +4736,6 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpgt_epu8_mask {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<64xi1>
-    %o2_3 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r_3 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmple_epu8_mask, _mm256_mask_cmple_epu8_mask (zero masking), _mm512_cmple_epu8_mask, _mm512_mask_cmple_epu8_mask (zero masking), _mm_cmple_epu8_mask, _mm_mask_cmple_epu8_mask (zero masking), _mm256_cmple_epu16_mask, _mm256_mask_cmple_epu16_mask (zero masking), _mm512_cmple_epu16_mask, _mm512_mask_cmple_epu16_mask (zero masking), _mm_cmple_epu16_mask, _mm_mask_cmple_epu16_mask (zero masking), _mm256_cmple_epu32_mask, _mm256_mask_cmple_epu32_mask (zero masking), _mm_cmple_epu32_mask, _mm_mask_cmple_epu32_mask (zero masking), _mm256_cmple_epu64_mask, _mm256_mask_cmple_epu64_mask (zero masking), _mm_cmple_epu64_mask, _mm_mask_cmple_epu64_mask (zero masking), _mm512_cmple_epu64_mask, _mm512_mask_cmple_epu64_mask (zero masking), _mm512_cmple_epu32_mask, _mm512_mask_cmple_epu32_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] <= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmple_epu8_mask {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<64xi1>
-    %o2_3 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r_3 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): _mm256_cmplt_epu8_mask, _mm256_mask_cmplt_epu8_mask (zero masking), _mm512_cmplt_epu8_mask, _mm512_mask_cmplt_epu8_mask (zero masking), _mm_cmplt_epu8_mask, _mm_mask_cmplt_epu8_mask (zero masking), _mm256_cmplt_epu16_mask, _mm256_mask_cmplt_epu16_mask (zero masking), _mm512_cmplt_epu16_mask, _mm512_mask_cmplt_epu16_mask (zero masking), _mm_cmplt_epu16_mask, _mm_mask_cmplt_epu16_mask (zero masking), _mm256_cmplt_epu32_mask, _mm256_mask_cmplt_epu32_mask (zero masking), _mm_cmplt_epu32_mask, _mm_mask_cmplt_epu32_mask (zero masking), _mm256_cmplt_epu64_mask, _mm256_mask_cmplt_epu64_mask (zero masking), _mm_cmplt_epu64_mask, _mm_mask_cmplt_epu64_mask (zero masking), _mm512_cmplt_epu64_mask, _mm512_mask_cmplt_epu64_mask (zero masking), _mm512_cmplt_epu32_mask, _mm512_mask_cmplt_epu32_mask (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
-  //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
-  irdl.operation @cmplt_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -7186,70 +6865,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 6 instructions computing the same thing up to 6 parameter(s)
-  //   Members (6): _mm256_mask_shuffle_epi32 (merge masking), _mm256_maskz_shuffle_epi32 (zero masking), _mm512_mask_permutex_epi64 (merge masking), _mm512_maskz_permutex_epi64 (zero masking), _mm512_maskz_shuffle_epi32 (zero masking), _mm512_mask_shuffle_epi32 (merge masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0, p1)
-  //       CASE p1[1:0] OF
-  //       0:
-  //         l0[k2:0] := p0[k2:0]
-  //       1:
-  //         l0[k2:0] := p0[k8:(k2 + 1)]
-  //       2:
-  //         l0[k2:0] := p0[k12:(k8 + 1)]
-  //       3:
-  //         l0[k2:0] := p0[k16:(k12 + 1)]
-  //       ESAC
-  //       RETURN l0[k2:0]
-  //     END
-  //     FOR v0 := 0 to k21
-  //       FOR v1 := 0 to 3
-  //         dst[(((v0 * (k16 + 1)) + (v1 * (k2 + 1))) + k2):(((v0 * (k16 + 1)) + (v1 * (k2 + 1))) + 0)] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @shuffle_epi_4 {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<8xi32>
-    %o0_2 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<8xi32>
-    %o1_2 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<8xi32>
-    %r_2 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is "merge"
-    %a1_1 = irdl.is "zero"
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 63 : i32
-    %a3_1 = irdl.is 127 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 95 : i32
-    %a4_1 = irdl.is 191 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 127 : i32
-    %a5_1 = irdl.is 255 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 3 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1)
-    %a7_0 = irdl.is 256 : i32
-    %a7_1 = irdl.is 512 : i32
-    %a7 = irdl.any_of(%a7_0, %a7_1)
-    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k2" = %a2, "k8" = %a3, "k12" = %a4, "k16" = %a5, "k21" = %a6, "a0_width" = %a7 }
-    irdl.results(result: %r)
-  }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_mask_ternarylogic_epi32 (merge_a0 masking), _mm256_maskz_ternarylogic_epi32 (zero masking), _mm256_ternarylogic_epi32, _mm_mask_ternarylogic_epi32 (merge_a0 masking), _mm_maskz_ternarylogic_epi32 (zero masking), _mm_ternarylogic_epi32, _mm256_mask_ternarylogic_epi64 (merge_a0 masking), _mm256_maskz_ternarylogic_epi64 (zero masking), _mm256_ternarylogic_epi64, _mm_mask_ternarylogic_epi64 (merge_a0 masking), _mm_maskz_ternarylogic_epi64 (zero masking), _mm_ternarylogic_epi64, _mm512_mask_ternarylogic_epi32 (merge_a0 masking), _mm512_maskz_ternarylogic_epi32 (zero masking), _mm512_ternarylogic_epi32, _mm512_mask_ternarylogic_epi64 (merge_a0 masking), _mm512_maskz_ternarylogic_epi64 (zero masking), _mm512_ternarylogic_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
@@ -7460,8 +7075,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "k8" = %a0 }
     irdl.results(result: %r)
   }
-  // 15 instructions computing the same thing up to 3 parameter(s)
-  //   Members (15): _mm512_madd52lo_epu64, _mm512_maskz_madd52lo_epu64 (zero masking), _mm256_madd52lo_epu64, _mm256_mask_madd52lo_epu64 (merge_a2 masking), _mm256_maskz_madd52lo_epu64 (zero masking), _mm_madd52lo_epu64, _mm_mask_madd52lo_epu64 (merge_a2 masking), _mm_maskz_madd52lo_epu64 (zero masking), _mm512_madd52hi_epu64, _mm512_maskz_madd52hi_epu64 (zero masking), _mm256_madd52hi_epu64, _mm256_maskz_madd52hi_epu64 (zero masking), _mm_madd52hi_epu64, _mm_mask_madd52hi_epu64 (merge_a2 masking), _mm_maskz_madd52hi_epu64 (zero masking).
+  // 18 instructions computing the same thing up to 3 parameter(s)
+  //   Members (18): _mm512_madd52lo_epu64, _mm512_mask_madd52lo_epu64 (merge_a2 masking), _mm512_maskz_madd52lo_epu64 (zero masking), _mm256_madd52lo_epu64, _mm256_mask_madd52lo_epu64 (merge_a2 masking), _mm256_maskz_madd52lo_epu64 (zero masking), _mm_madd52lo_epu64, _mm_mask_madd52lo_epu64 (merge_a2 masking), _mm_maskz_madd52lo_epu64 (zero masking), _mm512_madd52hi_epu64, _mm512_mask_madd52hi_epu64 (merge_a2 masking), _mm512_maskz_madd52hi_epu64 (zero masking), _mm256_madd52hi_epu64, _mm256_mask_madd52hi_epu64 (merge_a2 masking), _mm256_maskz_madd52hi_epu64 (zero masking), _mm_madd52hi_epu64, _mm_mask_madd52hi_epu64 (merge_a2 masking), _mm_maskz_madd52hi_epu64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -7504,45 +7119,6 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "k1" = %a1, "k22" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_mask_madd52lo_epu64, _mm512_mask_madd52hi_epu64, _mm256_mask_madd52hi_epu64.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         v1[127:0] := (ZeroExtend(a1[((v0 * 64) + 51):((v0 * 64) + 0)], 64) * ZeroExtend(a2[((v0 * 64) + 51):((v0 * 64) + 0)], 64))
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a3[((v0 * 64) + 63):((v0 * 64) + 0)] + ZeroExtend(v1[k22:(k22 + -51)], 64))
-  //       ELSE
-  //         dst[((v0 * 64) + 63):((v0 * 64) + 0)] := a3[((v0 * 64) + 63):((v0 * 64) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @madd52lo_epu_2 {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi64>
-    %o1_1 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<4xi64>
-    %o2_1 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<4xi64>
-    %o3_1 = irdl.is vector<8xi64>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<4xi64>
-    %r_1 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 51 : i32
-    %a1_1 = irdl.is 103 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 256 : i32
-    %a2_1 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a3: %o3)
-    irdl.attributes { "k1" = %a0, "k22" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
@@ -8293,8 +7869,9 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k10" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_maskz_gf2p8affine_epi64_epi8, _mm256_maskz_gf2p8affine_epi64_epi8, _mm_maskz_gf2p8affine_epi64_epi8.
+  // 9 instructions computing the same thing up to 2 parameter(s)
+  //   Members (9): _mm512_maskz_gf2p8affine_epi64_epi8 (zero masking), _mm512_mask_gf2p8affine_epi64_epi8 (merge masking), _mm512_gf2p8affine_epi64_epi8, _mm256_maskz_gf2p8affine_epi64_epi8 (zero masking), _mm256_mask_gf2p8affine_epi64_epi8 (merge masking), _mm256_gf2p8affine_epi64_epi8, _mm_maskz_gf2p8affine_epi64_epi8 (zero masking), _mm_mask_gf2p8affine_epi64_epi8 (merge masking), _mm_gf2p8affine_epi64_epi8.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0)
   //       l0 := 0
@@ -8311,11 +7888,7 @@ irdl.dialect @autollvm {
   //     END
   //     FOR v0 := 0 to k10
   //       FOR v1 := 0 to 7
-  //         IF a1[(((v0 * 8) + (v1 * 1)) + 0)]
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a2[((v0 * 64) + 63):((v0 * 64) + 0)], a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a3)
-  //         ELSE
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := 0
-  //         FI
+  //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
   //     ENDFOR
   irdl.operation @gf2p8affine_epi64_epi {
@@ -8323,147 +7896,42 @@ irdl.dialect @autollvm {
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<32xi1>
-    %o1_2 = irdl.is vector<64xi1>
+    %o1_0 = irdl.is vector<2xi64>
+    %o1_1 = irdl.is vector<4xi64>
+    %o1_2 = irdl.is vector<8xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<2xi64>
     %o2_1 = irdl.is vector<4xi64>
     %o2_2 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<2xi64>
-    %r_1 = irdl.is vector<4xi64>
-    %r_2 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "k10" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_mask_gf2p8affine_epi64_epi8, _mm256_mask_gf2p8affine_epi64_epi8, _mm_mask_gf2p8affine_epi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0)
-  //       l0 := 0
-  //       FOR l1 := 0 to 7
-  //         l0 := (l0 XOR p0[l1])
-  //       ENDFOR
-  //       RETURN l0
-  //     END
-  //     DEFINE f1(p0, p1, p2)
-  //       FOR l0 := 0 to 7
-  //         l1[l0] := (f0((p0[((l0 * -8) + 63):((l0 * -8) + 56)] AND p1)) XOR p2[l0])
-  //       ENDFOR
-  //       RETURN l1
-  //     END
-  //     FOR v0 := 0 to k10
-  //       FOR v1 := 0 to 7
-  //         IF a1[(((v0 * 8) + (v1 * 1)) + 0)]
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a2[((v0 * 64) + 63):((v0 * 64) + 0)], a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a3)
-  //         ELSE
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := a4[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)]
-  //         FI
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @gf2p8affine_epi64_epi_2 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi64>
-    %o0_2 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<32xi1>
-    %o1_2 = irdl.is vector<64xi1>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2_1 = irdl.is vector<4xi64>
-    %o2_2 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<2xi64>
-    %o3_1 = irdl.is vector<4xi64>
-    %o3_2 = irdl.is vector<8xi64>
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<64xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi64>
     %r_2 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is "none"
+    %a1_1 = irdl.is "merge"
+    %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 7 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
+    %a3_0 = irdl.is 128 : i32
+    %a3_1 = irdl.is 256 : i32
+    %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a4: %o3)
-    irdl.attributes { "a3" = %a0, "k10" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
+    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "k10" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 2 parameter(s)
-  //   Members (3): _mm512_gf2p8affine_epi64_epi8, _mm256_gf2p8affine_epi64_epi8, _mm_gf2p8affine_epi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0)
-  //       l0 := 0
-  //       FOR l1 := 0 to 7
-  //         l0 := (l0 XOR p0[l1])
-  //       ENDFOR
-  //       RETURN l0
-  //     END
-  //     DEFINE f1(p0, p1, p2)
-  //       FOR l0 := 0 to 7
-  //         l1[l0] := (f0((p0[((l0 * -8) + 63):((l0 * -8) + 56)] AND p1)) XOR p2[l0])
-  //       ENDFOR
-  //       RETURN l1
-  //     END
-  //     FOR v0 := 0 to k10
-  //       FOR v1 := 0 to 7
-  //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a1[((v0 * 64) + 63):((v0 * 64) + 0)], a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @gf2p8affine_epi64_epi_3 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi64>
-    %o0_2 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi64>
-    %o1_2 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<2xi64>
-    %r_1 = irdl.is vector<4xi64>
-    %r_2 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "k10" = %a1, "a0_width" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_maskz_gf2p8affineinv_epi64_epi8, _mm256_maskz_gf2p8affineinv_epi64_epi8, _mm_maskz_gf2p8affineinv_epi64_epi8.
+  // 9 instructions computing the same thing up to 2 parameter(s)
+  //   Members (9): _mm512_maskz_gf2p8affineinv_epi64_epi8 (zero masking), _mm512_mask_gf2p8affineinv_epi64_epi8 (merge masking), _mm512_gf2p8affineinv_epi64_epi8, _mm256_maskz_gf2p8affineinv_epi64_epi8 (zero masking), _mm256_mask_gf2p8affineinv_epi64_epi8 (merge masking), _mm256_gf2p8affineinv_epi64_epi8, _mm_maskz_gf2p8affineinv_epi64_epi8 (zero masking), _mm_mask_gf2p8affineinv_epi64_epi8 (merge masking), _mm_gf2p8affineinv_epi64_epi8.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0)
   //       l0 := 0
@@ -8480,11 +7948,7 @@ irdl.dialect @autollvm {
   //     END
   //     FOR v0 := 0 to k10
   //       FOR v1 := 0 to 7
-  //         IF a1[(((v0 * 8) + (v1 * 1)) + 0)]
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a2[((v0 * 64) + 63):((v0 * 64) + 0)], a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a3)
-  //         ELSE
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := 0
-  //         FI
+  //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
   //     ENDFOR
   irdl.operation @gf2p8affineinv_epi64_epi {
@@ -8492,143 +7956,37 @@ irdl.dialect @autollvm {
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<32xi1>
-    %o1_2 = irdl.is vector<64xi1>
+    %o1_0 = irdl.is vector<2xi64>
+    %o1_1 = irdl.is vector<4xi64>
+    %o1_2 = irdl.is vector<8xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<2xi64>
     %o2_1 = irdl.is vector<4xi64>
     %o2_2 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<2xi64>
-    %r_1 = irdl.is vector<4xi64>
-    %r_2 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "a3" = %a0, "k10" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm512_mask_gf2p8affineinv_epi64_epi8, _mm256_mask_gf2p8affineinv_epi64_epi8, _mm_mask_gf2p8affineinv_epi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0)
-  //       l0 := 0
-  //       FOR l1 := 0 to 7
-  //         l0 := (l0 XOR p0[l1])
-  //       ENDFOR
-  //       RETURN l0
-  //     END
-  //     DEFINE f1(p0, p1, p2)
-  //       FOR l0 := 0 to 7
-  //         l1[l0] := (f0((p0[((l0 * -8) + 63):((l0 * -8) + 56)] AND inverse(p1))) XOR p2[l0])
-  //       ENDFOR
-  //       RETURN l1
-  //     END
-  //     FOR v0 := 0 to k10
-  //       FOR v1 := 0 to 7
-  //         IF a1[(((v0 * 8) + (v1 * 1)) + 0)]
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a2[((v0 * 64) + 63):((v0 * 64) + 0)], a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a3)
-  //         ELSE
-  //           dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := a4[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)]
-  //         FI
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @gf2p8affineinv_epi64_epi_2 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi64>
-    %o0_2 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1_1 = irdl.is vector<32xi1>
-    %o1_2 = irdl.is vector<64xi1>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2_1 = irdl.is vector<4xi64>
-    %o2_2 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<2xi64>
-    %o3_1 = irdl.is vector<4xi64>
-    %o3_2 = irdl.is vector<8xi64>
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<64xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi64>
     %r_2 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is "none"
+    %a1_1 = irdl.is "merge"
+    %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 7 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
+    %a3_0 = irdl.is 128 : i32
+    %a3_1 = irdl.is 256 : i32
+    %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2, a4: %o3)
-    irdl.attributes { "a3" = %a0, "k10" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 2 parameter(s)
-  //   Members (3): _mm512_gf2p8affineinv_epi64_epi8, _mm256_gf2p8affineinv_epi64_epi8, _mm_gf2p8affineinv_epi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     DEFINE f0(p0)
-  //       l0 := 0
-  //       FOR l1 := 0 to 7
-  //         l0 := (l0 XOR p0[l1])
-  //       ENDFOR
-  //       RETURN l0
-  //     END
-  //     DEFINE f1(p0, p1, p2)
-  //       FOR l0 := 0 to 7
-  //         l1[l0] := (f0((p0[((l0 * -8) + 63):((l0 * -8) + 56)] AND inverse(p1))) XOR p2[l0])
-  //       ENDFOR
-  //       RETURN l1
-  //     END
-  //     FOR v0 := 0 to k10
-  //       FOR v1 := 0 to 7
-  //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a1[((v0 * 64) + 63):((v0 * 64) + 0)], a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @gf2p8affineinv_epi64_epi_3 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi64>
-    %o0_2 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi64>
-    %o1_2 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<2xi64>
-    %r_1 = irdl.is vector<4xi64>
-    %r_2 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "a2" = %a0, "k10" = %a1, "a0_width" = %a2 }
+    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "k10" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
@@ -8826,70 +8184,6 @@ irdl.dialect @autollvm {
     %r_0 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0)
     irdl.operands(a0: %o0)
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 3 parameter(s)
-  //   Members (2): _mm_hadd_epi16, _mm_hadd_epi32.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * k6) + (k6 + -1)):((v0 * k6) + a0_elem_width)] + a0[((v0 * k6) + (a0_elem_width + -1)):((v0 * k6) + 0)])
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * a0_elem_width) + (a0_elem_width + 63)):((v1 * a0_elem_width) + 64)] := (a1[((v1 * k6) + (k6 + -1)):((v1 * k6) + a0_elem_width)] + a1[((v1 * k6) + (a0_elem_width + -1)):((v1 * k6) + 0)])
-  //     ENDFOR
-  irdl.operation @hadd_epi_3 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0_1 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1_1 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<4xi32>
-    %r_1 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k6" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 3 parameter(s)
-  //   Members (2): _mm_hsub_epi16, _mm_hsub_epi32.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * k6) + (a0_elem_width + -1)):((v0 * k6) + 0)] - a0[((v0 * k6) + (k6 + -1)):((v0 * k6) + a0_elem_width)])
-  //     ENDFOR
-  //     FOR v1 := 0 to k1
-  //       dst[((v1 * a0_elem_width) + (a0_elem_width + 63)):((v1 * a0_elem_width) + 64)] := (a1[((v1 * k6) + (a0_elem_width + -1)):((v1 * k6) + 0)] - a1[((v1 * k6) + (k6 + -1)):((v1 * k6) + a0_elem_width)])
-  //     ENDFOR
-  irdl.operation @hsub_epi_3 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0_1 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1_1 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<4xi32>
-    %r_1 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k6" = %a2 }
     irdl.results(result: %r)
   }
 }

@@ -80,7 +80,7 @@ fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canon
         },
         m => m,
     };
-    let rebuilt = apply_mask(&plain.sema, masking, mask_width);
+    let rebuilt = apply_mask(&plain.sema, masking, mask_width, split.elem_width);
     let to_original = |k: usize| canonical.arg_order[k];
     let passthrough = if masking == Masking::Merge { split.passthrough_arg } else { None };
     let arg_order: Vec<usize> = plain
@@ -197,7 +197,7 @@ fn merge_pass(
         let host = &groups[a];
         let values: Vec<&[BigInt]> = host.iter().map(|(_, p)| p.param.values.as_slice()).collect();
         let fitter = super::merge::Host::new(&host[0].1.param.template, values);
-        let fitted: Vec<(usize, Vec<Vec<BigInt>>)> = (a + 1..groups.len())
+        let fitted: Vec<(usize, Vec<super::merge::Fitted>)> = (a + 1..groups.len())
             .into_par_iter()
             .filter(|&b| !absorbed[b] && fitter.same_shape(&groups[b][0].1.canonical.sema))
             .filter_map(|b| {
@@ -215,8 +215,9 @@ fn merge_pass(
             let moved: Vec<(usize, Prepared)> = std::mem::take(&mut groups[b])
                 .into_iter()
                 .zip(fits)
-                .map(|((i, mut p), values)| {
-                    p.param = Parameterized { template: template.clone(), values, key: key.clone() };
+                .map(|((i, mut p), fitted)| {
+                    reorder_arguments(&mut p, &fitted.order);
+                    p.param = Parameterized { template: template.clone(), values: fitted.values, key: key.clone() };
                     (i, p)
                 })
                 .collect();
@@ -224,6 +225,23 @@ fn merge_pass(
         }
     }
     groups
+}
+
+/// Puts a member's operation arguments in the order a host template takes
+/// them (template argument `k` is the member's argument `order[k]`); the
+/// mask-form operands after them keep their places.
+fn reorder_arguments(p: &mut Prepared, order: &[usize]) {
+    if order.iter().enumerate().all(|(k, &i)| k == i) {
+        return;
+    }
+    let canonical = &mut p.canonical;
+    let mut arg_order: Vec<usize> = order.iter().map(|&i| canonical.arg_order[i]).collect();
+    arg_order.extend_from_slice(&canonical.arg_order[order.len()..]);
+    canonical.arg_order = arg_order;
+    canonical.sema.args = order.iter().map(|&i| canonical.sema.args[i].clone()).collect();
+    if let Masking::MergeOperand(k) = p.masking {
+        p.masking = Masking::MergeOperand(order.iter().position(|&i| i == k).expect("a permutation"));
+    }
 }
 
 /// Links holes equal in every member, folds holes constant across the class.

@@ -64,6 +64,9 @@ pub struct MaskSplit {
     pub passthrough_arg: Option<usize>,
     /// For each argument of `plain`, its index among the instruction's.
     pub plain_args: Vec<usize>,
+    /// The bits one mask bit governs: usually the result's element width,
+    /// but bytes of a result typed as 64-bit elements in `gf2p8affine`.
+    pub elem_width: u32,
 }
 
 /// Finds `FOR j … [locals :=  …] IF k[j] THEN <op> ELSE dst[elem j] := src[elem j] | 0`, where
@@ -71,7 +74,7 @@ pub struct MaskSplit {
 /// operation, the masking is [`Masking::MergeOperand`] with its index among
 /// `plain`'s arguments.
 pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
-    let mut found: Option<(usize, Masking, usize, Option<usize>)> = None;
+    let mut found: Option<(usize, Masking, usize, Option<usize>, u32)> = None;
     for (at, st) in s.body.iter().enumerate() {
         let StmtKind::For { body, .. } = &st.kind else { continue };
         let body = innermost(body);
@@ -92,9 +95,10 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
         }
         let Some(mask_arg) = s.args.iter().position(|a| a.name == *mask && a.kind == ArgKind::Mask) else { continue };
         let [Stmt { kind: StmtKind::Assign { place, value }, .. }] = otherwise.as_slice() else { continue };
-        if place.var != s.result.name || place.range.is_none() {
+        if place.var != s.result.name {
             continue;
         }
+        let Some(elem_width) = place.range.as_ref().and_then(|(hi, lo)| span_width(hi, lo)) else { continue };
         let (masking, passthrough) = match value {
             Expr::Int(v) if *v == BigInt::from(0) => (Masking::Zero, None),
             _ => {
@@ -108,9 +112,9 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
         if found.is_some() {
             return None;
         }
-        found = Some((at, masking, mask_arg, passthrough));
+        found = Some((at, masking, mask_arg, passthrough, elem_width));
     }
-    let (at, masking, mask_arg, passthrough_arg) = found?;
+    let (at, masking, mask_arg, passthrough_arg, elem_width) = found?;
     let mut plain = s.clone();
     let StmtKind::For { body, .. } = &mut plain.body[at].kind else { unreachable!() };
     let body = innermost_mut(body);
@@ -134,7 +138,27 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
         Some(p) => Masking::MergeOperand(plain_args.iter().position(|&i| i == p).expect("kept as an argument")),
         None => masking,
     };
-    Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args })
+    Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args, elem_width })
+}
+
+/// The width of the bit range `[hi:lo]` when it does not depend on the
+/// element (`x + 7` down to `x + 0`).
+fn span_width(hi: &Expr, lo: &Expr) -> Option<u32> {
+    fn split(e: &Expr) -> (Option<&Expr>, BigInt) {
+        match e {
+            Expr::Binary { op: BinOp::Add, lhs, rhs } => match rhs.as_ref() {
+                Expr::Int(c) => (Some(lhs.as_ref()), c.clone()),
+                _ => (Some(e), BigInt::from(0)),
+            },
+            Expr::Int(c) => (None, c.clone()),
+            _ => (Some(e), BigInt::from(0)),
+        }
+    }
+    let ((hb, hc), (lb, lc)) = (split(hi), split(lo));
+    if hb != lb {
+        return None;
+    }
+    u32::try_from(hc - lc + 1).ok().filter(|w| *w > 0)
 }
 
 /// Whether `st` assigns to `var` anywhere.
@@ -217,9 +241,9 @@ fn uses(s: &mut Semantics, name: &str) -> usize {
 
 /// The masked form of `plain`: its arguments, then the pass-through (merge)
 /// and a mask of `mask_width` bits; after the operation, every result
-/// element `j` (of the result's element width) whose mask bit is clear is
-/// replaced by the pass-through's element `j` or by zero.
-pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32) -> Semantics {
+/// element `j` of `elem_width` bits whose mask bit is clear is replaced by
+/// the pass-through's element `j` or by zero.
+pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32, elem_width: u32) -> Semantics {
     let mut s = plain.clone();
     if masking == Masking::None {
         return s;
@@ -241,7 +265,7 @@ pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32) -> Seman
         elem: crate::sema::ir::ElemType { width: 1, signed: false },
         imm_bits: None,
     });
-    let ew = BigInt::from(result.elem.width.max(1));
+    let ew = BigInt::from(elem_width.max(1));
     // Elements beyond the mask (a narrowing result padded with zeros) are not masked.
     let elements = (BigInt::from(result.width) / &ew).min(BigInt::from(mask_width));
     let j = || Expr::var("mask_j");
@@ -270,3 +294,4 @@ pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32) -> Seman
     }));
     s
 }
+

@@ -101,10 +101,12 @@ fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
                 }
             }
         } else if constant && !x0.is_zero() {
-            // s[i] the same in every member: only natural forms (s, s - 1).
-            for off in [0, -1] {
-                if y0 == &x0 + off {
-                    out.push(Fit::Linear { i, num: BigInt::from(1), den: BigInt::from(1), offset: BigInt::from(off) });
+            // s[i] the same in every member: only natural forms (s, s - 1,
+            // and the last index of 128-bit lanes or 64-bit halves, s / 128 - 1).
+            for (den, off) in [(1, 0), (1, -1), (128, -1), (64, -1)] {
+                let f = Fit::Linear { i, num: BigInt::from(1), den: BigInt::from(den), offset: BigInt::from(off) };
+                if f.apply(&first[sig_from..]).as_ref() == Some(&y0) && !out.contains(&f) {
+                    out.push(f);
                 }
             }
         }
@@ -167,14 +169,16 @@ fn guesses(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     out
 }
 
-/// Whether `a` and `b` agree on a few random inputs (arguments in order).
-fn agree_on_samples(a: &Semantics, b: &Semantics) -> bool {
+/// Whether `a` and `b` agree on a few random inputs (argument `k` of `b`
+/// is argument `b_arg_from_a[k]` of `a`).
+fn agree_on_samples(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize]) -> bool {
     let mut rng = Rng::new(0x5eed);
     (0..4).all(|_| {
         let args: Vec<BigUint> =
             a.args.iter().map(|x| random_bits(&mut rng, x.imm_bits.unwrap_or(x.width).min(x.width))).collect();
+        let b_args: Vec<BigUint> = b_arg_from_a.iter().map(|&i| args[i].clone()).collect();
         let x = Machine::new(&mut Concrete, a).run(&args);
-        let y = Machine::new(&mut Concrete, b).run(&args);
+        let y = Machine::new(&mut Concrete, b).run(&b_args);
         matches!((x, y), (Ok(x), Ok(y)) if x == y)
     })
 }
@@ -210,34 +214,90 @@ impl<'a> Host<'a> {
     }
 
     /// Numbers for the template that make it compute `instruction` (a
-    /// canonical form with signature numbers `sig`, arguments in the same
-    /// positions), proved by Z3.
-    pub fn fit(&self, instruction: &Semantics, sig: &[BigInt], timeout_ms: u32) -> Option<Vec<BigInt>> {
+    /// canonical form with signature numbers `sig`), proved by Z3, and the
+    /// argument order they need: template argument `k` is the instruction's
+    /// argument `order[k]` (arguments of one kind and width may trade
+    /// places; the given order is tried first).
+    pub fn fit(&self, instruction: &Semantics, sig: &[BigInt], timeout_ms: u32) -> Option<Fitted> {
         if !self.same_shape(instruction) {
             return None;
         }
-        let identity: Vec<usize> = (0..instruction.args.len()).collect();
+        for order in argument_orders(instruction) {
+            let permuted_sig: Vec<BigInt> = order
+                .iter()
+                .flat_map(|&i| sig[3 * i..3 * i + 3].iter().cloned())
+                .chain(sig[3 * order.len()..].iter().cloned())
+                .collect();
+            if let Some(values) = self.fit_in_order(instruction, &permuted_sig, &order, timeout_ms) {
+                return Some(Fitted { values, order });
+            }
+        }
+        None
+    }
+
+    fn fit_in_order(&self, instruction: &Semantics, sig: &[BigInt], order: &[usize], timeout_ms: u32) -> Option<Vec<BigInt>> {
         let candidates = guesses(self.per_hole(), sig);
         if candidates.is_empty() {
-            log::debug!("{}: no numbers fit", instruction.name);
+            log::debug!("{}: no numbers fit (arguments {order:?})", instruction.name);
         }
         for values in candidates {
             let candidate = instantiate(self.template, &values, &instruction.name);
-            if candidate.args.iter().zip(&instruction.args).any(|(x, y)| x.width != y.width || x.imm_bits != y.imm_bits)
+            let arg_of = |k: usize| &instruction.args[order[k]];
+            if candidate.args.iter().enumerate().any(|(k, x)| x.width != arg_of(k).width || x.imm_bits != arg_of(k).imm_bits)
                 || candidate.result.width != instruction.result.width
             {
                 continue;
             }
-            if !agree_on_samples(instruction, &candidate) {
-                log::debug!("{}: differs on samples with {values:?}", instruction.name);
+            if !agree_on_samples(instruction, &candidate, order) {
+                log::debug!("{}: differs on samples with {values:?} (arguments {order:?})", instruction.name);
                 continue;
             }
-            match prove_equal(instruction, &candidate, &identity, timeout_ms) {
+            match prove_equal(instruction, &candidate, order, timeout_ms) {
                 Verdict::Equal => return Some(values),
                 other => log::debug!("{}: not proved ({other:?}) with {values:?}", instruction.name),
             }
         }
         None
+    }
+}
+
+/// A fit: the template's numbers and its argument order (see [`Host::fit`]).
+pub struct Fitted {
+    pub values: Vec<BigInt>,
+    pub order: Vec<usize>,
+}
+
+/// The argument orders to try: the instruction's own, then the orders that
+/// exchange arguments of the same kind and width (at most 4 arguments).
+fn argument_orders(instruction: &Semantics) -> Vec<Vec<usize>> {
+    let n = instruction.args.len();
+    let identity: Vec<usize> = (0..n).collect();
+    if n > 4 {
+        return vec![identity];
+    }
+    let mut out = vec![identity.clone()];
+    let interchangeable = |a: usize, b: usize| {
+        let (x, y) = (&instruction.args[a], &instruction.args[b]);
+        x.kind == y.kind && x.width == y.width && x.imm_bits == y.imm_bits
+    };
+    let mut order = identity;
+    permutations(&mut order, 0, &mut |o: &[usize]| {
+        if o.iter().enumerate().all(|(k, &i)| interchangeable(k, i)) && !out.iter().any(|x| x == o) {
+            out.push(o.to_vec());
+        }
+    });
+    out
+}
+
+fn permutations(xs: &mut Vec<usize>, from: usize, visit: &mut dyn FnMut(&[usize])) {
+    if from == xs.len() {
+        visit(xs);
+        return;
+    }
+    for i in from..xs.len() {
+        xs.swap(from, i);
+        permutations(xs, from + 1, visit);
+        xs.swap(from, i);
     }
 }
 
@@ -294,5 +354,25 @@ mod tests {
         let fs = fits(&members, 0, 1);
         assert!(fs.iter().all(|f| members.iter().all(|m| f.apply(&m[1..]).as_ref() == Some(&m[0]))));
         assert!(!fs.iter().any(|f| matches!(f, Fit::Const(_))));
+    }
+
+    #[test]
+    fn only_arguments_of_one_kind_and_width_trade_places() {
+        use crate::sema::ir::{Arg, ArgKind, ElemType};
+        let arg = |name: &str, kind: ArgKind, width: u32| Arg {
+            name: name.into(),
+            kind,
+            width,
+            elem: ElemType { width: 8, signed: false },
+            imm_bits: None,
+        };
+        let s = Semantics {
+            name: "t".into(),
+            args: vec![arg("a", ArgKind::Vector, 128), arg("b", ArgKind::Vector, 128), arg("i", ArgKind::Immediate, 8)],
+            result: arg("dst", ArgKind::Vector, 128),
+            functions: vec![],
+            body: vec![],
+        };
+        assert_eq!(argument_orders(&s), vec![vec![0, 1, 2], vec![1, 0, 2]]);
     }
 }

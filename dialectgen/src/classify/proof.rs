@@ -5,8 +5,12 @@
 //! load and generated files are reproducible. A wall-clock cap far above it
 //! guards against work Z3 does not count. Each query runs in a fresh Z3
 //! context, so what earlier queries left behind cannot change its course.
+//!
+//! A query that runs out of budget is tried once more with multiplication
+//! and division as uninterpreted functions; "equal" there is a proof,
+//! anything else leaves the verdict unknown.
 
-use crate::eval::typing::formula_over;
+use crate::eval::typing::{abstract_formula_over, formula_over};
 use crate::sema::ir::Semantics;
 use z3::ast::{Ast, BV};
 use z3::{Params, SatResult, Solver};
@@ -44,10 +48,23 @@ fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget
     if b.args.iter().zip(&b_inputs).any(|(arg, bv)| arg.width != bv.get_size()) {
         return Verdict::Differ;
     }
-    let (fa, fb) = match (formula_over(a, &inputs), formula_over(b, &b_inputs)) {
-        (Ok(x), Ok(y)) => (x, y),
+    let exact = match (formula_over(a, &inputs), formula_over(b, &b_inputs)) {
+        (Ok(x), Ok(y)) => check_equal(&x, &y, budget_ms, a, b, "exact"),
         (Err(e), _) | (_, Err(e)) => return Verdict::Unknown(e.to_string()),
     };
+    let Verdict::Unknown(reason) = exact else { return exact };
+    // Products and quotients are where Z3 runs out of budget; when both
+    // sides compute the same ones, they are equal as uninterpreted functions.
+    // Only "equal" counts from this attempt: a difference under the
+    // abstraction may not be one under the real operations.
+    match (abstract_formula_over(a, &inputs), abstract_formula_over(b, &b_inputs)) {
+        (Ok(x), Ok(y)) if check_equal(&x, &y, budget_ms, a, b, "abstracted") == Verdict::Equal => Verdict::Equal,
+        _ => Verdict::Unknown(reason),
+    }
+}
+
+/// Whether `fa == fb` for every input, within the budget.
+fn check_equal(fa: &BV, fb: &BV, budget_ms: u32, a: &Semantics, b: &Semantics, how: &str) -> Verdict {
     if fa == fb || fa.simplify() == fb.simplify() {
         return Verdict::Equal;
     }
@@ -56,7 +73,7 @@ fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget
     params.set_u32("rlimit", budget_ms.saturating_mul(RLIMIT_PER_MS));
     params.set_u32("timeout", budget_ms.saturating_mul(WALL_CLOCK_FACTOR));
     solver.set_params(&params);
-    solver.assert(fa.eq(&fb).not());
+    solver.assert(fa.eq(fb).not());
     let debug = log::log_enabled!(log::Level::Debug);
     let rlimit_count = |s: &Solver| match s.get_statistics().value("rlimit count") {
         Some(z3::StatisticsValue::UInt(n)) => u64::from(n),
@@ -69,7 +86,7 @@ fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget
     let outcome = solver.check();
     if debug {
         let rlimit = rlimit_count(&solver).wrapping_sub(before);
-        log::debug!("proof {} vs {}: {outcome:?} in {:?}, rlimit {rlimit}", a.name, b.name, started.elapsed());
+        log::debug!("proof ({how}) {} vs {}: {outcome:?} in {:?}, rlimit {rlimit}", a.name, b.name, started.elapsed());
     }
     match outcome {
         SatResult::Unsat => Verdict::Equal,

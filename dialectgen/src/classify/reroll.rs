@@ -14,11 +14,19 @@ pub fn reroll(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) {
             reroll(block, prefix, next);
         }
     }
+    // Runs of the loops just made (lanes of element loops) roll again.
+    while reroll_level(body, prefix, next) {}
+}
+
+/// One rerolling pass over the statements of `body` itself: whether any
+/// run became a loop.
+fn reroll_level(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) -> bool {
     let shapes: Vec<(String, Vec<BigInt>)> = body.iter().map(shape_of).collect();
+    let mut changed = false;
     let mut out = Vec::with_capacity(body.len());
     let mut i = 0;
     while i < body.len() {
-        match longest_run(&shapes, i) {
+        match shortest_period_run(&shapes, i) {
             Some((period, groups, step)) => {
                 let var = format!("{prefix}{next}");
                 *next += 1;
@@ -47,6 +55,7 @@ pub fn reroll(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) {
                 };
                 out.push(Stmt { span: body[i].span, kind: for_loop });
                 i += period * groups;
+                changed = true;
             }
             None => {
                 out.push(body[i].clone());
@@ -55,13 +64,13 @@ pub fn reroll(body: &mut Vec<Stmt>, prefix: &str, next: &mut usize) {
         }
     }
     *body = out;
+    changed
 }
 
-/// The best run starting at `i`: a group of `period` statements repeated
-/// `groups >= 2` times, its numbers stepping by `step` per repetition.
-/// Longer runs (in statements) win; shorter periods break ties.
-fn longest_run(shapes: &[(String, Vec<BigInt>)], i: usize) -> Option<(usize, usize, Vec<BigInt>)> {
-    let mut best: Option<(usize, usize, Vec<BigInt>)> = None;
+/// The run starting at `i` with the shortest period: a group of `period`
+/// statements repeated `groups >= 2` times, its numbers stepping by `step`
+/// per repetition.
+fn shortest_period_run(shapes: &[(String, Vec<BigInt>)], i: usize) -> Option<(usize, usize, Vec<BigInt>)> {
     for period in 1..=4 {
         let values = |g: usize| -> Option<Vec<BigInt>> {
             let start = i + g * period;
@@ -89,17 +98,36 @@ fn longest_run(shapes: &[(String, Vec<BigInt>)], i: usize) -> Option<(usize, usi
             prev = v;
             groups += 1;
         }
-        if best.as_ref().is_none_or(|(p, g, _)| period * groups > p * g) {
-            best = Some((period, groups, step));
-        }
+        // The shortest period rolls first: element loops inside, lanes
+        // around them on the next pass.
+        return Some((period, groups, step));
     }
-    best
+    None
 }
 
-/// A statement's structure without numbers and positions, and its numbers.
+/// A statement's structure without numbers, positions and the names of the
+/// loop counters it declares, and its numbers.
 fn shape_of(s: &Stmt) -> (String, Vec<BigInt>) {
     let mut t = s.clone();
     clear_spans(std::slice::from_mut(&mut t));
+    let mut counters = Vec::new();
+    collect_counters(std::slice::from_ref(&t), &mut counters);
+    let local = |v: &str| counters.iter().position(|c| c == v).map(|k| format!("#loop{k}"));
+    walk_stmts_mut(
+        std::slice::from_mut(&mut t),
+        &mut |e: &mut Expr| {
+            if let Expr::Var(v) = e {
+                if let Some(n) = local(v) {
+                    *v = n;
+                }
+            }
+        },
+        &mut |v: &mut String| {
+            if let Some(n) = local(v) {
+                *v = n;
+            }
+        },
+    );
     let mut values = Vec::new();
     walk_stmts_mut(
         std::slice::from_mut(&mut t),
@@ -112,6 +140,24 @@ fn shape_of(s: &Stmt) -> (String, Vec<BigInt>) {
         &mut |_| {},
     );
     (serde_json::to_string(&t).expect("IR serializes"), values)
+}
+
+/// The loop counters declared in `body`, outermost first.
+fn collect_counters(body: &[Stmt], out: &mut Vec<String>) {
+    for st in body {
+        if let StmtKind::For { var, .. } = &st.kind {
+            out.push(var.clone());
+        }
+        match &st.kind {
+            StmtKind::For { body, .. } | StmtKind::While { body, .. } => collect_counters(body, out),
+            StmtKind::If { then, otherwise, .. } => {
+                collect_counters(then, out);
+                collect_counters(otherwise, out);
+            }
+            StmtKind::Case { arms, .. } => arms.iter().for_each(|a| collect_counters(&a.body, out)),
+            StmtKind::Assign { .. } | StmtKind::Return { .. } | StmtKind::Call { .. } => {}
+        }
+    }
 }
 
 #[cfg(test)]
@@ -160,5 +206,18 @@ mod tests {
     fn uneven_steps_stay_unrolled() {
         let text = rerolled("d[7:0] := x[7:0]\nd[15:8] := x[15:8]\nd[31:16] := x[31:16]\n");
         assert!(!text.contains("FOR r0 := 0 to 2"), "{text}");
+    }
+
+    #[test]
+    fn lanes_of_element_loops_roll_into_a_loop_nest() {
+        // Two 128-bit lanes, each two elements from `a` then two from `b`.
+        let text = rerolled(
+            "d[15:0] := a[15:0]\nd[31:16] := a[47:32]\nd[47:32] := b[15:0]\nd[63:48] := b[47:32]\n\
+             d[143:128] := a[143:128]\nd[159:144] := a[175:160]\nd[175:160] := b[143:128]\nd[191:176] := b[175:160]\n",
+        );
+        let first = text.lines().next().unwrap_or_default();
+        assert!(first.starts_with("FOR r") && first.ends_with(":= 0 to 1"), "{text}");
+        assert_eq!(text.matches("FOR ").count(), 3, "{text}");
+        assert!(text.contains("* 128)"), "{text}");
     }
 }

@@ -23,7 +23,7 @@ pub enum AgreementError {
 /// Checks every input vector in `cases`; returns how many were compared.
 pub fn check_agreement(sema: &Semantics, cases: &[Vec<BigUint>]) -> Result<usize, AgreementError> {
     let f = formula(sema)?;
-    let mut smt = Smt;
+    let mut smt = Smt::exact();
     for args in cases {
         let literals: Vec<BV> = sema.args.iter().zip(args).map(|(a, v)| smt.literal(v, a.width)).collect();
         let pairs: Vec<(&BV, &BV)> = f.inputs.iter().zip(&literals).collect();

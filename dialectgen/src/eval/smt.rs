@@ -9,7 +9,33 @@ use num_bigint::BigUint;
 use z3::ast::{Ast, BV};
 
 #[derive(Default)]
-pub struct Smt;
+pub struct Smt {
+    /// Multiplication, division and remainder of non-constant terms as
+    /// uninterpreted functions (one per operation and width). Two formulas
+    /// equal under this abstraction are equal for every meaning of those
+    /// functions, the real one included; the converse does not hold.
+    abstract_arith: bool,
+}
+
+impl Smt {
+    /// The exact domain.
+    pub fn exact() -> Smt {
+        Smt { abstract_arith: false }
+    }
+
+    /// The domain with multiplication and division abstracted (see the field).
+    pub fn abstracted() -> Smt {
+        Smt { abstract_arith: true }
+    }
+}
+
+/// `op(a, b)` as an uninterpreted function of `width`-bit operands.
+fn uninterpreted(op: BvBinOp, a: &BV, b: &BV) -> BV {
+    let width = a.get_size();
+    let sort = z3::Sort::bitvector(width);
+    let f = z3::FuncDecl::new(format!("{op:?}{width}"), &[&sort, &sort], &sort);
+    f.apply(&[a, b]).as_bv().expect("a bitvector-valued function")
+}
 
 fn bool_to_bv(b: &z3::ast::Bool) -> BV {
     b.ite(&BV::from_u64(1, 1), &BV::from_u64(0, 1))
@@ -59,6 +85,11 @@ impl Domain for Smt {
         hi.concat(lo)
     }
     fn binary(&mut self, op: BvBinOp, a: &BV, b: &BV, _w: u32) -> BV {
+        let hard = matches!(op, BvBinOp::Mul | BvBinOp::UDiv | BvBinOp::URem | BvBinOp::SDiv | BvBinOp::SRem);
+        let constant = |x: &BV| x.kind() == z3::AstKind::Numeral;
+        if self.abstract_arith && hard && !(constant(a) || constant(b)) {
+            return uninterpreted(op, a, b);
+        }
         match op {
             BvBinOp::Add => a.bvadd(b),
             BvBinOp::Sub => a.bvsub(b),

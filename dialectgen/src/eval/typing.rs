@@ -30,7 +30,7 @@ pub struct Formula {
 /// Builds the formula for `sema`, inferring every variable's type.
 pub fn formula(sema: &Semantics) -> Result<Formula, EvalError> {
     let inputs: Vec<BV> = sema.args.iter().map(|a| BV::new_const(a.name.as_str(), a.width)).collect();
-    let mut dom = Smt;
+    let mut dom = Smt::exact();
     let (output, types) = Machine::new(&mut dom, sema).run_typed(&inputs)?;
     let types = types.into_iter().map(|(name, width, signed)| VarType { name, width, signed }).collect();
     Ok(Formula { inputs, output, types })
@@ -43,6 +43,13 @@ pub fn infer_types(sema: &Semantics) -> Result<Vec<VarType>, EvalError> {
 
 /// The formula of `sema` over the given input terms (one per argument).
 pub fn formula_over(sema: &Semantics, inputs: &[BV]) -> Result<BV, EvalError> {
-    let mut dom = Smt;
+    let mut dom = Smt::exact();
+    Machine::new(&mut dom, sema).run(inputs)
+}
+
+/// The formula of `sema` over `inputs` with multiplication and division
+/// abstracted as uninterpreted functions (see [`Smt::abstracted`]).
+pub fn abstract_formula_over(sema: &Semantics, inputs: &[BV]) -> Result<BV, EvalError> {
+    let mut dom = Smt::abstracted();
     Machine::new(&mut dom, sema).run(inputs)
 }

@@ -3611,15 +3611,29 @@ func.func @cvtepu16_epi_v100(%arg0: vector<4xi32>) -> vector<2xi64> {
 // CHECK-LABEL: func.func @hadd_epi(
 // CHECK: "autollvm.hadd_epi"
 func.func @hadd_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.hadd_epi"(%arg0, %arg1) : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.hadd_epi"(%arg0, %arg1) { k1 = 1 : i32, k3 = 3 : i32, a0_elem_width = 16 : i32, k11 = 32 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @hadd_epi_2(
-// CHECK: "autollvm.hadd_epi_2"
-func.func @hadd_epi_2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.hadd_epi_2"(%arg0, %arg1) : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @hadd_epi_v1(
+// CHECK: "autollvm.hadd_epi"
+func.func @hadd_epi_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.hadd_epi"(%arg0, %arg1) { k1 = 1 : i32, k3 = 1 : i32, a0_elem_width = 32 : i32, k11 = 64 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @hadd_epi_v2(
+// CHECK: "autollvm.hadd_epi"
+func.func @hadd_epi_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.hadd_epi"(%arg0, %arg1) { k1 = 0 : i32, k3 = 3 : i32, a0_elem_width = 16 : i32, k11 = 32 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @hadd_epi_v3(
+// CHECK: "autollvm.hadd_epi"
+func.func @hadd_epi_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.hadd_epi"(%arg0, %arg1) { k1 = 0 : i32, k3 = 1 : i32, a0_elem_width = 32 : i32, k11 = 64 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @hadds_epi(
@@ -3639,15 +3653,29 @@ func.func @hadds_epi_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8x
 // CHECK-LABEL: func.func @hsub_epi(
 // CHECK: "autollvm.hsub_epi"
 func.func @hsub_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.hsub_epi"(%arg0, %arg1) : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.hsub_epi"(%arg0, %arg1) { k1 = 1 : i32, k3 = 3 : i32, a0_elem_width = 16 : i32, k11 = 32 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @hsub_epi_2(
-// CHECK: "autollvm.hsub_epi_2"
-func.func @hsub_epi_2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.hsub_epi_2"(%arg0, %arg1) : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @hsub_epi_v1(
+// CHECK: "autollvm.hsub_epi"
+func.func @hsub_epi_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.hsub_epi"(%arg0, %arg1) { k1 = 1 : i32, k3 = 1 : i32, a0_elem_width = 32 : i32, k11 = 64 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @hsub_epi_v2(
+// CHECK: "autollvm.hsub_epi"
+func.func @hsub_epi_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.hsub_epi"(%arg0, %arg1) { k1 = 0 : i32, k3 = 3 : i32, a0_elem_width = 16 : i32, k11 = 32 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @hsub_epi_v3(
+// CHECK: "autollvm.hsub_epi"
+func.func @hsub_epi_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.hsub_epi"(%arg0, %arg1) { k1 = 0 : i32, k3 = 1 : i32, a0_elem_width = 32 : i32, k11 = 64 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @hsubs_epi(
@@ -5480,252 +5508,252 @@ func.func @or_si_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64
 // CHECK-LABEL: func.func @packs_epi(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<32xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v1(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<16xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v2(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 1 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v3(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v4(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v5(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v6(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v7(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 0 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v8(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 0 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v9(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 1 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v10(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v11(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v12(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v13(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v14(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 0 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v15(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 0 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v16(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 0 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @packs_epi_v17(
 // CHECK: "autollvm.packs_epi"
 func.func @packs_epi_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.packs_epi"(%arg0, %arg1) { masking = "none", k1 = 0 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<32xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v1(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<16xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v2(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 1 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v3(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v4(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v5(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v6(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v7(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 0 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v8(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 0 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v9(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 1 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v10(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v11(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v12(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v13(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v14(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 0 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v15(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 0 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v16(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 0 : i32, k3 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @packus_epi_v17(
 // CHECK: "autollvm.packus_epi"
 func.func @packus_epi_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  %0 = "autollvm.packus_epi"(%arg0, %arg1) { masking = "none", k1 = 0 : i32, k3 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -6033,21 +6061,63 @@ func.func @sad_epu_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi1
 // CHECK-LABEL: func.func @shuffle_epi(
 // CHECK: "autollvm.shuffle_epi"
 func.func @shuffle_epi(%arg0: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shuffle_epi"(%arg0) { a1 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, a0_width = 256 : i32 } : (vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shuffle_epi"(%arg0) { a1 = 1 : i32, masking = "none", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shuffle_epi_v1(
 // CHECK: "autollvm.shuffle_epi"
-func.func @shuffle_epi_v1(%arg0: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shuffle_epi"(%arg0) { a1 = 1 : i32, k2 = 63 : i32, k8 = 127 : i32, k12 = 191 : i32, k16 = 255 : i32, k21 = 1 : i32, a0_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @shuffle_epi_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shuffle_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shuffle_epi_v2(
 // CHECK: "autollvm.shuffle_epi"
-func.func @shuffle_epi_v2(%arg0: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shuffle_epi"(%arg0) { a1 = 1 : i32, k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 3 : i32, a0_width = 512 : i32 } : (vector<16xi32>) -> vector<16xi32>
+func.func @shuffle_epi_v2(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.shuffle_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_v3(
+// CHECK: "autollvm.shuffle_epi"
+func.func @shuffle_epi_v3(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.shuffle_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k2 = 63 : i32, k8 = 127 : i32, k12 = 191 : i32, k16 = 255 : i32, k21 = 1 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_v4(
+// CHECK: "autollvm.shuffle_epi"
+func.func @shuffle_epi_v4(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.shuffle_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k2 = 63 : i32, k8 = 127 : i32, k12 = 191 : i32, k16 = 255 : i32, k21 = 1 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_v5(
+// CHECK: "autollvm.shuffle_epi"
+func.func @shuffle_epi_v5(%arg0: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.shuffle_epi"(%arg0) { a1 = 1 : i32, masking = "none", k2 = 63 : i32, k8 = 127 : i32, k12 = 191 : i32, k16 = 255 : i32, k21 = 1 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_v6(
+// CHECK: "autollvm.shuffle_epi"
+func.func @shuffle_epi_v6(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.shuffle_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_v7(
+// CHECK: "autollvm.shuffle_epi"
+func.func @shuffle_epi_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.shuffle_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_v8(
+// CHECK: "autollvm.shuffle_epi"
+func.func @shuffle_epi_v8(%arg0: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.shuffle_epi"(%arg0) { a1 = 1 : i32, masking = "none", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -6096,126 +6166,126 @@ func.func @shuffle_epi_2_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vecto
 // CHECK-LABEL: func.func @shufflehi_epi(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", k1 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v1(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k1 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v2(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k1 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v3(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k1 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v4(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k1 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v5(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", k1 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v6(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k1 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v7(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k1 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi_v8(
 // CHECK: "autollvm.shufflehi_epi"
 func.func @shufflehi_epi_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shufflehi_epi"(%arg0) { a1 = 1 : i32, masking = "none", k1 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", k1 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v1(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k1 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v2(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k1 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v3(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k1 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v4(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k1 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v5(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", k1 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v6(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k1 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v7(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k1 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shufflelo_epi_v8(
 // CHECK: "autollvm.shufflelo_epi"
 func.func @shufflelo_epi_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.shufflelo_epi"(%arg0) { a1 = 1 : i32, masking = "none", k1 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -9812,161 +9882,329 @@ func.func @cmpge_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v1(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+func.func @cmpge_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v2(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpge_epi8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v3(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpge_epi8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v4(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epi8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v5(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epi8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v6(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epi8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v7(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epi8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v8(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpge_epi8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v9(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpge_epi8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v10(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v11(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v12(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v13(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v14(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v15(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v16(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v17(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v18(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v19(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epi8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v20(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpge_epi8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v21(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpge_epi8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v22(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epi8_mask_v23(
 // CHECK: "autollvm.cmpge_epi8_mask"
-func.func @cmpge_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+func.func @cmpge_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v24(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v25(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v26(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v27(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v28(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v29(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v30(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v31(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v32(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v33(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v34(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v35(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v36(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v37(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v38(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v39(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v40(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v41(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v42(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v43(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v44(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v45(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v46(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epi8_mask_v47(
+// CHECK: "autollvm.cmpge_epi8_mask"
+func.func @cmpge_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.cmpge_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
@@ -9980,499 +10218,331 @@ func.func @cmpgt_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v1(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+func.func @cmpgt_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v2(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpgt_epi8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v3(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpgt_epi8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v4(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epi8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v5(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epi8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v6(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epi8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v7(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epi8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v8(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpgt_epi8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v9(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpgt_epi8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v10(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v11(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v12(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v13(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v14(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v15(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v16(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v17(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v18(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v19(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epi8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v20(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpgt_epi8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v21(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpgt_epi8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v22(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v23(
 // CHECK: "autollvm.cmpgt_epi8_mask"
-func.func @cmpgt_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+func.func @cmpgt_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v24(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v25(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v26(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v27(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v28(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v29(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v30(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v31(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v32(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v33(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v34(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v35(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v36(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v37(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v38(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v39(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v40(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v40(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v41(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v41(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @cmple_epi8_mask(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v42(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
-// CHECK-LABEL: func.func @cmple_epi8_mask_v1(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v43(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
-// CHECK-LABEL: func.func @cmple_epi8_mask_v2(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v44(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v44(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
-// CHECK-LABEL: func.func @cmple_epi8_mask_v3(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v45(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v45(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
-// CHECK-LABEL: func.func @cmple_epi8_mask_v4(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v46(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @cmple_epi8_mask_v5(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+// CHECK-LABEL: func.func @cmpgt_epi8_mask_v47(
+// CHECK: "autollvm.cmpgt_epi8_mask"
+func.func @cmpgt_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v6(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v7(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v8(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v9(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v10(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v11(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v12(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v13(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v14(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v15(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v16(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v17(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v18(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v19(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v20(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v21(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v22(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epi8_mask_v23(
-// CHECK: "autollvm.cmple_epi8_mask"
-func.func @cmple_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v1(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v2(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v3(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v4(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v5(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v6(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v7(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v8(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v9(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v10(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v11(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v12(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v13(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v14(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v15(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v16(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v17(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v18(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v19(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v20(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v20(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v21(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v21(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v22(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v22(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epi8_mask_v23(
-// CHECK: "autollvm.cmplt_epi8_mask"
-func.func @cmplt_epi8_mask_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask(
@@ -10988,161 +11058,329 @@ func.func @cmpge_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v1(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+func.func @cmpge_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v2(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpge_epu8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v3(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpge_epu8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v4(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epu8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v5(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epu8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v6(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epu8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v7(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epu8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v8(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpge_epu8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v9(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpge_epu8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v10(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v11(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v12(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v13(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v14(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v15(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v16(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v17(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v18(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v19(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpge_epu8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v20(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpge_epu8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v21(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpge_epu8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v22(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpge_epu8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpge_epu8_mask_v23(
 // CHECK: "autollvm.cmpge_epu8_mask"
-func.func @cmpge_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+func.func @cmpge_epu8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v24(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v25(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v26(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v27(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v28(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v29(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v30(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v31(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v32(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v33(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v34(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v35(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v36(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v37(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v38(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v39(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v40(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v41(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v42(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v43(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v44(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v45(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v46(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpge_epu8_mask_v47(
+// CHECK: "autollvm.cmpge_epu8_mask"
+func.func @cmpge_epu8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.cmpge_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
@@ -11156,498 +11394,330 @@ func.func @cmpgt_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v1(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+func.func @cmpgt_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v2(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpgt_epu8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v3(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
+func.func @cmpgt_epu8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v4(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epu8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v5(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epu8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v6(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epu8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v7(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epu8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v8(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpgt_epu8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v9(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
+func.func @cmpgt_epu8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v10(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v11(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v12(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v13(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v14(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v15(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v16(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v17(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v18(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v19(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
+func.func @cmpgt_epu8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v20(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+func.func @cmpgt_epu8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v21(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+func.func @cmpgt_epu8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v22(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
+func.func @cmpgt_epu8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v23(
 // CHECK: "autollvm.cmpgt_epu8_mask"
-func.func @cmpgt_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+func.func @cmpgt_epu8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v24(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v25(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v26(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v27(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v28(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v29(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v30(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v31(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v32(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v33(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v34(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v35(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v36(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v37(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v38(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v39(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v40(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v41(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v42(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v43(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  return %0 : vector<8xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v44(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v45(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v46(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @cmple_epu8_mask(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v1(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v2(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v3(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v4(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v5(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v6(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v7(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v8(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v9(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v10(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v11(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v12(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v13(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v14(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v15(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v16(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v17(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v18(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v19(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v20(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v21(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v22(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmple_epu8_mask_v23(
-// CHECK: "autollvm.cmple_epu8_mask"
-func.func @cmple_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmple_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v1(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v2(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
-  return %0 : vector<64xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v3(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
-  return %0 : vector<64xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v4(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v5(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v6(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v7(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v8(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v9(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
-  return %0 : vector<32xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v10(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v11(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v12(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v13(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v14(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v15(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v16(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v17(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v18(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v19(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v20(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v21(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
-  return %0 : vector<8xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v22(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
-  return %0 : vector<16xi1>
-}
-
-// CHECK-LABEL: func.func @cmplt_epu8_mask_v23(
-// CHECK: "autollvm.cmplt_epu8_mask"
-func.func @cmplt_epu8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmplt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+// CHECK-LABEL: func.func @cmpgt_epu8_mask_v47(
+// CHECK: "autollvm.cmpgt_epu8_mask"
+func.func @cmpgt_epu8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -15123,48 +15193,6 @@ func.func @rorv_epi_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8x
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_4(
-// CHECK: "autollvm.shuffle_epi_4"
-func.func @shuffle_epi_4(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shuffle_epi_4"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_4_v1(
-// CHECK: "autollvm.shuffle_epi_4"
-func.func @shuffle_epi_4_v1(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shuffle_epi_4"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_4_v2(
-// CHECK: "autollvm.shuffle_epi_4"
-func.func @shuffle_epi_4_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shuffle_epi_4"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k2 = 63 : i32, k8 = 127 : i32, k12 = 191 : i32, k16 = 255 : i32, k21 = 1 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_4_v3(
-// CHECK: "autollvm.shuffle_epi_4"
-func.func @shuffle_epi_4_v3(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shuffle_epi_4"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k2 = 63 : i32, k8 = 127 : i32, k12 = 191 : i32, k16 = 255 : i32, k21 = 1 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_4_v4(
-// CHECK: "autollvm.shuffle_epi_4"
-func.func @shuffle_epi_4_v4(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shuffle_epi_4"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_4_v5(
-// CHECK: "autollvm.shuffle_epi_4"
-func.func @shuffle_epi_4_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shuffle_epi_4"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", k2 = 31 : i32, k8 = 63 : i32, k12 = 95 : i32, k16 = 127 : i32, k21 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
 // CHECK-LABEL: func.func @ternarylogic_epi(
 // CHECK: "autollvm.ternarylogic_epi"
 func.func @ternarylogic_epi(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
@@ -15448,120 +15476,120 @@ func.func @madd52lo_epu(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vecto
 // CHECK-LABEL: func.func @madd52lo_epu_v1(
 // CHECK: "autollvm.madd52lo_epu"
 func.func @madd52lo_epu_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 7 : i32, k22 = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 7 : i32, k22 = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v2(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 3 : i32, k22 = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @madd52lo_epu_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 7 : i32, k22 = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v3(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 3 : i32, k22 = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @madd52lo_epu_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 3 : i32, k22 = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v4(
 // CHECK: "autollvm.madd52lo_epu"
 func.func @madd52lo_epu_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 3 : i32, k22 = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 3 : i32, k22 = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v5(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 1 : i32, k22 = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @madd52lo_epu_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 3 : i32, k22 = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v6(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 1 : i32, k22 = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @madd52lo_epu_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 1 : i32, k22 = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v7(
 // CHECK: "autollvm.madd52lo_epu"
 func.func @madd52lo_epu_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 1 : i32, k22 = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 1 : i32, k22 = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v8(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v8(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 7 : i32, k22 = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @madd52lo_epu_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 1 : i32, k22 = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v9(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 7 : i32, k22 = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @madd52lo_epu_v9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 7 : i32, k22 = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v10(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v10(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 3 : i32, k22 = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @madd52lo_epu_v10(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 7 : i32, k22 = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v11(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v11(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 3 : i32, k22 = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @madd52lo_epu_v11(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 7 : i32, k22 = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v12(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 1 : i32, k22 = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @madd52lo_epu_v12(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 3 : i32, k22 = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v13(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 1 : i32, k22 = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @madd52lo_epu_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 3 : i32, k22 = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @madd52lo_epu_v14(
 // CHECK: "autollvm.madd52lo_epu"
-func.func @madd52lo_epu_v14(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 1 : i32, k22 = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @madd52lo_epu_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 3 : i32, k22 = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @madd52lo_epu_v15(
+// CHECK: "autollvm.madd52lo_epu"
+func.func @madd52lo_epu_v15(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2) { masking = "none", k1 = 1 : i32, k22 = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @madd52lo_epu_2(
-// CHECK: "autollvm.madd52lo_epu_2"
-func.func @madd52lo_epu_2(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.madd52lo_epu_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, k22 = 51 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+// CHECK-LABEL: func.func @madd52lo_epu_v16(
+// CHECK: "autollvm.madd52lo_epu"
+func.func @madd52lo_epu_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", k1 = 1 : i32, k22 = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @madd52lo_epu_2_v1(
-// CHECK: "autollvm.madd52lo_epu_2"
-func.func @madd52lo_epu_2_v1(%arg0: vector<8xi1>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.madd52lo_epu_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 7 : i32, k22 = 103 : i32, a1_width = 512 : i32 } : (vector<8xi1>, vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @madd52lo_epu_2_v2(
-// CHECK: "autollvm.madd52lo_epu_2"
-func.func @madd52lo_epu_2_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.madd52lo_epu_2"(%arg0, %arg1, %arg2, %arg3) { k1 = 3 : i32, k22 = 103 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+// CHECK-LABEL: func.func @madd52lo_epu_v17(
+// CHECK: "autollvm.madd52lo_epu"
+func.func @madd52lo_epu_v17(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.madd52lo_epu"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", k1 = 1 : i32, k22 = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @popcnt_epi(
@@ -16994,127 +17022,127 @@ func.func @gf2p8mul_epi_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector
 
 // CHECK-LABEL: func.func @gf2p8affine_epi64_epi(
 // CHECK: "autollvm.gf2p8affine_epi64_epi"
-func.func @gf2p8affine_epi64_epi(%arg0: vector<8xi64>, %arg1: vector<64xi1>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2) { a3 = 1 : i32, k10 = 7 : i32, a0_width = 512 : i32, a1_width = 64 : i32 } : (vector<8xi64>, vector<64xi1>, vector<8xi64>) -> vector<8xi64>
+func.func @gf2p8affine_epi64_epi(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k10 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v1(
 // CHECK: "autollvm.gf2p8affine_epi64_epi"
-func.func @gf2p8affine_epi64_epi_v1(%arg0: vector<4xi64>, %arg1: vector<32xi1>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2) { a3 = 1 : i32, k10 = 3 : i32, a0_width = 256 : i32, a1_width = 32 : i32 } : (vector<4xi64>, vector<32xi1>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @gf2p8affine_epi64_epi_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k10 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v2(
 // CHECK: "autollvm.gf2p8affine_epi64_epi"
-func.func @gf2p8affine_epi64_epi_v2(%arg0: vector<2xi64>, %arg1: vector<16xi1>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2) { a3 = 1 : i32, k10 = 1 : i32, a0_width = 128 : i32, a1_width = 16 : i32 } : (vector<2xi64>, vector<16xi1>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_2(
-// CHECK: "autollvm.gf2p8affine_epi64_epi_2"
-func.func @gf2p8affine_epi64_epi_2(%arg0: vector<8xi64>, %arg1: vector<64xi1>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, k10 = 7 : i32, a0_width = 512 : i32, a1_width = 64 : i32 } : (vector<8xi64>, vector<64xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @gf2p8affine_epi64_epi_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k10 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_2_v1(
-// CHECK: "autollvm.gf2p8affine_epi64_epi_2"
-func.func @gf2p8affine_epi64_epi_2_v1(%arg0: vector<4xi64>, %arg1: vector<32xi1>, %arg2: vector<4xi64>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, k10 = 3 : i32, a0_width = 256 : i32, a1_width = 32 : i32 } : (vector<4xi64>, vector<32xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v3(
+// CHECK: "autollvm.gf2p8affine_epi64_epi"
+func.func @gf2p8affine_epi64_epi_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k10 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_2_v2(
-// CHECK: "autollvm.gf2p8affine_epi64_epi_2"
-func.func @gf2p8affine_epi64_epi_2_v2(%arg0: vector<2xi64>, %arg1: vector<16xi1>, %arg2: vector<2xi64>, %arg3: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, k10 = 1 : i32, a0_width = 128 : i32, a1_width = 16 : i32 } : (vector<2xi64>, vector<16xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v4(
+// CHECK: "autollvm.gf2p8affine_epi64_epi"
+func.func @gf2p8affine_epi64_epi_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k10 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v5(
+// CHECK: "autollvm.gf2p8affine_epi64_epi"
+func.func @gf2p8affine_epi64_epi_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k10 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v6(
+// CHECK: "autollvm.gf2p8affine_epi64_epi"
+func.func @gf2p8affine_epi64_epi_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k10 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_3(
-// CHECK: "autollvm.gf2p8affine_epi64_epi_3"
-func.func @gf2p8affine_epi64_epi_3(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi_3"(%arg0, %arg1) { a2 = 1 : i32, k10 = 7 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v7(
+// CHECK: "autollvm.gf2p8affine_epi64_epi"
+func.func @gf2p8affine_epi64_epi_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k10 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_3_v1(
-// CHECK: "autollvm.gf2p8affine_epi64_epi_3"
-func.func @gf2p8affine_epi64_epi_3_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi_3"(%arg0, %arg1) { a2 = 1 : i32, k10 = 3 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_3_v2(
-// CHECK: "autollvm.gf2p8affine_epi64_epi_3"
-func.func @gf2p8affine_epi64_epi_3_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.gf2p8affine_epi64_epi_3"(%arg0, %arg1) { a2 = 1 : i32, k10 = 1 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @gf2p8affine_epi64_epi_v8(
+// CHECK: "autollvm.gf2p8affine_epi64_epi"
+func.func @gf2p8affine_epi64_epi_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.gf2p8affine_epi64_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k10 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi(
 // CHECK: "autollvm.gf2p8affineinv_epi64_epi"
-func.func @gf2p8affineinv_epi64_epi(%arg0: vector<8xi64>, %arg1: vector<64xi1>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2) { a3 = 1 : i32, k10 = 7 : i32, a0_width = 512 : i32, a1_width = 64 : i32 } : (vector<8xi64>, vector<64xi1>, vector<8xi64>) -> vector<8xi64>
+func.func @gf2p8affineinv_epi64_epi(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k10 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v1(
 // CHECK: "autollvm.gf2p8affineinv_epi64_epi"
-func.func @gf2p8affineinv_epi64_epi_v1(%arg0: vector<4xi64>, %arg1: vector<32xi1>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2) { a3 = 1 : i32, k10 = 3 : i32, a0_width = 256 : i32, a1_width = 32 : i32 } : (vector<4xi64>, vector<32xi1>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @gf2p8affineinv_epi64_epi_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<64xi1>) -> vector<8xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k10 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<64xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v2(
 // CHECK: "autollvm.gf2p8affineinv_epi64_epi"
-func.func @gf2p8affineinv_epi64_epi_v2(%arg0: vector<2xi64>, %arg1: vector<16xi1>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2) { a3 = 1 : i32, k10 = 1 : i32, a0_width = 128 : i32, a1_width = 16 : i32 } : (vector<2xi64>, vector<16xi1>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_2(
-// CHECK: "autollvm.gf2p8affineinv_epi64_epi_2"
-func.func @gf2p8affineinv_epi64_epi_2(%arg0: vector<8xi64>, %arg1: vector<64xi1>, %arg2: vector<8xi64>, %arg3: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, k10 = 7 : i32, a0_width = 512 : i32, a1_width = 64 : i32 } : (vector<8xi64>, vector<64xi1>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+func.func @gf2p8affineinv_epi64_epi_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k10 = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_2_v1(
-// CHECK: "autollvm.gf2p8affineinv_epi64_epi_2"
-func.func @gf2p8affineinv_epi64_epi_2_v1(%arg0: vector<4xi64>, %arg1: vector<32xi1>, %arg2: vector<4xi64>, %arg3: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, k10 = 3 : i32, a0_width = 256 : i32, a1_width = 32 : i32 } : (vector<4xi64>, vector<32xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v3(
+// CHECK: "autollvm.gf2p8affineinv_epi64_epi"
+func.func @gf2p8affineinv_epi64_epi_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k10 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_2_v2(
-// CHECK: "autollvm.gf2p8affineinv_epi64_epi_2"
-func.func @gf2p8affineinv_epi64_epi_2_v2(%arg0: vector<2xi64>, %arg1: vector<16xi1>, %arg2: vector<2xi64>, %arg3: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi_2"(%arg0, %arg1, %arg2, %arg3) { a3 = 1 : i32, k10 = 1 : i32, a0_width = 128 : i32, a1_width = 16 : i32 } : (vector<2xi64>, vector<16xi1>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v4(
+// CHECK: "autollvm.gf2p8affineinv_epi64_epi"
+func.func @gf2p8affineinv_epi64_epi_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<32xi1>) -> vector<4xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k10 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<32xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v5(
+// CHECK: "autollvm.gf2p8affineinv_epi64_epi"
+func.func @gf2p8affineinv_epi64_epi_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k10 = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v6(
+// CHECK: "autollvm.gf2p8affineinv_epi64_epi"
+func.func @gf2p8affineinv_epi64_epi_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", k10 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_3(
-// CHECK: "autollvm.gf2p8affineinv_epi64_epi_3"
-func.func @gf2p8affineinv_epi64_epi_3(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi_3"(%arg0, %arg1) { a2 = 1 : i32, k10 = 7 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v7(
+// CHECK: "autollvm.gf2p8affineinv_epi64_epi"
+func.func @gf2p8affineinv_epi64_epi_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<16xi1>) -> vector<2xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", k10 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<16xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_3_v1(
-// CHECK: "autollvm.gf2p8affineinv_epi64_epi_3"
-func.func @gf2p8affineinv_epi64_epi_3_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi_3"(%arg0, %arg1) { a2 = 1 : i32, k10 = 3 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
-  return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_3_v2(
-// CHECK: "autollvm.gf2p8affineinv_epi64_epi_3"
-func.func @gf2p8affineinv_epi64_epi_3_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.gf2p8affineinv_epi64_epi_3"(%arg0, %arg1) { a2 = 1 : i32, k10 = 1 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @gf2p8affineinv_epi64_epi_v8(
+// CHECK: "autollvm.gf2p8affineinv_epi64_epi"
+func.func @gf2p8affineinv_epi64_epi_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.gf2p8affineinv_epi64_epi"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", k10 = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -17228,32 +17256,4 @@ func.func @test_all_ones(%arg0: vector<2xi64>) -> i32 {
 func.func @minpos_epu(%arg0: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.minpos_epu"(%arg0) : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @hadd_epi_3(
-// CHECK: "autollvm.hadd_epi_3"
-func.func @hadd_epi_3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.hadd_epi_3"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @hadd_epi_3_v1(
-// CHECK: "autollvm.hadd_epi_3"
-func.func @hadd_epi_3_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.hadd_epi_3"(%arg0, %arg1) { k1 = 1 : i32, a0_elem_width = 32 : i32, k6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @hsub_epi_3(
-// CHECK: "autollvm.hsub_epi_3"
-func.func @hsub_epi_3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.hsub_epi_3"(%arg0, %arg1) { k1 = 3 : i32, a0_elem_width = 16 : i32, k6 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @hsub_epi_3_v1(
-// CHECK: "autollvm.hsub_epi_3"
-func.func @hsub_epi_3_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.hsub_epi_3"(%arg0, %arg1) { k1 = 1 : i32, a0_elem_width = 32 : i32, k6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
 }
