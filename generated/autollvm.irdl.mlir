@@ -82,16 +82,20 @@ irdl.dialect @autollvm {
     irdl.attributes { "a2" = %a0 }
     irdl.results(result: %r)
   }
-  // 14 instructions computing the same thing up to 4 parameter(s)
-  //   Members (14): _mm256_insertf128_si256, _mm256_inserti128_si256, _mm512_inserti32x8, _mm512_mask_inserti32x8 (merge masking), _mm512_maskz_inserti32x8 (zero masking), _mm256_inserti64x2, _mm256_mask_inserti64x2 (merge masking), _mm256_maskz_inserti64x2 (zero masking), _mm256_inserti32x4, _mm256_mask_inserti32x4 (merge masking), _mm256_maskz_inserti32x4 (zero masking), _mm512_inserti64x4, _mm512_mask_inserti64x4 (merge masking), _mm512_maskz_inserti64x4 (zero masking).
+  // 20 instructions computing the same thing up to 6 parameter(s)
+  //   Members (20): _mm256_insertf128_si256, _mm256_inserti128_si256, _mm512_inserti32x8, _mm512_mask_inserti32x8 (merge masking), _mm512_maskz_inserti32x8 (zero masking), _mm256_inserti64x2, _mm256_mask_inserti64x2 (merge masking), _mm256_maskz_inserti64x2 (zero masking), _mm512_inserti64x2, _mm512_mask_inserti64x2 (merge masking), _mm512_maskz_inserti64x2 (zero masking), _mm256_inserti32x4, _mm256_mask_inserti32x4 (merge masking), _mm256_maskz_inserti32x4 (zero masking), _mm512_inserti32x4, _mm512_mask_inserti32x4 (merge masking), _mm512_maskz_inserti32x4 (zero masking), _mm512_inserti64x4, _mm512_mask_inserti64x4 (merge masking), _mm512_maskz_inserti64x4 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     dst[k0:0] := a0[k0:0]
-  //     CASE a1[0] OF
+  //     CASE a1[k4:0] OF
   //     0:
-  //       dst[k5:0] := a2[k5:0]
+  //       dst[k6:0] := a2[k6:0]
   //     1:
-  //       dst[k0:(k5 + 1)] := a2[k5:0]
+  //       dst[k10:(k6 + 1)] := a2[k6:0]
+  //     2:
+  //       dst[383:(k10 + 1)] := a2[k6:0]
+  //     3:
+  //       dst[k0:384] := a2[k6:0]
   //     ESAC
   irdl.operation @insertf128_si {
     %o0_0 = irdl.is vector<16xi32>
@@ -125,19 +129,25 @@ irdl.dialect @autollvm {
     %a2_0 = irdl.is 255 : i32
     %a2_1 = irdl.is 511 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 127 : i32
-    %a3_1 = irdl.is 255 : i32
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 32 : i32
-    %a4_1 = irdl.is 64 : i32
-    %a4_2 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 32 : i32
-    %a5_1 = irdl.is 64 : i32
-    %a5_2 = irdl.is 128 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a4_0 = irdl.is 127 : i32
+    %a4_1 = irdl.is 255 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 255 : i32
+    %a5_1 = irdl.is 511 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a6_0 = irdl.is 32 : i32
+    %a6_1 = irdl.is 64 : i32
+    %a6_2 = irdl.is 256 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
+    %a7_0 = irdl.is 32 : i32
+    %a7_1 = irdl.is 64 : i32
+    %a7_2 = irdl.is 128 : i32
+    %a7 = irdl.any_of(%a7_0, %a7_1, %a7_2)
     irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k0" = %a2, "k5" = %a3, "a0_elem_width" = %a4, "a2_elem_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "k0" = %a2, "k4" = %a3, "k6" = %a4, "k10" = %a5, "a0_elem_width" = %a6, "a2_elem_width" = %a7 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 1 parameter(s)
@@ -828,63 +838,44 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm256_blend_epi16.
+  // 4 instructions computing the same thing up to 3 parameter(s)
+  //   Members (4): _mm256_blend_epi16, _mm_blend_epi32, _mm256_blend_epi32, _mm_blend_epi16.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 15
+  //     FOR v0 := 0 to k1
   //       IF a0[(v0 % 8)]
-  //         dst[((v0 * 16) + 15):((v0 * 16) + 0)] := a1[((v0 * 16) + 15):((v0 * 16) + 0)]
+  //         dst[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)] := a1[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)]
   //       ELSE
-  //         dst[((v0 * 16) + 15):((v0 * 16) + 0)] := a2[((v0 * 16) + 15):((v0 * 16) + 0)]
+  //         dst[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)] := a2[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)]
   //       FI
   //     ENDFOR
   irdl.operation @blend_epi {
     %o0_0 = irdl.is vector<16xi16>
-    %o0 = irdl.any_of(%o0_0)
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<16xi16>
-    %o1 = irdl.any_of(%o1_0)
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<8xi16>
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r_0 = irdl.is vector<16xi16>
-    %r = irdl.any_of(%r_0)
+    %r_1 = irdl.is vector<4xi32>
+    %r_2 = irdl.is vector<8xi16>
+    %r_3 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
     %a0 = irdl.base "#builtin.integer"
-    irdl.operands(a1: %o0, a2: %o1)
-    irdl.attributes { "a0" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): _mm_blend_epi32, _mm256_blend_epi32, _mm_blend_epi16.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)]
-  //       ELSE
-  //         dst[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)] := a2[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @blend_epi_2 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0_1 = irdl.is vector<8xi16>
-    %o0_2 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1_1 = irdl.is vector<8xi16>
-    %o1_2 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<4xi32>
-    %r_1 = irdl.is vector<8xi16>
-    %r_2 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is 3 : i32
-    %a1_1 = irdl.is 7 : i32
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
+    %a2_0 = irdl.is 4 : i32
+    %a2_1 = irdl.is 8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
     %a3_0 = irdl.is 128 : i32
     %a3_1 = irdl.is 256 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a1: %o0, a2: %o1)
-    irdl.attributes { "a0" = %a0, "k1" = %a1, "a1_elem_width" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "a0" = %a0, "k1" = %a1, "a0_imm_bits" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
@@ -1106,8 +1097,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k14" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 137 instructions computing the same thing up to 5 parameter(s)
-  //   Members (137): _mm256_cvtepi16_epi32, _mm256_cvtepi16_epi64, _mm256_cvtepi32_epi64, _mm256_cvtepi8_epi16, _mm256_cvtepi8_epi32, _mm256_cvtepi8_epi64, _mm256_mask_mov_epi16 (merge masking), _mm256_maskz_mov_epi16 (zero masking), _mm512_mask_mov_epi16 (merge masking), _mm512_maskz_mov_epi16 (zero masking), _mm_mask_mov_epi16 (merge masking), _mm_maskz_mov_epi16 (zero masking), _mm256_mask_mov_epi8 (merge masking), _mm256_maskz_mov_epi8 (zero masking), _mm512_mask_mov_epi8 (merge masking), _mm512_maskz_mov_epi8 (zero masking), _mm_mask_mov_epi8 (merge masking), _mm_maskz_mov_epi8 (zero masking), _mm256_mask_blend_epi8 (merge masking), _mm512_mask_blend_epi8 (merge masking), _mm_mask_blend_epi8 (merge masking), _mm256_mask_blend_epi16 (merge masking), _mm512_mask_blend_epi16 (merge masking), _mm_mask_blend_epi16 (merge masking), _mm256_mask_cvtepi8_epi16 (merge masking), _mm256_maskz_cvtepi8_epi16 (zero masking), _mm512_cvtepi8_epi16, _mm512_mask_cvtepi8_epi16 (merge masking), _mm512_maskz_cvtepi8_epi16 (zero masking), _mm_mask_cvtepi8_epi16 (merge masking), _mm_maskz_cvtepi8_epi16 (zero masking), _mm256_cvtepi16_epi8, _mm256_mask_cvtepi16_epi8 (merge masking), _mm256_maskz_cvtepi16_epi8 (zero masking), _mm512_cvtepi16_epi8, _mm512_mask_cvtepi16_epi8 (merge masking), _mm512_maskz_cvtepi16_epi8 (zero masking), _mm_cvtepi16_epi8, _mm_mask_cvtepi16_epi8 (merge masking), _mm_maskz_cvtepi16_epi8 (zero masking), _mm256_mask_mov_epi32 (merge masking), _mm256_maskz_mov_epi32 (zero masking), _mm_mask_mov_epi32 (merge masking), _mm_maskz_mov_epi32 (zero masking), _mm256_mask_mov_epi64 (merge masking), _mm256_maskz_mov_epi64 (zero masking), _mm_mask_mov_epi64 (merge masking), _mm_maskz_mov_epi64 (zero masking), _mm256_mask_blend_epi32 (merge masking), _mm_mask_blend_epi32 (merge masking), _mm256_mask_blend_epi64 (merge masking), _mm_mask_blend_epi64 (merge masking), _mm256_cvtepi32_epi8, _mm256_mask_cvtepi32_epi8 (merge masking), _mm256_maskz_cvtepi32_epi8 (zero masking), _mm_cvtepi32_epi8, _mm_maskz_cvtepi32_epi8 (zero masking), _mm256_cvtepi32_epi16, _mm256_mask_cvtepi32_epi16 (merge masking), _mm256_maskz_cvtepi32_epi16 (zero masking), _mm_cvtepi32_epi16, _mm_maskz_cvtepi32_epi16 (zero masking), _mm256_cvtepi64_epi8, _mm256_maskz_cvtepi64_epi8 (zero masking), _mm_cvtepi64_epi8, _mm_maskz_cvtepi64_epi8 (zero masking), _mm256_cvtepi64_epi32, _mm256_mask_cvtepi64_epi32 (merge masking), _mm256_maskz_cvtepi64_epi32 (zero masking), _mm_cvtepi64_epi32, _mm_maskz_cvtepi64_epi32 (zero masking), _mm256_cvtepi64_epi16, _mm256_maskz_cvtepi64_epi16 (zero masking), _mm_cvtepi64_epi16, _mm_maskz_cvtepi64_epi16 (zero masking), _mm256_mask_cvtepi8_epi32 (merge masking), _mm256_maskz_cvtepi8_epi32 (zero masking), _mm_mask_cvtepi8_epi32 (merge masking), _mm_maskz_cvtepi8_epi32 (zero masking), _mm256_mask_cvtepi8_epi64 (merge masking), _mm256_maskz_cvtepi8_epi64 (zero masking), _mm_mask_cvtepi8_epi64 (merge masking), _mm_maskz_cvtepi8_epi64 (zero masking), _mm256_mask_cvtepi32_epi64 (merge masking), _mm256_maskz_cvtepi32_epi64 (zero masking), _mm_mask_cvtepi32_epi64 (merge masking), _mm_maskz_cvtepi32_epi64 (zero masking), _mm256_mask_cvtepi16_epi32 (merge masking), _mm256_maskz_cvtepi16_epi32 (zero masking), _mm_mask_cvtepi16_epi32 (merge masking), _mm_maskz_cvtepi16_epi32 (zero masking), _mm256_mask_cvtepi16_epi64 (merge masking), _mm256_maskz_cvtepi16_epi64 (zero masking), _mm_mask_cvtepi16_epi64 (merge masking), _mm_maskz_cvtepi16_epi64 (zero masking), _mm512_maskz_mov_epi32 (zero masking), _mm512_maskz_mov_epi64 (zero masking), _mm512_cvtepi32_epi8, _mm512_mask_cvtepi32_epi8 (merge masking), _mm512_maskz_cvtepi32_epi8 (zero masking), _mm512_cvtepi32_epi16, _mm512_mask_cvtepi32_epi16 (merge masking), _mm512_maskz_cvtepi32_epi16 (zero masking), _mm512_cvtepi64_epi8, _mm512_mask_cvtepi64_epi8 (merge masking), _mm512_maskz_cvtepi64_epi8 (zero masking), _mm512_cvtepi64_epi32, _mm512_mask_cvtepi64_epi32 (merge masking), _mm512_maskz_cvtepi64_epi32 (zero masking), _mm512_cvtepi64_epi16, _mm512_mask_cvtepi64_epi16 (merge masking), _mm512_maskz_cvtepi64_epi16 (zero masking), _mm512_cvtepi8_epi32, _mm512_mask_cvtepi8_epi32 (merge masking), _mm512_maskz_cvtepi8_epi32 (zero masking), _mm512_cvtepi8_epi64, _mm512_mask_cvtepi8_epi64 (merge masking), _mm512_maskz_cvtepi8_epi64 (zero masking), _mm512_cvtepi32_epi64, _mm512_mask_cvtepi32_epi64 (merge masking), _mm512_maskz_cvtepi32_epi64 (zero masking), _mm512_cvtepi16_epi32, _mm512_mask_cvtepi16_epi32 (merge masking), _mm512_maskz_cvtepi16_epi32 (zero masking), _mm512_cvtepi16_epi64, _mm512_mask_cvtepi16_epi64 (merge masking), _mm512_maskz_cvtepi16_epi64 (zero masking), _mm512_mask_mov_epi32 (merge masking), _mm512_mask_mov_epi64 (merge masking), _mm512_mask_blend_epi32 (merge masking), _mm512_mask_blend_epi64 (merge masking), _mm_cvtepi8_epi16, _mm_cvtepi8_epi32, _mm_cvtepi8_epi64, _mm_cvtepi16_epi32, _mm_cvtepi16_epi64, _mm_cvtepi32_epi64.
+  // 144 instructions computing the same thing up to 5 parameter(s)
+  //   Members (144): _mm256_cvtepi16_epi32, _mm256_cvtepi16_epi64, _mm256_cvtepi32_epi64, _mm256_cvtepi8_epi16, _mm256_cvtepi8_epi32, _mm256_cvtepi8_epi64, _mm256_mask_mov_epi16 (merge masking), _mm256_maskz_mov_epi16 (zero masking), _mm512_mask_mov_epi16 (merge masking), _mm512_maskz_mov_epi16 (zero masking), _mm_mask_mov_epi16 (merge masking), _mm_maskz_mov_epi16 (zero masking), _mm256_mask_mov_epi8 (merge masking), _mm256_maskz_mov_epi8 (zero masking), _mm512_mask_mov_epi8 (merge masking), _mm512_maskz_mov_epi8 (zero masking), _mm_mask_mov_epi8 (merge masking), _mm_maskz_mov_epi8 (zero masking), _mm256_mask_blend_epi8 (merge masking), _mm512_mask_blend_epi8 (merge masking), _mm_mask_blend_epi8 (merge masking), _mm256_mask_blend_epi16 (merge masking), _mm512_mask_blend_epi16 (merge masking), _mm_mask_blend_epi16 (merge masking), _mm256_mask_cvtepi8_epi16 (merge masking), _mm256_maskz_cvtepi8_epi16 (zero masking), _mm512_cvtepi8_epi16, _mm512_mask_cvtepi8_epi16 (merge masking), _mm512_maskz_cvtepi8_epi16 (zero masking), _mm_mask_cvtepi8_epi16 (merge masking), _mm_maskz_cvtepi8_epi16 (zero masking), _mm256_cvtepi16_epi8, _mm256_mask_cvtepi16_epi8 (merge masking), _mm256_maskz_cvtepi16_epi8 (zero masking), _mm512_cvtepi16_epi8, _mm512_mask_cvtepi16_epi8 (merge masking), _mm512_maskz_cvtepi16_epi8 (zero masking), _mm_cvtepi16_epi8, _mm_mask_cvtepi16_epi8 (merge masking), _mm_maskz_cvtepi16_epi8 (zero masking), _mm256_mask_mov_epi32 (merge masking), _mm256_maskz_mov_epi32 (zero masking), _mm_mask_mov_epi32 (merge masking), _mm_maskz_mov_epi32 (zero masking), _mm256_mask_mov_epi64 (merge masking), _mm256_maskz_mov_epi64 (zero masking), _mm_mask_mov_epi64 (merge masking), _mm_maskz_mov_epi64 (zero masking), _mm256_mask_blend_epi32 (merge masking), _mm_mask_blend_epi32 (merge masking), _mm256_mask_blend_epi64 (merge masking), _mm_mask_blend_epi64 (merge masking), _mm256_cvtepi32_epi8, _mm256_mask_cvtepi32_epi8 (merge masking), _mm256_maskz_cvtepi32_epi8 (zero masking), _mm_cvtepi32_epi8, _mm_mask_cvtepi32_epi8 (merge masking), _mm_maskz_cvtepi32_epi8 (zero masking), _mm256_cvtepi32_epi16, _mm256_mask_cvtepi32_epi16 (merge masking), _mm256_maskz_cvtepi32_epi16 (zero masking), _mm_cvtepi32_epi16, _mm_mask_cvtepi32_epi16 (merge masking), _mm_maskz_cvtepi32_epi16 (zero masking), _mm256_cvtepi64_epi8, _mm256_mask_cvtepi64_epi8 (merge masking), _mm256_maskz_cvtepi64_epi8 (zero masking), _mm_cvtepi64_epi8, _mm_mask_cvtepi64_epi8 (merge masking), _mm_maskz_cvtepi64_epi8 (zero masking), _mm256_cvtepi64_epi32, _mm256_mask_cvtepi64_epi32 (merge masking), _mm256_maskz_cvtepi64_epi32 (zero masking), _mm_cvtepi64_epi32, _mm_mask_cvtepi64_epi32 (merge masking), _mm_maskz_cvtepi64_epi32 (zero masking), _mm256_cvtepi64_epi16, _mm256_mask_cvtepi64_epi16 (merge masking), _mm256_maskz_cvtepi64_epi16 (zero masking), _mm_cvtepi64_epi16, _mm_mask_cvtepi64_epi16 (merge masking), _mm_maskz_cvtepi64_epi16 (zero masking), _mm256_mask_cvtepi8_epi32 (merge masking), _mm256_maskz_cvtepi8_epi32 (zero masking), _mm_mask_cvtepi8_epi32 (merge masking), _mm_maskz_cvtepi8_epi32 (zero masking), _mm256_mask_cvtepi8_epi64 (merge masking), _mm256_maskz_cvtepi8_epi64 (zero masking), _mm_mask_cvtepi8_epi64 (merge masking), _mm_maskz_cvtepi8_epi64 (zero masking), _mm256_mask_cvtepi32_epi64 (merge masking), _mm256_maskz_cvtepi32_epi64 (zero masking), _mm_mask_cvtepi32_epi64 (merge masking), _mm_maskz_cvtepi32_epi64 (zero masking), _mm256_mask_cvtepi16_epi32 (merge masking), _mm256_maskz_cvtepi16_epi32 (zero masking), _mm_mask_cvtepi16_epi32 (merge masking), _mm_maskz_cvtepi16_epi32 (zero masking), _mm256_mask_cvtepi16_epi64 (merge masking), _mm256_maskz_cvtepi16_epi64 (zero masking), _mm_mask_cvtepi16_epi64 (merge masking), _mm_maskz_cvtepi16_epi64 (zero masking), _mm512_maskz_mov_epi32 (zero masking), _mm512_maskz_mov_epi64 (zero masking), _mm512_cvtepi32_epi8, _mm512_mask_cvtepi32_epi8 (merge masking), _mm512_maskz_cvtepi32_epi8 (zero masking), _mm512_cvtepi32_epi16, _mm512_mask_cvtepi32_epi16 (merge masking), _mm512_maskz_cvtepi32_epi16 (zero masking), _mm512_cvtepi64_epi8, _mm512_mask_cvtepi64_epi8 (merge masking), _mm512_maskz_cvtepi64_epi8 (zero masking), _mm512_cvtepi64_epi32, _mm512_mask_cvtepi64_epi32 (merge masking), _mm512_maskz_cvtepi64_epi32 (zero masking), _mm512_cvtepi64_epi16, _mm512_mask_cvtepi64_epi16 (merge masking), _mm512_maskz_cvtepi64_epi16 (zero masking), _mm512_cvtepi8_epi32, _mm512_mask_cvtepi8_epi32 (merge masking), _mm512_maskz_cvtepi8_epi32 (zero masking), _mm512_cvtepi8_epi64, _mm512_mask_cvtepi8_epi64 (merge masking), _mm512_maskz_cvtepi8_epi64 (zero masking), _mm512_cvtepi32_epi64, _mm512_mask_cvtepi32_epi64 (merge masking), _mm512_maskz_cvtepi32_epi64 (zero masking), _mm512_cvtepi16_epi32, _mm512_mask_cvtepi16_epi32 (merge masking), _mm512_maskz_cvtepi16_epi32 (zero masking), _mm512_cvtepi16_epi64, _mm512_mask_cvtepi16_epi64 (merge masking), _mm512_maskz_cvtepi16_epi64 (zero masking), _mm512_mask_mov_epi32 (merge masking), _mm512_mask_mov_epi64 (merge masking), _mm512_mask_blend_epi32 (merge masking), _mm512_mask_blend_epi64 (merge masking), _mm_cvtepi8_epi16, _mm_cvtepi8_epi32, _mm_cvtepi8_epi64, _mm_cvtepi16_epi32, _mm_cvtepi16_epi64, _mm_cvtepi32_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -1191,8 +1182,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 101 instructions computing the same thing up to 5 parameter(s)
-  //   Members (101): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_mask_cvtusepi16_epi8 (merge masking), _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_cvtusepi32_epi8, _mm256_mask_cvtusepi32_epi8 (merge masking), _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_maskz_cvtusepi64_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_mask_cvtusepi64_epi8 (merge masking), _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
+  // 108 instructions computing the same thing up to 5 parameter(s)
+  //   Members (108): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_mask_cvtusepi16_epi8 (merge masking), _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_cvtusepi32_epi8, _mm256_mask_cvtusepi32_epi8 (merge masking), _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi8 (merge masking), _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_mask_cvtusepi32_epi16 (merge masking), _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_mask_cvtusepi64_epi8 (merge masking), _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi8 (merge masking), _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_mask_cvtusepi64_epi32 (merge masking), _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_mask_cvtusepi64_epi16 (merge masking), _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_mask_cvtusepi64_epi16 (merge masking), _mm_maskz_cvtusepi64_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_mask_cvtusepi64_epi8 (merge masking), _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -1419,33 +1410,42 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0_width" = %a0 }
     irdl.results(result: %r)
   }
-  // 9 instructions computing the same thing up to 2 parameter(s)
-  //   Members (9): _mm256_madd_epi16, _mm256_mask_madd_epi16 (merge masking), _mm256_maskz_madd_epi16 (zero masking), _mm512_madd_epi16, _mm512_mask_madd_epi16 (merge masking), _mm512_maskz_madd_epi16 (zero masking), _mm_mask_madd_epi16 (merge masking), _mm_maskz_madd_epi16 (zero masking), _mm_madd_epi16.
+  // 18 instructions computing the same thing up to 4 parameter(s)
+  //   Members (18): _mm256_madd_epi16, _mm256_mullo_epi32, _mm256_mask_madd_epi16 (merge masking), _mm256_maskz_madd_epi16 (zero masking), _mm512_madd_epi16, _mm512_mask_madd_epi16 (merge masking), _mm512_maskz_madd_epi16 (zero masking), _mm_mask_madd_epi16 (merge masking), _mm_maskz_madd_epi16 (zero masking), _mm256_mask_mullo_epi16 (merge masking), _mm256_maskz_mullo_epi16 (zero masking), _mm512_mask_mullo_epi16 (merge masking), _mm512_maskz_mullo_epi16 (zero masking), _mm512_mullo_epi16, _mm_mask_mullo_epi16 (merge masking), _mm_maskz_mullo_epi16 (zero masking), _mm_madd_epi16, _mm_mullo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (SignExtend((a0[((v0 * 32) + 31):((v0 * 32) + 16)] * a1[((v0 * 32) + 31):((v0 * 32) + 16)]), 32) + SignExtend((a0[((v0 * 32) + 15):((v0 * 32) + 0)] * a1[((v0 * 32) + 15):((v0 * 32) + 0)]), 32))
+  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (SignExtend((a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)] * a1[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)]), result_elem_width) + SignExtend((a0[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)] * a1[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)]), result_elem_width))
   //     ENDFOR
   irdl.operation @madd_epi {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<32xi16>
     %o1_2 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi32>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<8xi32>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
+    %o2_0 = irdl.is vector<16xi16>
+    %o2_1 = irdl.is vector<16xi32>
+    %o2_2 = irdl.is vector<32xi16>
+    %o2_3 = irdl.is vector<4xi32>
+    %o2_4 = irdl.is vector<8xi16>
+    %o2_5 = irdl.is vector<8xi32>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4, %o2_5)
     %o3_0 = irdl.is vector<16xi1>
-    %o3_1 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<8xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
+    %r_0 = irdl.is vector<16xi16>
+    %r_1 = irdl.is vector<16xi32>
+    %r_2 = irdl.is vector<32xi16>
+    %r_3 = irdl.is vector<4xi32>
+    %r_4 = irdl.is vector<8xi16>
+    %r_5 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -1453,13 +1453,20 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 3 : i32
     %a1_1 = irdl.is 7 : i32
     %a1_2 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 128 : i32
-    %a2_1 = irdl.is 256 : i32
-    %a2_2 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a1_3 = irdl.is 31 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a2_0 = irdl.is 16 : i32
+    %a2_1 = irdl.is 32 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 16 : i32
+    %a3_1 = irdl.is 32 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4_2 = irdl.is 512 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
@@ -2180,57 +2187,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 9 instructions computing the same thing up to 3 parameter(s)
-  //   Members (9): _mm256_mullo_epi32, _mm256_mask_mullo_epi16 (merge masking), _mm256_maskz_mullo_epi16 (zero masking), _mm512_mask_mullo_epi16 (merge masking), _mm512_maskz_mullo_epi16 (zero masking), _mm512_mullo_epi16, _mm_mask_mullo_epi16 (merge masking), _mm_maskz_mullo_epi16 (zero masking), _mm_mullo_epi16.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1[63:0] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] * a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[(a0_elem_width + -1):0]
-  //     ENDFOR
-  irdl.operation @mullo_epi {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<32xi16>
-    %o0_2 = irdl.is vector<8xi16>
-    %o0_3 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<32xi16>
-    %o1_2 = irdl.is vector<8xi16>
-    %o1_3 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %o2_0 = irdl.is vector<16xi16>
-    %o2_1 = irdl.is vector<32xi16>
-    %o2_2 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<16xi1>
-    %o3_1 = irdl.is vector<32xi1>
-    %o3_2 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<32xi16>
-    %r_2 = irdl.is vector<8xi16>
-    %r_3 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "merge"
-    %a0_2 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
-    irdl.results(result: %r)
-  }
   // 21 instructions computing the same thing up to 3 parameter(s)
   //   Members (21): _mm256_or_si256, _mm256_mask_or_epi32 (merge masking), _mm256_maskz_or_epi32 (zero masking), _mm_mask_or_epi32 (merge masking), _mm_maskz_or_epi32 (zero masking), _mm256_mask_or_epi64 (merge masking), _mm256_maskz_or_epi64 (zero masking), _mm_mask_or_epi64 (merge masking), _mm_maskz_or_epi64 (zero masking), _mm256_or_epi64, _mm256_or_epi32, _mm_or_epi64, _mm_or_epi32, _mm512_maskz_or_epi32 (zero masking), _mm512_maskz_or_epi64 (zero masking), _mm512_mask_or_epi32 (merge masking), _mm512_or_epi32, _mm512_or_si512, _mm512_mask_or_epi64 (merge masking), _mm512_or_epi64, _mm_or_si128.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
@@ -2682,8 +2638,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0, "masking" = %a1, "k2" = %a2, "k8" = %a3, "k12" = %a4, "k16" = %a5, "k21" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): _mm256_shuffle_epi8, _mm256_mask_shuffle_epi8 (merge masking), _mm256_maskz_shuffle_epi8 (zero masking), _mm512_mask_shuffle_epi8 (merge masking), _mm512_maskz_shuffle_epi8 (zero masking), _mm512_shuffle_epi8.
+  // 9 instructions computing the same thing up to 3 parameter(s)
+  //   Members (9): _mm256_shuffle_epi8, _mm256_mask_shuffle_epi8 (merge masking), _mm256_maskz_shuffle_epi8 (zero masking), _mm512_mask_shuffle_epi8 (merge masking), _mm512_maskz_shuffle_epi8 (zero masking), _mm512_shuffle_epi8, _mm_mask_shuffle_epi8 (merge masking), _mm_maskz_shuffle_epi8 (zero masking), _mm_shuffle_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -2695,34 +2651,42 @@ irdl.dialect @autollvm {
   //       FI
   //     ENDFOR
   irdl.operation @shuffle_epi_2 {
-    %o0_0 = irdl.is vector<32xi8>
-    %o0_1 = irdl.is vector<64xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<32xi8>
-    %o1_1 = irdl.is vector<64xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<32xi8>
-    %o2_1 = irdl.is vector<64xi8>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<32xi1>
-    %o3_1 = irdl.is vector<64xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<32xi8>
-    %r_1 = irdl.is vector<64xi8>
-    %r = irdl.any_of(%r_0, %r_1)
+    %o0_0 = irdl.is vector<16xi8>
+    %o0_1 = irdl.is vector<32xi8>
+    %o0_2 = irdl.is vector<64xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<16xi8>
+    %o1_1 = irdl.is vector<32xi8>
+    %o1_2 = irdl.is vector<64xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o2_0 = irdl.is vector<16xi8>
+    %o2_1 = irdl.is vector<32xi8>
+    %o2_2 = irdl.is vector<64xi8>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
+    %o3_0 = irdl.is vector<16xi1>
+    %o3_1 = irdl.is vector<32xi1>
+    %o3_2 = irdl.is vector<64xi1>
+    %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<32xi8>
+    %r_2 = irdl.is vector<64xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 31 : i32
-    %a1_1 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 4 : i32
-    %a2_1 = irdl.is 5 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 256 : i32
-    %a3_1 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a1_0 = irdl.is 15 : i32
+    %a1_1 = irdl.is 31 : i32
+    %a1_2 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 3 : i32
+    %a2_1 = irdl.is 4 : i32
+    %a2_2 = irdl.is 5 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 128 : i32
+    %a3_1 = irdl.is 256 : i32
+    %a3_2 = irdl.is 512 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "k1" = %a1, "k10" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -4197,7 +4161,6 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to k3
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k3 + 1)] := 0
   irdl.operation @cmp_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4274,7 +4237,6 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpeq_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4347,7 +4309,6 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpge_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4413,14 +4374,13 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 48 instructions computing the same thing up to 4 parameter(s)
+  // 48 instructions computing the same thing up to 3 parameter(s)
   //   Members (48): _mm256_cmpgt_epi8_mask, _mm256_cmplt_epi8_mask, _mm256_mask_cmpgt_epi8_mask (zero masking), _mm256_mask_cmplt_epi8_mask (zero masking), _mm512_cmpgt_epi8_mask, _mm512_cmplt_epi8_mask, _mm512_mask_cmpgt_epi8_mask (zero masking), _mm512_mask_cmplt_epi8_mask (zero masking), _mm_cmpgt_epi8_mask, _mm_cmplt_epi8_mask, _mm_mask_cmpgt_epi8_mask (zero masking), _mm_mask_cmplt_epi8_mask (zero masking), _mm256_cmpgt_epi16_mask, _mm256_cmplt_epi16_mask, _mm256_mask_cmpgt_epi16_mask (zero masking), _mm256_mask_cmplt_epi16_mask (zero masking), _mm512_cmpgt_epi16_mask, _mm512_cmplt_epi16_mask, _mm512_mask_cmpgt_epi16_mask (zero masking), _mm512_mask_cmplt_epi16_mask (zero masking), _mm_cmpgt_epi16_mask, _mm_cmplt_epi16_mask, _mm_mask_cmpgt_epi16_mask (zero masking), _mm_mask_cmplt_epi16_mask (zero masking), _mm256_cmpgt_epi32_mask, _mm256_cmplt_epi32_mask, _mm256_mask_cmpgt_epi32_mask (zero masking), _mm256_mask_cmplt_epi32_mask (zero masking), _mm_cmpgt_epi32_mask, _mm_cmplt_epi32_mask, _mm_mask_cmpgt_epi32_mask (zero masking), _mm_mask_cmplt_epi32_mask (zero masking), _mm256_cmpgt_epi64_mask, _mm256_cmplt_epi64_mask, _mm256_mask_cmpgt_epi64_mask (zero masking), _mm256_mask_cmplt_epi64_mask (zero masking), _mm_cmpgt_epi64_mask, _mm_cmplt_epi64_mask, _mm_mask_cmpgt_epi64_mask (zero masking), _mm_mask_cmplt_epi64_mask (zero masking), _mm512_cmplt_epi32_mask, _mm512_mask_cmplt_epi32_mask (zero masking), _mm512_cmpgt_epi64_mask, _mm512_cmplt_epi64_mask, _mm512_mask_cmpgt_epi64_mask (zero masking), _mm512_mask_cmplt_epi64_mask (zero masking), _mm512_cmpgt_epi32_mask, _mm512_mask_cmpgt_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpgt_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4461,13 +4421,11 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1_2 = irdl.is 31 : i32
+    %a1_3 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4477,23 +4435,17 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 48 instructions computing the same thing up to 4 parameter(s)
+  // 48 instructions computing the same thing up to 3 parameter(s)
   //   Members (48): _mm256_cmpneq_epi8_mask, _mm256_mask_cmpneq_epi8_mask (zero masking), _mm512_cmpneq_epi8_mask, _mm512_mask_cmpneq_epi8_mask (zero masking), _mm_cmpneq_epi8_mask, _mm_mask_cmpneq_epi8_mask (zero masking), _mm256_cmpneq_epu8_mask, _mm256_mask_cmpneq_epu8_mask (zero masking), _mm512_cmpneq_epu8_mask, _mm512_mask_cmpneq_epu8_mask (zero masking), _mm_cmpneq_epu8_mask, _mm_mask_cmpneq_epu8_mask (zero masking), _mm256_cmpneq_epu16_mask, _mm256_mask_cmpneq_epu16_mask (zero masking), _mm512_cmpneq_epu16_mask, _mm512_mask_cmpneq_epu16_mask (zero masking), _mm_cmpneq_epu16_mask, _mm_mask_cmpneq_epu16_mask (zero masking), _mm256_cmpneq_epi16_mask, _mm256_mask_cmpneq_epi16_mask (zero masking), _mm512_cmpneq_epi16_mask, _mm512_mask_cmpneq_epi16_mask (zero masking), _mm_cmpneq_epi16_mask, _mm_mask_cmpneq_epi16_mask (zero masking), _mm256_cmpneq_epi32_mask, _mm256_mask_cmpneq_epi32_mask (zero masking), _mm_cmpneq_epi32_mask, _mm_mask_cmpneq_epi32_mask (zero masking), _mm256_cmpneq_epi64_mask, _mm256_mask_cmpneq_epi64_mask (zero masking), _mm_cmpneq_epi64_mask, _mm_mask_cmpneq_epi64_mask (zero masking), _mm256_cmpneq_epu32_mask, _mm256_mask_cmpneq_epu32_mask (zero masking), _mm_cmpneq_epu32_mask, _mm_mask_cmpneq_epu32_mask (zero masking), _mm256_cmpneq_epu64_mask, _mm256_mask_cmpneq_epu64_mask (zero masking), _mm_cmpneq_epu64_mask, _mm_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi64_mask, _mm512_mask_cmpneq_epi64_mask (zero masking), _mm512_cmpneq_epu64_mask, _mm512_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi32_mask, _mm512_mask_cmpneq_epi32_mask (zero masking), _mm512_cmpneq_epu32_mask, _mm512_mask_cmpneq_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] != a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpneq_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4534,13 +4486,11 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1_2 = irdl.is 31 : i32
+    %a1_3 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4550,13 +4500,8 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 5 parameter(s)
@@ -4584,7 +4529,6 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to k3
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k3 + 1)] := 0
   irdl.operation @cmp_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4661,7 +4605,6 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpge_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4727,14 +4670,13 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 48 instructions computing the same thing up to 4 parameter(s)
+  // 48 instructions computing the same thing up to 3 parameter(s)
   //   Members (48): _mm256_cmpgt_epu8_mask, _mm256_cmplt_epu8_mask, _mm256_mask_cmpgt_epu8_mask (zero masking), _mm256_mask_cmplt_epu8_mask (zero masking), _mm512_cmpgt_epu8_mask, _mm512_cmplt_epu8_mask, _mm512_mask_cmpgt_epu8_mask (zero masking), _mm512_mask_cmplt_epu8_mask (zero masking), _mm_cmpgt_epu8_mask, _mm_cmplt_epu8_mask, _mm_mask_cmpgt_epu8_mask (zero masking), _mm_mask_cmplt_epu8_mask (zero masking), _mm256_cmpgt_epu16_mask, _mm256_cmplt_epu16_mask, _mm256_mask_cmpgt_epu16_mask (zero masking), _mm256_mask_cmplt_epu16_mask (zero masking), _mm512_cmpgt_epu16_mask, _mm512_cmplt_epu16_mask, _mm512_mask_cmpgt_epu16_mask (zero masking), _mm512_mask_cmplt_epu16_mask (zero masking), _mm_cmpgt_epu16_mask, _mm_cmplt_epu16_mask, _mm_mask_cmpgt_epu16_mask (zero masking), _mm_mask_cmplt_epu16_mask (zero masking), _mm256_cmpgt_epu32_mask, _mm256_cmplt_epu32_mask, _mm256_mask_cmpgt_epu32_mask (zero masking), _mm256_mask_cmplt_epu32_mask (zero masking), _mm_cmpgt_epu32_mask, _mm_cmplt_epu32_mask, _mm_mask_cmpgt_epu32_mask (zero masking), _mm_mask_cmplt_epu32_mask (zero masking), _mm256_cmpgt_epu64_mask, _mm256_cmplt_epu64_mask, _mm256_mask_cmpgt_epu64_mask (zero masking), _mm256_mask_cmplt_epu64_mask (zero masking), _mm_cmpgt_epu64_mask, _mm_cmplt_epu64_mask, _mm_mask_cmpgt_epu64_mask (zero masking), _mm_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu64_mask, _mm512_cmplt_epu64_mask, _mm512_mask_cmpgt_epu64_mask (zero masking), _mm512_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu32_mask, _mm512_cmplt_epu32_mask, _mm512_mask_cmpgt_epu32_mask (zero masking), _mm512_mask_cmplt_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @cmpgt_epu8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4775,13 +4717,11 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1_2 = irdl.is 31 : i32
+    %a1_3 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4791,13 +4731,8 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
@@ -4868,7 +4803,7 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k4" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 12 instructions computing the same thing up to 4 parameter(s)
+  // 12 instructions computing the same thing up to 3 parameter(s)
   //   Members (12): _mm256_movepi8_mask, _mm512_movepi8_mask, _mm_movepi8_mask, _mm256_movepi16_mask, _mm512_movepi16_mask, _mm_movepi16_mask, _mm256_movepi32_mask, _mm512_movepi32_mask, _mm_movepi32_mask, _mm256_movepi64_mask, _mm512_movepi64_mask, _mm_movepi64_mask.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -4878,7 +4813,6 @@ irdl.dialect @autollvm {
   //         dst[v0] := 0
   //       FI
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @movepi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -4898,13 +4832,11 @@ irdl.dialect @autollvm {
     %r_2 = irdl.is vector<64xi1>
     %r_3 = irdl.is vector<8xi1>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0_4 = irdl.is 31 : i32
-    %a0_5 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4, %a0_5)
+    %a0_0 = irdl.is 7 : i32
+    %a0_1 = irdl.is 15 : i32
+    %a0_2 = irdl.is 31 : i32
+    %a0_3 = irdl.is 63 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     %a1_0 = irdl.is 8 : i32
     %a1_1 = irdl.is 16 : i32
     %a1_2 = irdl.is 32 : i32
@@ -4914,13 +4846,8 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 256 : i32
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2, "result_width" = %a3 }
+    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
@@ -4976,8 +4903,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "k6" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 47 instructions computing the same thing up to 5 parameter(s)
-  //   Members (47): _mm256_cvtsepi16_epi8, _mm256_mask_cvtsepi16_epi8 (merge masking), _mm256_maskz_cvtsepi16_epi8 (zero masking), _mm512_cvtsepi16_epi8, _mm512_mask_cvtsepi16_epi8 (merge masking), _mm512_maskz_cvtsepi16_epi8 (zero masking), _mm_cvtsepi16_epi8, _mm_mask_cvtsepi16_epi8 (merge masking), _mm_maskz_cvtsepi16_epi8 (zero masking), _mm256_cvtsepi32_epi8, _mm256_mask_cvtsepi32_epi8 (merge masking), _mm256_maskz_cvtsepi32_epi8 (zero masking), _mm_cvtsepi32_epi8, _mm_maskz_cvtsepi32_epi8 (zero masking), _mm256_cvtsepi32_epi16, _mm256_mask_cvtsepi32_epi16 (merge masking), _mm256_maskz_cvtsepi32_epi16 (zero masking), _mm_cvtsepi32_epi16, _mm_maskz_cvtsepi32_epi16 (zero masking), _mm256_cvtsepi64_epi8, _mm256_maskz_cvtsepi64_epi8 (zero masking), _mm_cvtsepi64_epi8, _mm_maskz_cvtsepi64_epi8 (zero masking), _mm256_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi32 (merge masking), _mm256_maskz_cvtsepi64_epi32 (zero masking), _mm_cvtsepi64_epi32, _mm_maskz_cvtsepi64_epi32 (zero masking), _mm256_cvtsepi64_epi16, _mm256_maskz_cvtsepi64_epi16 (zero masking), _mm_cvtsepi64_epi16, _mm_maskz_cvtsepi64_epi16 (zero masking), _mm512_cvtsepi32_epi8, _mm512_mask_cvtsepi32_epi8 (merge masking), _mm512_maskz_cvtsepi32_epi8 (zero masking), _mm512_cvtsepi32_epi16, _mm512_mask_cvtsepi32_epi16 (merge masking), _mm512_maskz_cvtsepi32_epi16 (zero masking), _mm512_cvtsepi64_epi8, _mm512_mask_cvtsepi64_epi8 (merge masking), _mm512_maskz_cvtsepi64_epi8 (zero masking), _mm512_cvtsepi64_epi32, _mm512_mask_cvtsepi64_epi32 (merge masking), _mm512_maskz_cvtsepi64_epi32 (zero masking), _mm512_cvtsepi64_epi16, _mm512_mask_cvtsepi64_epi16 (merge masking), _mm512_maskz_cvtsepi64_epi16 (zero masking).
+  // 54 instructions computing the same thing up to 5 parameter(s)
+  //   Members (54): _mm256_cvtsepi16_epi8, _mm256_mask_cvtsepi16_epi8 (merge masking), _mm256_maskz_cvtsepi16_epi8 (zero masking), _mm512_cvtsepi16_epi8, _mm512_mask_cvtsepi16_epi8 (merge masking), _mm512_maskz_cvtsepi16_epi8 (zero masking), _mm_cvtsepi16_epi8, _mm_mask_cvtsepi16_epi8 (merge masking), _mm_maskz_cvtsepi16_epi8 (zero masking), _mm256_cvtsepi32_epi8, _mm256_mask_cvtsepi32_epi8 (merge masking), _mm256_maskz_cvtsepi32_epi8 (zero masking), _mm_cvtsepi32_epi8, _mm_mask_cvtsepi32_epi8 (merge masking), _mm_maskz_cvtsepi32_epi8 (zero masking), _mm256_cvtsepi32_epi16, _mm256_mask_cvtsepi32_epi16 (merge masking), _mm256_maskz_cvtsepi32_epi16 (zero masking), _mm_cvtsepi32_epi16, _mm_mask_cvtsepi32_epi16 (merge masking), _mm_maskz_cvtsepi32_epi16 (zero masking), _mm256_cvtsepi64_epi8, _mm256_mask_cvtsepi64_epi8 (merge masking), _mm256_maskz_cvtsepi64_epi8 (zero masking), _mm_cvtsepi64_epi8, _mm_mask_cvtsepi64_epi8 (merge masking), _mm_maskz_cvtsepi64_epi8 (zero masking), _mm256_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi32 (merge masking), _mm256_maskz_cvtsepi64_epi32 (zero masking), _mm_cvtsepi64_epi32, _mm_mask_cvtsepi64_epi32 (merge masking), _mm_maskz_cvtsepi64_epi32 (zero masking), _mm256_cvtsepi64_epi16, _mm256_mask_cvtsepi64_epi16 (merge masking), _mm256_maskz_cvtsepi64_epi16 (zero masking), _mm_cvtsepi64_epi16, _mm_mask_cvtsepi64_epi16 (merge masking), _mm_maskz_cvtsepi64_epi16 (zero masking), _mm512_cvtsepi32_epi8, _mm512_mask_cvtsepi32_epi8 (merge masking), _mm512_maskz_cvtsepi32_epi8 (zero masking), _mm512_cvtsepi32_epi16, _mm512_mask_cvtsepi32_epi16 (merge masking), _mm512_maskz_cvtsepi32_epi16 (zero masking), _mm512_cvtsepi64_epi8, _mm512_mask_cvtsepi64_epi8 (merge masking), _mm512_maskz_cvtsepi64_epi8 (zero masking), _mm512_cvtsepi64_epi32, _mm512_mask_cvtsepi64_epi32 (merge masking), _mm512_maskz_cvtsepi64_epi32 (zero masking), _mm512_cvtsepi64_epi16, _mm512_mask_cvtsepi64_epi16 (merge masking), _mm512_maskz_cvtsepi64_epi16 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
@@ -5041,45 +4968,13 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 0 parameter(s)
-  //   Members (3): _mm_mask_shuffle_epi8 (merge masking), _mm_maskz_shuffle_epi8 (zero masking), _mm_shuffle_epi8.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 15
-  //       IF (a0[((v0 * 8) + 7)] == 1)
-  //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := 0
-  //       ELSE
-  //         v1[3:0] := a0[((v0 * 8) + 3):((v0 * 8) + 0)]
-  //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a1[((v1 * 8) + 7):(v1 * 8)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @shuffle_epi_3 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<16xi1>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "merge"
-    %a0_2 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 24 instructions computing the same thing up to 4 parameter(s)
+  // 24 instructions computing the same thing up to 3 parameter(s)
   //   Members (24): _mm256_mask_test_epi8_mask (zero masking), _mm256_test_epi8_mask, _mm512_mask_test_epi8_mask (zero masking), _mm512_test_epi8_mask, _mm_mask_test_epi8_mask (zero masking), _mm_test_epi8_mask, _mm256_mask_test_epi16_mask (zero masking), _mm256_test_epi16_mask, _mm512_mask_test_epi16_mask (zero masking), _mm512_test_epi16_mask, _mm_mask_test_epi16_mask (zero masking), _mm_test_epi16_mask, _mm256_mask_test_epi32_mask (zero masking), _mm256_test_epi32_mask, _mm_mask_test_epi32_mask (zero masking), _mm_test_epi32_mask, _mm256_mask_test_epi64_mask (zero masking), _mm256_test_epi64_mask, _mm_mask_test_epi64_mask (zero masking), _mm_test_epi64_mask, _mm512_mask_test_epi64_mask (zero masking), _mm512_test_epi64_mask, _mm512_mask_test_epi32_mask (zero masking), _mm512_test_epi32_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) != 0) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @test_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -5120,13 +5015,11 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1_2 = irdl.is 31 : i32
+    %a1_3 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -5136,13 +5029,8 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
@@ -5152,7 +5040,6 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to k1
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) == 0) ? 1 : 0)
   //     ENDFOR
-  //     dst[MAX:(k1 + 1)] := 0
   irdl.operation @testn_epi8_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
@@ -5924,49 +5811,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0" = %a0, "masking" = %a1, "a1_elem_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 6 instructions computing the same thing up to 1 parameter(s)
-  //   Members (6): _mm512_inserti64x2, _mm512_mask_inserti64x2 (merge masking), _mm512_maskz_inserti64x2 (zero masking), _mm512_inserti32x4, _mm512_mask_inserti32x4 (merge masking), _mm512_maskz_inserti32x4 (zero masking).
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     dst[511:0] := a0[511:0]
-  //     CASE a1[1:0] OF
-  //     0:
-  //       dst[127:0] := a2[127:0]
-  //     1:
-  //       dst[255:128] := a2[127:0]
-  //     2:
-  //       dst[383:256] := a2[127:0]
-  //     3:
-  //       dst[511:384] := a2[127:0]
-  //     ESAC
-  irdl.operation @inserti64x {
-    %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi32>
-    %o2_1 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<16xi1>
-    %o3_1 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0, %o3_1)
-    %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0 = irdl.base "#builtin.integer"
-    %a1_0 = irdl.is "none"
-    %a1_1 = irdl.is "merge"
-    %a1_2 = irdl.is "zero"
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2 }
-    irdl.results(result: %r)
-  }
   // 18 instructions computing the same thing up to 4 parameter(s)
   //   Members (18): _mm256_alignr_epi32, _mm256_mask_alignr_epi32 (merge masking), _mm256_maskz_alignr_epi32 (zero masking), _mm_alignr_epi32, _mm_mask_alignr_epi32 (merge masking), _mm_maskz_alignr_epi32 (zero masking), _mm256_alignr_epi64, _mm256_mask_alignr_epi64 (merge masking), _mm256_maskz_alignr_epi64 (zero masking), _mm_alignr_epi64, _mm_mask_alignr_epi64 (merge masking), _mm_maskz_alignr_epi64 (zero masking), _mm512_maskz_alignr_epi32 (zero masking), _mm512_alignr_epi64, _mm512_mask_alignr_epi64 (merge masking), _mm512_maskz_alignr_epi64 (zero masking), _mm512_alignr_epi32, _mm512_mask_alignr_epi32 (merge masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
@@ -6417,212 +6261,6 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "k2" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 5 instructions computing the same thing up to 5 parameter(s)
-  //   Members (5): _mm_mask_cvtepi32_epi8, _mm_mask_cvtepi32_epi16, _mm_mask_cvtepi64_epi32, _mm256_mask_cvtepi64_epi16, _mm_mask_cvtepi64_epi16.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := Truncate(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
-  //       ELSE
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:k19] := 0
-  irdl.operation @cvtepi32_epi {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 32 : i32
-    %a3_1 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 2 parameter(s)
-  //   Members (2): _mm256_mask_cvtepi64_epi8, _mm_mask_cvtepi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := Truncate(a1[((v0 * 64) + 63):((v0 * 64) + 0)], 8)
-  //       ELSE
-  //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a2[((v0 * 8) + 7):((v0 * 8) + 0)]
-  //       FI
-  //     ENDFOR
-  irdl.operation @cvtepi64_epi {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 128 : i32
-    %a1_1 = irdl.is 256 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a1_width" = %a1 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 5 parameter(s)
-  //   Members (4): _mm_mask_cvtsepi32_epi8, _mm_mask_cvtsepi32_epi16, _mm256_mask_cvtsepi64_epi8, _mm_mask_cvtsepi64_epi8.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := Saturate(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
-  //       ELSE
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:k19] := 0
-  irdl.operation @cvtsepi32_epi {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2_1 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 3 instructions computing the same thing up to 4 parameter(s)
-  //   Members (3): _mm_mask_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi16, _mm_mask_cvtsepi64_epi16.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := Saturate(a1[((v0 * 64) + 63):((v0 * 64) + 0)], a2_elem_width)
-  //       ELSE
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:k19] := 0
-  irdl.operation @cvtsepi64_epi {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2_1 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1)
-    %r_0 = irdl.is vector<4xi32>
-    %r_1 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "k19" = %a2, "a1_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 7 instructions computing the same thing up to 5 parameter(s)
-  //   Members (7): _mm_mask_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi16, _mm256_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi16, _mm_mask_cvtusepi64_epi16.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF a0[v0]
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := SaturateU(a1[((v0 * a1_elem_width) + (a1_elem_width + -1)):((v0 * a1_elem_width) + 0)], a2_elem_width)
-  //       ELSE
-  //         dst[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)] := a2[((v0 * a2_elem_width) + (a2_elem_width + -1)):((v0 * a2_elem_width) + 0)]
-  //       FI
-  //     ENDFOR
-  //     dst[MAX:k19] := 0
-  irdl.operation @cvtusepi32_epi {
-    %o0_0 = irdl.is vector<8xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a2_elem_width" = %a1, "a1_elem_width" = %a2, "k19" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
@@ -8056,26 +7694,36 @@ irdl.dialect @autollvm {
     irdl.operands(a0: %o0)
     irdl.results(result: %r)
   }
-  // 2 instructions computing the same thing up to 2 parameter(s)
-  //   Members (2): _mm_extract_epi16, _mm_extract_epi8.
+  // 4 instructions computing the same thing up to 3 parameter(s)
+  //   Members (4): _mm_extract_epi16, _mm_extract_epi8, _mm_extract_epi32, _mm_extract_epi64.
   //   Semantics with the class parameters as named values:
   //     dst[k0:0] := (a0[127:0] >> (a1[k4:0] * (k0 + 1)))[k0:0]
   //     dst[31:(k0 + 1)] := 0
   irdl.operation @extract_epi {
     %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
+    %o0_1 = irdl.is vector<2xi64>
+    %o0_2 = irdl.is vector<4xi32>
+    %o0_3 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %r_1 = irdl.is i64
+    %r = irdl.any_of(%r_0, %r_1)
     %a0 = irdl.base "#builtin.integer"
     %a1_0 = irdl.is 7 : i32
     %a1_1 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 2 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a1_2 = irdl.is 31 : i32
+    %a1_3 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2_2 = irdl.is 2 : i32
+    %a2_3 = irdl.is 3 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 32 : i32
+    %a3_1 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "k0" = %a1, "k4" = %a2 }
+    irdl.attributes { "a1" = %a0, "k0" = %a1, "k4" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
@@ -8114,34 +7762,6 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a2: %o1)
     irdl.attributes { "a1" = %a0, "k4" = %a1, "a0_elem_width" = %a2, "a2_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm_extract_epi32.
-  //   Semantics with the class parameters as named values:
-  //     dst[31:0] := (a0[127:0] >> (a1[1:0] * 32))[31:0]
-  irdl.operation @extract_epi_2 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
-    %a0 = irdl.base "#builtin.integer"
-    irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0 }
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): _mm_extract_epi64.
-  //   Semantics with the class parameters as named values:
-  //     dst[63:0] := (a0[127:0] >> (a1[0] * 64))[63:0]
-  irdl.operation @extract_epi_3 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
-    %a0 = irdl.base "#builtin.integer"
-    irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)

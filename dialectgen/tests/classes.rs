@@ -69,11 +69,12 @@ fn every_member_is_its_class_template_instantiated() {
             let original = by_name(&all, &m.intrinsic);
             let whole = canonicalize(original);
             // A masked member's template is its plain operation.
-            let (canonical, mask_width, elem_width) = match split_mask(&whole.sema) {
+            let canonical = match split_mask(&whole.sema) {
                 Some(split) if m.masking != Masking::None => {
-                    (canonicalize(&split.plain), whole.sema.args[split.mask_arg].width, split.elem_width)
+                    assert_eq!(m.mask, Some(split.shape), "{}", m.intrinsic);
+                    canonicalize(&split.plain)
                 }
-                _ => (whole, 0, 0),
+                _ => whole,
             };
             assert_eq!(canonical.arg_order.len() + m.masking.extra_operands(), m.arg_order.len());
             // Fill every class parameter, then compare with the canonical form.
@@ -91,7 +92,11 @@ fn every_member_is_its_class_template_instantiated() {
                 },
                 &mut |_| {},
             );
-            let member = apply_mask(&instantiate_signature(&filled, &canonical.sema), m.masking, mask_width, elem_width);
+            let plain = instantiate_signature(&filled, &canonical.sema);
+            let member = match &m.mask {
+                Some(shape) => apply_mask(&plain, m.masking, shape),
+                None => plain,
+            };
             assert_eq!(prove_equal(original, &member, &m.arg_order, 5000), Verdict::Equal, "{}", m.intrinsic);
         }
     }

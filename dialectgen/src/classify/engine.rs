@@ -2,7 +2,7 @@
 //! template, link and drop parameters, and prove every membership.
 
 use super::canon::{canonicalize, Canonical};
-use super::mask::{apply_mask, split_mask, Masking};
+use super::mask::{apply_mask, split_mask, MaskShape, Masking};
 use super::proof::{prove_equal, Verdict};
 use super::template::{hole, instantiate, parameterize, signature_len, Parameterized};
 use crate::sema::ir::{Expr, Semantics};
@@ -30,6 +30,9 @@ pub struct ClassMember {
     /// the mask (any masking).
     pub arg_order: Vec<usize>,
     pub masking: Masking,
+    /// What the mask step covers (masked members only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mask: Option<MaskShape>,
     /// One value per class parameter.
     pub values: Vec<BigInt>,
 }
@@ -63,24 +66,24 @@ struct Prepared {
     /// The canonical form; for a masked instruction, of its plain operation.
     canonical: Canonical,
     masking: Masking,
+    mask: Option<MaskShape>,
     param: Parameterized,
 }
 
 /// Takes the mask step off a masked instruction when Z3 proves that putting
 /// it back gives the instruction; otherwise keeps it whole.
-fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canonical, Masking) {
-    let Some(split) = split_mask(&canonical.sema) else { return (canonical, Masking::None) };
+fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canonical, Masking, Option<MaskShape>) {
+    let Some(split) = split_mask(&canonical.sema) else { return (canonical, Masking::None, None) };
     let plain = canonicalize(&split.plain);
-    let mask_width = canonical.sema.args[split.mask_arg].width;
     // The pass-through as an operand of the plain operation: its canonical position.
     let masking = match split.masking {
         Masking::MergeOperand(in_plain) => match plain.arg_order.iter().position(|&i| i == in_plain) {
             Some(k) => Masking::MergeOperand(k),
-            None => return (canonical, Masking::None),
+            None => return (canonical, Masking::None, None),
         },
         m => m,
     };
-    let rebuilt = apply_mask(&plain.sema, masking, mask_width, split.elem_width);
+    let rebuilt = apply_mask(&plain.sema, masking, &split.shape);
     let to_original = |k: usize| canonical.arg_order[k];
     let passthrough = if masking == Masking::Merge { split.passthrough_arg } else { None };
     let arg_order: Vec<usize> = plain
@@ -91,10 +94,10 @@ fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canon
         .chain(std::iter::once(to_original(split.mask_arg)))
         .collect();
     match prove_equal(original, &rebuilt, &arg_order, timeout_ms) {
-        Verdict::Equal => (Canonical { sema: plain.sema, arg_order }, masking),
+        Verdict::Equal => (Canonical { sema: plain.sema, arg_order }, masking, Some(split.shape)),
         other => {
             log::debug!("{}: mask form kept whole: {other:?}", original.name);
-            (canonical, Masking::None)
+            (canonical, Masking::None, None)
         }
     }
 }
@@ -113,7 +116,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
             if verdict != Verdict::Equal {
                 return (i, Err((s.name.clone(), verdict)));
             }
-            let (canonical, masking) = unmask(s, canonical, timeout_ms);
+            let (canonical, masking, mask) = unmask(s, canonical, timeout_ms);
             let param = parameterize(&canonical.sema);
             let back = instantiate(&param.template, &param.values, &canonical.sema.name);
             if back != canonical.sema {
@@ -122,7 +125,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
                     Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))),
                 );
             }
-            (i, Ok(Prepared { canonical, masking, param }))
+            (i, Ok(Prepared { canonical, masking, mask, param }))
         })
         .collect();
     let mut buckets: BTreeMap<String, Vec<(usize, Prepared)>> = BTreeMap::new();
@@ -303,6 +306,7 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
             intrinsic: semantics[*i].name.clone(),
             arg_order: p.canonical.arg_order.clone(),
             masking: p.masking,
+            mask: p.mask,
             values: params.iter().map(|cp| p.param.values[cp.holes[0]].clone()).collect(),
         })
         .collect::<Vec<ClassMember>>();

@@ -50,6 +50,19 @@ impl Masking {
     }
 }
 
+/// What the mask step of a masked instruction covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct MaskShape {
+    /// Bits of the mask operand.
+    pub mask_width: u32,
+    /// The result bits one mask bit governs: usually the result's element
+    /// width, but bytes of a result typed as 64-bit elements in `gf2p8affine`.
+    pub elem_width: u32,
+    /// Result elements under the mask, from element 0 (a narrowing result
+    /// has fewer than its width holds; the rest stays zero).
+    pub elements: u32,
+}
+
 /// A masked instruction taken apart.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MaskSplit {
@@ -64,9 +77,7 @@ pub struct MaskSplit {
     pub passthrough_arg: Option<usize>,
     /// For each argument of `plain`, its index among the instruction's.
     pub plain_args: Vec<usize>,
-    /// The bits one mask bit governs: usually the result's element width,
-    /// but bytes of a result typed as 64-bit elements in `gf2p8affine`.
-    pub elem_width: u32,
+    pub shape: MaskShape,
 }
 
 /// Finds `FOR j … [locals :=  …] IF k[j] THEN <op> ELSE dst[elem j] := src[elem j] | 0`, where
@@ -74,10 +85,10 @@ pub struct MaskSplit {
 /// operation, the masking is [`Masking::MergeOperand`] with its index among
 /// `plain`'s arguments.
 pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
-    let mut found: Option<(usize, Masking, usize, Option<usize>, u32)> = None;
+    let mut found: Option<(usize, Masking, usize, Option<usize>, MaskShape)> = None;
     for (at, st) in s.body.iter().enumerate() {
-        let StmtKind::For { body, .. } = &st.kind else { continue };
-        let body = innermost(body);
+        let StmtKind::For { .. } = &st.kind else { continue };
+        let Some((body, elements)) = innermost_with_trips(std::slice::from_ref(st)) else { continue };
         // Locals computed for the element (`off := idx[i+2:i] * 32`, a loop
         // filling `tmp8`) may come first.
         let Some((Stmt { kind: StmtKind::If { cond, otherwise, .. }, .. }, prefix)) = body.split_last() else {
@@ -112,9 +123,10 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
         if found.is_some() {
             return None;
         }
-        found = Some((at, masking, mask_arg, passthrough, elem_width));
+        let shape = MaskShape { mask_width: s.args[mask_arg].width, elem_width, elements };
+        found = Some((at, masking, mask_arg, passthrough, shape));
     }
-    let (at, masking, mask_arg, passthrough_arg, elem_width) = found?;
+    let (at, masking, mask_arg, passthrough_arg, shape) = found?;
     let mut plain = s.clone();
     let StmtKind::For { body, .. } = &mut plain.body[at].kind else { unreachable!() };
     let body = innermost_mut(body);
@@ -138,7 +150,7 @@ pub fn split_mask(s: &Semantics) -> Option<MaskSplit> {
         Some(p) => Masking::MergeOperand(plain_args.iter().position(|&i| i == p).expect("kept as an argument")),
         None => masking,
     };
-    Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args, elem_width })
+    Some(MaskSplit { plain, masking, mask_arg, passthrough_arg, plain_args, shape })
 }
 
 /// The width of the bit range `[hi:lo]` when it does not depend on the
@@ -173,11 +185,18 @@ fn writes(st: &Stmt, var: &str) -> bool {
     }
 }
 
-/// The body of the innermost of directly nested loops.
-fn innermost(body: &[Stmt]) -> &[Stmt] {
+/// The body of the innermost of directly nested loops (`body` is the
+/// outermost loop alone) and how many times it runs, when the bounds are
+/// numbers.
+fn innermost_with_trips(body: &[Stmt]) -> Option<(&[Stmt], u32)> {
     match body {
-        [Stmt { kind: StmtKind::For { body, .. }, .. }] => innermost(body),
-        _ => body,
+        [Stmt { kind: StmtKind::For { body, from: Expr::Int(from), to: Expr::Int(to), .. }, .. }] => {
+            let trips = u32::try_from(to - from + 1).ok()?;
+            let (inner, more) = innermost_with_trips(body).unwrap_or((body, 1));
+            Some((inner, trips.checked_mul(more)?))
+        }
+        [Stmt { kind: StmtKind::For { .. }, .. }] => None,
+        _ => Some((body, 1)),
     }
 }
 
@@ -240,10 +259,10 @@ fn uses(s: &mut Semantics, name: &str) -> usize {
 }
 
 /// The masked form of `plain`: its arguments, then the pass-through (merge)
-/// and a mask of `mask_width` bits; after the operation, every result
-/// element `j` of `elem_width` bits whose mask bit is clear is replaced by
-/// the pass-through's element `j` or by zero.
-pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32, elem_width: u32) -> Semantics {
+/// and a mask; after the operation, every result element `j` under the mask
+/// (see [`MaskShape`]) whose mask bit is clear is replaced by the
+/// pass-through's element `j` or by zero.
+pub fn apply_mask(plain: &Semantics, masking: Masking, shape: &MaskShape) -> Semantics {
     let mut s = plain.clone();
     if masking == Masking::None {
         return s;
@@ -261,13 +280,12 @@ pub fn apply_mask(plain: &Semantics, masking: Masking, mask_width: u32, elem_wid
     s.args.push(Arg {
         name: k.clone(),
         kind: ArgKind::Mask,
-        width: mask_width,
+        width: shape.mask_width,
         elem: crate::sema::ir::ElemType { width: 1, signed: false },
         imm_bits: None,
     });
-    let ew = BigInt::from(elem_width.max(1));
-    // Elements beyond the mask (a narrowing result padded with zeros) are not masked.
-    let elements = (BigInt::from(result.width) / &ew).min(BigInt::from(mask_width));
+    let ew = BigInt::from(shape.elem_width.max(1));
+    let elements = BigInt::from(shape.elements.max(1));
     let j = || Expr::var("mask_j");
     let lo = || Expr::binary(BinOp::Mul, j(), Expr::Int(ew.clone()));
     let hi = || Expr::binary(BinOp::Add, lo(), Expr::Int(&ew - 1));

@@ -45,6 +45,12 @@ enum Fit {
         j: usize,
         offset: BigInt,
     },
+    /// `log2(s[i]) + offset` for a power of two (the top bit of an element
+    /// index: `log2(width / 8) - 1`).
+    Log2 {
+        i: usize,
+        offset: BigInt,
+    },
 }
 
 impl Fit {
@@ -69,8 +75,14 @@ impl Fit {
                 let (q, r) = c.div_rem(&s[*j]);
                 r.is_zero().then(|| q + offset)
             }
+            Fit::Log2 { i, offset } => log2(&s[*i]).map(|l| l + offset),
         }
     }
+}
+
+/// `log2(x)` when `x` is a positive power of two.
+fn log2(x: &BigInt) -> Option<BigInt> {
+    (x.is_positive() && (x & (x - 1u8)).is_zero()).then(|| BigInt::from(x.bits() - 1))
 }
 
 /// The fits of column `values[h]` over `members` (each a full value vector
@@ -111,6 +123,12 @@ fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
             }
         }
         if !constant {
+            if let Some(l) = log2(&x0) {
+                let f = Fit::Log2 { i, offset: &y0 - l };
+                if holds(&f) {
+                    out.push(f);
+                }
+            }
             for off in [-1i64, 0, 1] {
                 let c = (&y0 - off) * sig(first, i);
                 let f = Fit::Inverse { c, j: i, offset: BigInt::from(off) };
@@ -140,7 +158,8 @@ fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
 /// Candidate numbers (body holes with the fits `per_hole`, then `sig`)
 /// that would make a template the instruction with signature numbers
 /// `sig`: one with each hole's most specific fit, one preferring `c / s`
-/// fits, one preferring constants.
+/// fits, one preferring constants, one preferring signature numbers as
+/// they are.
 fn guesses(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     let sig_from = per_hole.len();
     let len = sig_from + sig.len();
@@ -149,7 +168,11 @@ fn guesses(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     // a line as well); then constants first.
     let inverse = |f: &&Fit| matches!(f, Fit::Inverse { .. });
     let constant = |f: &&Fit| matches!(f, Fit::Const(_));
-    for prefer in [None, Some(inverse as fn(&&Fit) -> bool), Some(constant as fn(&&Fit) -> bool)] {
+    // A signature number itself (an element width) before ratios that
+    // happen to give the same value for the host's members.
+    let itself = |f: &&Fit| matches!(f, Fit::Linear { num, den, .. } if num == den);
+    let preferences: [Option<fn(&&Fit) -> bool>; 4] = [None, Some(inverse), Some(constant), Some(itself)];
+    for prefer in preferences {
         let mut values = Vec::with_capacity(len);
         for fs in per_hole {
             let preferred = prefer.and_then(|p| fs.iter().filter(p).find_map(|f| f.apply(sig)));
@@ -165,6 +188,54 @@ fn guesses(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
                 out.push(values);
             }
         }
+    }
+    out.extend(combinations(per_hole, sig).into_iter().filter(|v| !out.contains(v)).collect::<Vec<_>>());
+    out
+}
+
+/// At most this many further candidates per instruction and argument order.
+const MAX_COMBINATIONS: usize = 64;
+
+/// Further candidates: holes with the same fits take the same value (they
+/// are one number of the host), and every combination of the values the
+/// fits give is tried, up to [`MAX_COMBINATIONS`]. A host with one member
+/// fits many functions, and each hole may need a different one.
+fn combinations(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
+    let mut kinds: Vec<(&Vec<Fit>, Vec<BigInt>)> = Vec::new();
+    let mut kind_of = Vec::with_capacity(per_hole.len());
+    for fs in per_hole {
+        let k = match kinds.iter().position(|(f, _)| *f == fs) {
+            Some(k) => k,
+            None => {
+                let mut values: Vec<BigInt> = Vec::new();
+                for v in fs.iter().filter_map(|f| f.apply(sig)) {
+                    if !values.contains(&v) {
+                        values.push(v);
+                    }
+                }
+                kinds.push((fs, values));
+                kinds.len() - 1
+            }
+        };
+        kind_of.push(k);
+    }
+    let total = kinds.iter().try_fold(1usize, |n, (_, v)| n.checked_mul(v.len()));
+    if !matches!(total, Some(n) if n > 1 && n <= MAX_COMBINATIONS) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for mut n in 0..total.unwrap_or(0) {
+        let choice: Vec<&BigInt> = kinds
+            .iter()
+            .map(|(_, values)| {
+                let v = &values[n % values.len()];
+                n /= values.len();
+                v
+            })
+            .collect();
+        let mut values: Vec<BigInt> = kind_of.iter().map(|&k| choice[k].clone()).collect();
+        values.extend(sig.iter().cloned());
+        out.push(values);
     }
     out
 }
@@ -374,5 +445,26 @@ mod tests {
             body: vec![],
         };
         assert_eq!(argument_orders(&s), vec![vec![0, 1, 2], vec![1, 0, 2]]);
+    }
+
+    #[test]
+    fn index_bits_follow_the_logarithm_of_the_width() {
+        // The top bit of a byte index: 4 for 256 bits, 5 for 512.
+        let a = v(&[4, 256]);
+        let b = v(&[5, 512]);
+        let members: Vec<&[BigInt]> = vec![&a, &b];
+        let guesses = guesses(&per_hole(&members, 1), &v(&[128]));
+        assert!(guesses.contains(&v(&[3, 128])), "{guesses:?}");
+    }
+
+    #[test]
+    fn a_single_member_host_tries_each_fit_per_number() {
+        // One 256-bit member with 16-bit elements: holes `15` (elements - 1)
+        // and `16` (element width). The 128-bit, 32-bit instance needs the
+        // ratio for the first and the element width itself for the second.
+        let a = v(&[15, 16, 256, 16]);
+        let members: Vec<&[BigInt]> = vec![&a];
+        let guesses = guesses(&per_hole(&members, 2), &v(&[128, 32]));
+        assert!(guesses.contains(&v(&[3, 32, 128, 32])), "{guesses:?}");
     }
 }

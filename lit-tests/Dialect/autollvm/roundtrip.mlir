@@ -118,98 +118,140 @@ func.func @permute2f128_si_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vec
 // CHECK-LABEL: func.func @insertf128_si(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v1(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si_v1(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v2(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si_v2(%arg0: vector<16xi32>, %arg1: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v3(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v4(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si_v4(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v5(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si_v5(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v6(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v7(
 // CHECK: "autollvm.insertf128_si"
 func.func @insertf128_si_v7(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v8(
 // CHECK: "autollvm.insertf128_si"
-func.func @insertf128_si_v8(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @insertf128_si_v8(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v9(
 // CHECK: "autollvm.insertf128_si"
-func.func @insertf128_si_v9(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @insertf128_si_v9(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v10(
 // CHECK: "autollvm.insertf128_si"
-func.func @insertf128_si_v10(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @insertf128_si_v10(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v11(
 // CHECK: "autollvm.insertf128_si"
-func.func @insertf128_si_v11(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @insertf128_si_v11(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v12(
 // CHECK: "autollvm.insertf128_si"
-func.func @insertf128_si_v12(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @insertf128_si_v12(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v13(
 // CHECK: "autollvm.insertf128_si"
-func.func @insertf128_si_v13(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @insertf128_si_v13(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v14(
+// CHECK: "autollvm.insertf128_si"
+func.func @insertf128_si_v14(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v15(
+// CHECK: "autollvm.insertf128_si"
+func.func @insertf128_si_v15(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v16(
+// CHECK: "autollvm.insertf128_si"
+func.func @insertf128_si_v16(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v17(
+// CHECK: "autollvm.insertf128_si"
+func.func @insertf128_si_v17(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v18(
+// CHECK: "autollvm.insertf128_si"
+func.func @insertf128_si_v18(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v19(
+// CHECK: "autollvm.insertf128_si"
+func.func @insertf128_si_v19(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -1525,28 +1567,28 @@ func.func @avg_epu_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi
 // CHECK-LABEL: func.func @blend_epi(
 // CHECK: "autollvm.blend_epi"
 func.func @blend_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 15 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @blend_epi_2(
-// CHECK: "autollvm.blend_epi_2"
-func.func @blend_epi_2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.blend_epi_2"(%arg0, %arg1) { a0 = 1 : i32, k1 = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @blend_epi_v1(
+// CHECK: "autollvm.blend_epi"
+func.func @blend_epi_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 31 : i32, a0_imm_bits = 4 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @blend_epi_2_v1(
-// CHECK: "autollvm.blend_epi_2"
-func.func @blend_epi_2_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.blend_epi_2"(%arg0, %arg1) { a0 = 1 : i32, k1 = 7 : i32, a1_elem_width = 32 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @blend_epi_v2(
+// CHECK: "autollvm.blend_epi"
+func.func @blend_epi_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 31 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @blend_epi_2_v2(
-// CHECK: "autollvm.blend_epi_2"
-func.func @blend_epi_2_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.blend_epi_2"(%arg0, %arg1) { a0 = 1 : i32, k1 = 7 : i32, a1_elem_width = 16 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @blend_epi_v3(
+// CHECK: "autollvm.blend_epi"
+func.func @blend_epi_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 15 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -2336,567 +2378,616 @@ func.func @cvtepi16_epi_v55(%arg0: vector<4xi32>) -> vector<16xi8> {
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v56(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v57(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v57(%arg0: vector<8xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v57(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v58(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v58(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepi16_epi_v58(%arg0: vector<8xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v59(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v59(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepi16_epi_v59(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v60(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v60(%arg0: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+func.func @cvtepi16_epi_v60(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v61(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v61(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepi16_epi_v61(%arg0: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v62(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v62(%arg0: vector<4xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v62(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v63(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v63(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v63(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v64(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v64(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+func.func @cvtepi16_epi_v64(%arg0: vector<4xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v65(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v65(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v65(%arg0: vector<4xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v66(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v66(%arg0: vector<4xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v66(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v67(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v67(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v67(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v68(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v68(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v68(%arg0: vector<2xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v69(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v69(%arg0: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v69(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v70(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v70(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtepi16_epi_v70(%arg0: vector<4xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v71(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v71(%arg0: vector<4xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v71(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v72(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v72(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v72(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v73(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v73(%arg0: vector<2xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v73(%arg0: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v74(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v74(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v74(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v75(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v75(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v75(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v76(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v76(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v76(%arg0: vector<4xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v77(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v77(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v77(%arg0: vector<4xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v78(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v78(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v78(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v79(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v79(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v79(%arg0: vector<2xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v80(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v80(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v80(%arg0: vector<2xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v81(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v81(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v82(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v83(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v83(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v83(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v84(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v84(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v84(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v85(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v85(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v85(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v86(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v86(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v86(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v87(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v87(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v87(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v88(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v88(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v88(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v89(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v89(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v89(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v90(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v90(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v90(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v91(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v91(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @cvtepi16_epi_v91(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v92(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v92(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepi16_epi_v92(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v93(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v93(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @cvtepi16_epi_v93(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v94(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v95(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v95(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v95(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v96(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v96(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v96(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v97(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v97(%arg0: vector<16xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v97(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v98(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v98(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v98(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v99(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v99(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v99(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v100(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v100(%arg0: vector<16xi32>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepi16_epi_v100(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v101(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v101(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepi16_epi_v101(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v102(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v102(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepi16_epi_v102(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v103(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v103(%arg0: vector<8xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepi16_epi_v103(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v104(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v104(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v104(%arg0: vector<16xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v105(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v105(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepi16_epi_v105(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v106(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v106(%arg0: vector<8xi64>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v106(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v107(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v107(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v107(%arg0: vector<16xi32>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v108(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v108(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepi16_epi_v108(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v109(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v109(%arg0: vector<8xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v109(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v110(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v110(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v110(%arg0: vector<8xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v111(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v111(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v111(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v112(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v112(%arg0: vector<16xi8>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v112(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v113(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v113(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v113(%arg0: vector<8xi64>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v114(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v114(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v114(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v115(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v115(%arg0: vector<16xi8>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v115(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v116(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v116(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v116(%arg0: vector<8xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v117(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v117(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v117(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v118(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v118(%arg0: vector<8xi32>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v118(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v119(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v119(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v119(%arg0: vector<16xi8>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v120(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v120(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v120(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v121(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v121(%arg0: vector<16xi16>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
+func.func @cvtepi16_epi_v121(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v122(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v122(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v122(%arg0: vector<16xi8>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v123(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v123(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v123(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v124(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v124(%arg0: vector<8xi16>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
+func.func @cvtepi16_epi_v124(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v125(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v125(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepi16_epi_v125(%arg0: vector<8xi32>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v126(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v126(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepi16_epi_v126(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v127(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v127(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepi16_epi_v127(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v128(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v128(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v128(%arg0: vector<16xi16>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v129(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v129(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @cvtepi16_epi_v129(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v130(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v130(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepi16_epi_v130(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v131(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v131(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepi16_epi_v131(%arg0: vector<8xi16>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v132(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v132(%arg0: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v132(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v133(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v133(%arg0: vector<16xi8>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v133(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v134(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v134(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepi16_epi_v134(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v135(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v135(%arg0: vector<8xi16>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepi16_epi_v135(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v136(
 // CHECK: "autollvm.cvtepi16_epi"
-func.func @cvtepi16_epi_v136(%arg0: vector<4xi32>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v136(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v137(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v137(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v138(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v138(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v139(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v139(%arg0: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v140(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v140(%arg0: vector<16xi8>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v141(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v141(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v142(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v142(%arg0: vector<8xi16>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v143(
+// CHECK: "autollvm.cvtepi16_epi"
+func.func @cvtepi16_epi_v143(%arg0: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
@@ -3085,525 +3176,574 @@ func.func @cvtepu16_epi_v25(%arg0: vector<4xi32>) -> vector<16xi8> {
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v26(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v26(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v26(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v27(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v27(%arg0: vector<8xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v27(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v28(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v28(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepu16_epi_v28(%arg0: vector<8xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v29(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v29(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepu16_epi_v29(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v30(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v30(%arg0: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+func.func @cvtepu16_epi_v30(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v31(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v31(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtepu16_epi_v31(%arg0: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v32(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v32(%arg0: vector<4xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v32(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v33(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v33(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v33(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v34(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v34(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+func.func @cvtepu16_epi_v34(%arg0: vector<4xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v35(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v35(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v35(%arg0: vector<4xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v36(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v36(%arg0: vector<4xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v36(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v37(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v37(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v37(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v38(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v38(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v38(%arg0: vector<2xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v39(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v39(%arg0: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v39(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v40(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v40(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtepu16_epi_v40(%arg0: vector<4xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v41(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v41(%arg0: vector<4xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v41(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v42(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v42(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v42(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v43(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v43(%arg0: vector<2xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v43(%arg0: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v44(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v44(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v44(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v45(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v45(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v45(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v46(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v46(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v46(%arg0: vector<4xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v47(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v47(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v47(%arg0: vector<4xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v48(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v48(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v48(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v49(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v49(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v49(%arg0: vector<2xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v50(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v50(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v50(%arg0: vector<2xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v51(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v51(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v51(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v52(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v52(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v52(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v53(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v53(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v53(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v54(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v54(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v54(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v55(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v55(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v55(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v56(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v56(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v57(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v57(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v57(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v58(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v58(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v58(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v59(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v59(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v59(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v60(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v60(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v60(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v61(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v61(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+func.func @cvtepu16_epi_v61(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v62(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v62(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
-  return %0 : vector<4xi64>
+func.func @cvtepu16_epi_v62(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v63(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v63(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+func.func @cvtepu16_epi_v63(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v64(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v64(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v64(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v65(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v65(%arg0: vector<16xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v65(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v66(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v66(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v66(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v67(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v67(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v67(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v68(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v68(%arg0: vector<16xi32>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v68(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v69(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v69(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v69(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
+  return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v70(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v70(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtepu16_epi_v70(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v71(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v71(%arg0: vector<8xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtepu16_epi_v71(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v72(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v72(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v72(%arg0: vector<16xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v73(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v73(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtepu16_epi_v73(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v74(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v74(%arg0: vector<8xi64>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v74(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v75(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v75(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v75(%arg0: vector<16xi32>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v76(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v76(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtepu16_epi_v76(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v77(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v77(%arg0: vector<8xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v77(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v78(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v78(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v78(%arg0: vector<8xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v79(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v79(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v79(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v80(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v80(%arg0: vector<16xi8>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v80(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v81(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v81(%arg0: vector<8xi64>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v82(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v82(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v83(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v83(%arg0: vector<16xi8>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v83(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v84(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v84(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v84(%arg0: vector<8xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v85(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v85(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v85(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v86(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v86(%arg0: vector<8xi32>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v86(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v87(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v87(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v87(%arg0: vector<16xi8>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v88(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v88(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+func.func @cvtepu16_epi_v88(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v89(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v89(%arg0: vector<16xi16>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
+func.func @cvtepu16_epi_v89(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v90(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v90(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v90(%arg0: vector<16xi8>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v91(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v91(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @cvtepu16_epi_v91(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v92(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v92(%arg0: vector<8xi16>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
+func.func @cvtepu16_epi_v92(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v93(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v93(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepu16_epi_v93(%arg0: vector<8xi32>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v94(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
+func.func @cvtepu16_epi_v94(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v95(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v95(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtepu16_epi_v95(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v96(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v96(%arg0: vector<16xi8>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v96(%arg0: vector<16xi16>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v97(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v97(%arg0: vector<16xi8>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v97(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v98(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v98(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtepu16_epi_v98(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v99(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v99(%arg0: vector<8xi16>) -> vector<2xi64> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
-  return %0 : vector<2xi64>
+func.func @cvtepu16_epi_v99(%arg0: vector<8xi16>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v100(
 // CHECK: "autollvm.cvtepu16_epi"
-func.func @cvtepu16_epi_v100(%arg0: vector<4xi32>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v100(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v101(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v101(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v102(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v102(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v103(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v103(%arg0: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v104(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v104(%arg0: vector<16xi8>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v105(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v105(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v106(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v106(%arg0: vector<8xi16>) -> vector<2xi64> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v107(
+// CHECK: "autollvm.cvtepu16_epi"
+func.func @cvtepu16_epi_v107(%arg0: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
@@ -3695,64 +3835,127 @@ func.func @hsubs_epi_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8x
 // CHECK-LABEL: func.func @madd_epi(
 // CHECK: "autollvm.madd_epi"
 func.func @madd_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<8xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v1(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+func.func @madd_epi_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v2(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi1>) -> vector<8xi32>
+func.func @madd_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v3(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<16xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+func.func @madd_epi_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v4(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+func.func @madd_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<16xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v5(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi1>) -> vector<16xi32>
+func.func @madd_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v6(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @madd_epi_v6(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v7(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<4xi32>
+func.func @madd_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v8(
 // CHECK: "autollvm.madd_epi"
-func.func @madd_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+func.func @madd_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v9(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v10(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v11(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v12(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v13(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v14(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v15(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v16(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v17(
+// CHECK: "autollvm.madd_epi"
+func.func @madd_epi_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @maddubs_epi(
@@ -5295,69 +5498,6 @@ func.func @mulhrs_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mullo_epi(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v1(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v2(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v3(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v4(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v5(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v6(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v7(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v8(
-// CHECK: "autollvm.mullo_epi"
-func.func @mullo_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
 // CHECK-LABEL: func.func @or_si(
 // CHECK: "autollvm.or_si"
 func.func @or_si(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
@@ -6161,6 +6301,27 @@ func.func @shuffle_epi_2_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: v
 func.func @shuffle_epi_2_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
   %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, k10 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_2_v6(
+// CHECK: "autollvm.shuffle_epi_2"
+func.func @shuffle_epi_2_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, k10 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_2_v7(
+// CHECK: "autollvm.shuffle_epi_2"
+func.func @shuffle_epi_2_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, k10 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_2_v8(
+// CHECK: "autollvm.shuffle_epi_2"
+func.func @shuffle_epi_2_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, k10 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi(
@@ -10212,672 +10373,672 @@ func.func @cmpge_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %ar
 // CHECK-LABEL: func.func @cmpgt_epi8_mask(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v1(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v2(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v3(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v4(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v5(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v6(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v7(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v8(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v9(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v10(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v11(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v12(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v13(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v14(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v15(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v16(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v17(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v18(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v19(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v20(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v21(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v22(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v23(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v24(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v25(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v26(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v27(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v28(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v29(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v30(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v31(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v32(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v33(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v34(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v35(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v36(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v37(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v38(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v39(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v40(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v40(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v41(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v41(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v42(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v43(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v44(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v44(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v45(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v45(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v46(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v47(
 // CHECK: "autollvm.cmpgt_epi8_mask"
 func.func @cmpgt_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v1(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v2(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v3(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v4(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v5(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v6(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v6(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v7(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v7(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v8(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v9(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v9(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v10(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v11(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v12(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v13(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v14(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v15(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v16(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v17(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v18(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v18(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v19(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v19(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v20(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v21(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v21(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v22(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v23(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v24(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v25(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v26(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v27(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v28(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v28(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v29(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v29(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v30(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v31(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v31(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v32(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v32(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v33(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v33(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v34(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v35(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v36(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v36(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v37(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v37(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v38(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v39(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v40(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v41(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v42(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v43(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v44(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v45(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v46(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v47(
 // CHECK: "autollvm.cmpneq_epi8_mask"
 func.func @cmpneq_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -11388,336 +11549,336 @@ func.func @cmpge_epu8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %ar
 // CHECK-LABEL: func.func @cmpgt_epu8_mask(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v1(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v2(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v3(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v4(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v5(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v6(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v7(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v8(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v9(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v10(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v11(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v12(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v13(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v14(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v15(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v16(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v17(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v18(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v19(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v20(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v21(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v22(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v23(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v24(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v25(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v26(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v27(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v28(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v29(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v30(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v31(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v32(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v33(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v34(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v35(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v36(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v37(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v38(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v39(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v40(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v41(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v42(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v43(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v44(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v45(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v46(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v47(
 // CHECK: "autollvm.cmpgt_epu8_mask"
 func.func @cmpgt_epu8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -11892,84 +12053,84 @@ func.func @permutex2var_epi_v23(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg
 // CHECK-LABEL: func.func @movepi8_mask(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask(%arg0: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v1(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v1(%arg0: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v2(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v2(%arg0: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v3(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v3(%arg0: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v4(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v4(%arg0: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v5(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v5(%arg0: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v6(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v6(%arg0: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v7(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v7(%arg0: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v8(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v8(%arg0: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v9(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v9(%arg0: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v10(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v10(%arg0: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v11(
 // CHECK: "autollvm.movepi8_mask"
 func.func @movepi8_mask_v11(%arg0: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
@@ -12150,428 +12311,456 @@ func.func @cvtsepi16_epi_v12(%arg0: vector<4xi32>) -> vector<16xi8> {
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v13(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v13(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v13(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v14(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v14(%arg0: vector<8xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v14(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v15(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v15(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v15(%arg0: vector<8xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v16(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v16(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v16(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v17(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v17(%arg0: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v17(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v18(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v18(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v18(%arg0: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v19(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v19(%arg0: vector<4xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v20(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v20(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v20(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v21(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v21(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v21(%arg0: vector<4xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v22(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v22(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v22(%arg0: vector<4xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v23(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v23(%arg0: vector<4xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtsepi16_epi_v23(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v24(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v24(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtsepi16_epi_v24(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v25(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v25(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtsepi16_epi_v25(%arg0: vector<2xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v26(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v26(%arg0: vector<2xi64>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+func.func @cvtsepi16_epi_v26(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v27(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v27(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+func.func @cvtsepi16_epi_v27(%arg0: vector<4xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v28(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v28(%arg0: vector<4xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v28(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v29(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v29(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v29(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v30(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v30(%arg0: vector<2xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v30(%arg0: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v31(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v31(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v32(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v32(%arg0: vector<16xi32>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v32(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v33(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v33(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v33(%arg0: vector<4xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v34(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v34(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v34(%arg0: vector<4xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v35(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v35(%arg0: vector<16xi32>) -> vector<16xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtsepi16_epi_v35(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v36(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v36(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtsepi16_epi_v36(%arg0: vector<2xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v37(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v37(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
+func.func @cvtsepi16_epi_v37(%arg0: vector<2xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v38(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v38(%arg0: vector<8xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+func.func @cvtsepi16_epi_v38(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v39(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v39(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v39(%arg0: vector<16xi32>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v40(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v40(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+func.func @cvtsepi16_epi_v40(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v41(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v41(%arg0: vector<8xi64>) -> vector<8xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtsepi16_epi_v41(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v42(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v42(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtsepi16_epi_v42(%arg0: vector<16xi32>) -> vector<16xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v43(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v43(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+func.func @cvtsepi16_epi_v43(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v44(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v44(%arg0: vector<8xi64>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v44(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v45(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v45(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
+func.func @cvtsepi16_epi_v45(%arg0: vector<8xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v46(
 // CHECK: "autollvm.cvtsepi16_epi"
-func.func @cvtsepi16_epi_v46(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
+func.func @cvtsepi16_epi_v46(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v47(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v47(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v48(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v48(%arg0: vector<8xi64>) -> vector<8xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v49(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v49(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v50(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v50(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v51(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v51(%arg0: vector<8xi64>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_3(
-// CHECK: "autollvm.shuffle_epi_3"
-func.func @shuffle_epi_3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.shuffle_epi_3"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+// CHECK-LABEL: func.func @cvtsepi16_epi_v52(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v52(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shuffle_epi_3_v1(
-// CHECK: "autollvm.shuffle_epi_3"
-func.func @shuffle_epi_3_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.shuffle_epi_3"(%arg0, %arg1, %arg2) { masking = "zero", operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_3_v2(
-// CHECK: "autollvm.shuffle_epi_3"
-func.func @shuffle_epi_3_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shuffle_epi_3"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
+// CHECK-LABEL: func.func @cvtsepi16_epi_v53(
+// CHECK: "autollvm.cvtsepi16_epi"
+func.func @cvtsepi16_epi_v53(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v1(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v2(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v3(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v4(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v5(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v6(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v7(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v8(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v9(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v10(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v11(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v12(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v13(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v14(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v15(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v16(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v17(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v18(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v19(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v20(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v21(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v22(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v23(
 // CHECK: "autollvm.test_epi8_mask"
 func.func @test_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -13870,48 +14059,6 @@ func.func @extracti64x2_epi_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> ve
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @inserti64x(
-// CHECK: "autollvm.inserti64x"
-func.func @inserti64x(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v1(
-// CHECK: "autollvm.inserti64x"
-func.func @inserti64x_v1(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v2(
-// CHECK: "autollvm.inserti64x"
-func.func @inserti64x_v2(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v3(
-// CHECK: "autollvm.inserti64x"
-func.func @inserti64x_v3(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v4(
-// CHECK: "autollvm.inserti64x"
-func.func @inserti64x_v4(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v5(
-// CHECK: "autollvm.inserti64x"
-func.func @inserti64x_v5(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
 // CHECK-LABEL: func.func @alignr_epi_2(
 // CHECK: "autollvm.alignr_epi_2"
 func.func @alignr_epi_2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
@@ -14540,153 +14687,6 @@ func.func @expand_epi_2_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>) -> vecto
 func.func @expand_epi_2_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vector<16xi8> {
   %0 = "autollvm.expand_epi_2"(%arg0, %arg1) { k2 = 15 : i32, a1_elem_width = 8 : i32, a0_width = 16 : i32, a1_width = 128 : i32 } : (vector<16xi1>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi(
-// CHECK: "autollvm.cvtepi32_epi"
-func.func @cvtepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v1(
-// CHECK: "autollvm.cvtepi32_epi"
-func.func @cvtepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v2(
-// CHECK: "autollvm.cvtepi32_epi"
-func.func @cvtepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v3(
-// CHECK: "autollvm.cvtepi32_epi"
-func.func @cvtepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v4(
-// CHECK: "autollvm.cvtepi32_epi"
-func.func @cvtepi32_epi_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi64_epi(
-// CHECK: "autollvm.cvtepi64_epi"
-func.func @cvtepi64_epi(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi64_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi64_epi_v1(
-// CHECK: "autollvm.cvtepi64_epi"
-func.func @cvtepi64_epi_v1(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi(
-// CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi_v1(
-// CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi_v2(
-// CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi_v3(
-// CHECK: "autollvm.cvtsepi32_epi"
-func.func @cvtsepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi64_epi(
-// CHECK: "autollvm.cvtsepi64_epi"
-func.func @cvtsepi64_epi(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtsepi64_epi_v1(
-// CHECK: "autollvm.cvtsepi64_epi"
-func.func @cvtsepi64_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtsepi64_epi_v2(
-// CHECK: "autollvm.cvtsepi64_epi"
-func.func @cvtsepi64_epi_v2(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi(
-// CHECK: "autollvm.cvtusepi32_epi"
-func.func @cvtusepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v1(
-// CHECK: "autollvm.cvtusepi32_epi"
-func.func @cvtusepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v2(
-// CHECK: "autollvm.cvtusepi32_epi"
-func.func @cvtusepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v3(
-// CHECK: "autollvm.cvtusepi32_epi"
-func.func @cvtusepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v4(
-// CHECK: "autollvm.cvtusepi32_epi"
-func.func @cvtusepi32_epi_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v5(
-// CHECK: "autollvm.cvtusepi32_epi"
-func.func @cvtusepi32_epi_v5(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v6(
-// CHECK: "autollvm.cvtusepi32_epi"
-func.func @cvtusepi32_epi_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @rol_epi(
@@ -17191,15 +17191,29 @@ func.func @move_epi(%arg0: vector<2xi64>) -> vector<2xi64> {
 // CHECK-LABEL: func.func @extract_epi(
 // CHECK: "autollvm.extract_epi"
 func.func @extract_epi(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 15 : i32, k4 = 2 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 15 : i32, k4 = 2 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extract_epi_v1(
 // CHECK: "autollvm.extract_epi"
 func.func @extract_epi_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 7 : i32, k4 = 3 : i32 } : (vector<16xi8>) -> i32
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 7 : i32, k4 = 3 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
+}
+
+// CHECK-LABEL: func.func @extract_epi_v2(
+// CHECK: "autollvm.extract_epi"
+func.func @extract_epi_v2(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 31 : i32, k4 = 1 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @extract_epi_v3(
+// CHECK: "autollvm.extract_epi"
+func.func @extract_epi_v3(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 63 : i32, k4 = 0 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @insert_epi(
@@ -17228,20 +17242,6 @@ func.func @insert_epi_v2(%arg0: vector<4xi32>, %arg1: i32) -> vector<4xi32> {
 func.func @insert_epi_v3(%arg0: vector<2xi64>, %arg1: i64) -> vector<2xi64> {
   %0 = "autollvm.insert_epi"(%arg0, %arg1) { a1 = 1 : i32, k4 = 0 : i32, a0_elem_width = 64 : i32, a2_width = 64 : i32 } : (vector<2xi64>, i64) -> vector<2xi64>
   return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @extract_epi_2(
-// CHECK: "autollvm.extract_epi_2"
-func.func @extract_epi_2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extract_epi_2"(%arg0) { a1 = 1 : i32 } : (vector<4xi32>) -> i32
-  return %0 : i32
-}
-
-// CHECK-LABEL: func.func @extract_epi_3(
-// CHECK: "autollvm.extract_epi_3"
-func.func @extract_epi_3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extract_epi_3"(%arg0) { a1 = 1 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @test_all_ones(

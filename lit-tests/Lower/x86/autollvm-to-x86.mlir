@@ -118,98 +118,140 @@ func.func @permute2f128_si_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vec
 // CHECK-LABEL: func.func @insertf128_si(
 // CHECK-NEXT: "hydride_x86.mm256_insertf128_si256"(%arg0, %arg1)
 func.func @insertf128_si(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v1(
 // CHECK-NEXT: "hydride_x86.mm256_insertf128_si256"(%arg0, %arg1)
 func.func @insertf128_si_v1(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 256 : i32, a2_elem_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v2(
 // CHECK-NEXT: "hydride_x86.mm512_inserti32x8"(%arg0, %arg1)
 func.func @insertf128_si_v2(%arg0: vector<16xi32>, %arg1: vector<8xi32>) -> vector<16xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<8xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_inserti32x8"(%arg2, %arg3, %arg0, %arg1)
 func.func @insertf128_si_v3(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v4(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti32x8"(%arg2, %arg0, %arg1)
 func.func @insertf128_si_v4(%arg0: vector<16xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v5(
 // CHECK-NEXT: "hydride_x86.mm256_inserti64x2"(%arg0, %arg1)
 func.func @insertf128_si_v5(%arg0: vector<4xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_inserti64x2"(%arg2, %arg3, %arg0, %arg1)
 func.func @insertf128_si_v6(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<2xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v7(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_inserti64x2"(%arg2, %arg0, %arg1)
 func.func @insertf128_si_v7(%arg0: vector<4xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<2xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v8(
-// CHECK-NEXT: "hydride_x86.mm256_inserti32x4"(%arg0, %arg1)
-func.func @insertf128_si_v8(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm512_inserti64x2"(%arg0, %arg1)
+func.func @insertf128_si_v8(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v9(
-// CHECK-NEXT: "hydride_x86.mm256_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
-func.func @insertf128_si_v9(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x2"(%arg2, %arg3, %arg0, %arg1)
+func.func @insertf128_si_v9(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v10(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_inserti32x4"(%arg2, %arg0, %arg1)
-func.func @insertf128_si_v10(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k5 = 127 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
-  return %0 : vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm512_maskz_inserti64x2"(%arg2, %arg0, %arg1)
+func.func @insertf128_si_v10(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v11(
-// CHECK-NEXT: "hydride_x86.mm512_inserti64x4"(%arg0, %arg1)
-func.func @insertf128_si_v11(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+// CHECK-NEXT: "hydride_x86.mm256_inserti32x4"(%arg0, %arg1)
+func.func @insertf128_si_v11(%arg0: vector<8xi32>, %arg1: vector<4xi32>) -> vector<8xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<4xi32>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v12(
-// CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x4"(%arg2, %arg3, %arg0, %arg1)
-func.func @insertf128_si_v12(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
+// CHECK-NEXT: "hydride_x86.mm256_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
+func.func @insertf128_si_v12(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @insertf128_si_v13(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_inserti32x4"(%arg2, %arg0, %arg1)
+func.func @insertf128_si_v13(%arg0: vector<8xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 255 : i32, k4 = 0 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v14(
+// CHECK-NEXT: "hydride_x86.mm512_inserti32x4"(%arg0, %arg1)
+func.func @insertf128_si_v14(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v15(
+// CHECK-NEXT: "hydride_x86.mm512_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
+func.func @insertf128_si_v15(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v16(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_inserti32x4"(%arg2, %arg0, %arg1)
+func.func @insertf128_si_v16(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 1 : i32, k6 = 127 : i32, k10 = 255 : i32, a0_elem_width = 32 : i32, a2_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v17(
+// CHECK-NEXT: "hydride_x86.mm512_inserti64x4"(%arg0, %arg1)
+func.func @insertf128_si_v17(%arg0: vector<8xi64>, %arg1: vector<4xi64>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<4xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v18(
+// CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x4"(%arg2, %arg3, %arg0, %arg1)
+func.func @insertf128_si_v18(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @insertf128_si_v19(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_inserti64x4"(%arg2, %arg0, %arg1)
-func.func @insertf128_si_v13(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k5 = 255 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
+func.func @insertf128_si_v19(%arg0: vector<8xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.insertf128_si"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", k0 = 511 : i32, k4 = 0 : i32, k6 = 255 : i32, k10 = 511 : i32, a0_elem_width = 64 : i32, a2_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -1525,28 +1567,28 @@ func.func @avg_epu_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi
 // CHECK-LABEL: func.func @blend_epi(
 // CHECK-NEXT: "hydride_x86.mm256_blend_epi16"(%arg1, %arg0)
 func.func @blend_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 15 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @blend_epi_2(
+// CHECK-LABEL: func.func @blend_epi_v1(
 // CHECK-NEXT: "hydride_x86.mm_blend_epi32"(%arg1, %arg0)
-func.func @blend_epi_2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.blend_epi_2"(%arg0, %arg1) { a0 = 1 : i32, k1 = 3 : i32, a1_elem_width = 32 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @blend_epi_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 31 : i32, a0_imm_bits = 4 : i32, a1_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @blend_epi_2_v1(
+// CHECK-LABEL: func.func @blend_epi_v2(
 // CHECK-NEXT: "hydride_x86.mm256_blend_epi32"(%arg1, %arg0)
-func.func @blend_epi_2_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.blend_epi_2"(%arg0, %arg1) { a0 = 1 : i32, k1 = 7 : i32, a1_elem_width = 32 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @blend_epi_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 31 : i32, a0_imm_bits = 8 : i32, a1_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @blend_epi_2_v2(
+// CHECK-LABEL: func.func @blend_epi_v3(
 // CHECK-NEXT: "hydride_x86.mm_blend_epi16"(%arg1, %arg0)
-func.func @blend_epi_2_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.blend_epi_2"(%arg0, %arg1) { a0 = 1 : i32, k1 = 7 : i32, a1_elem_width = 16 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @blend_epi_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.blend_epi"(%arg0, %arg1) { a0 = 1 : i32, k1 = 15 : i32, a0_imm_bits = 8 : i32, a1_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -2335,568 +2377,617 @@ func.func @cvtepi16_epi_v55(%arg0: vector<4xi32>) -> vector<16xi8> {
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v56(
-// CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi32_epi8"(%arg1, %arg0)
-func.func @cvtepi16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi32_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtepi16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v57(
+// CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi32_epi8"(%arg1, %arg0)
+func.func @cvtepi16_epi_v57(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v58(
 // CHECK-NEXT: "hydride_x86.mm256_cvtepi32_epi16"(%arg0)
-func.func @cvtepi16_epi_v57(%arg0: vector<8xi32>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v58(%arg0: vector<8xi32>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v58(
+// CHECK-LABEL: func.func @cvtepi16_epi_v59(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi32_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v58(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v59(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v59(
+// CHECK-LABEL: func.func @cvtepi16_epi_v60(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi32_epi16"(%arg1, %arg0)
-func.func @cvtepi16_epi_v59(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v60(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v60(
+// CHECK-LABEL: func.func @cvtepi16_epi_v61(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi32_epi16"(%arg0)
-func.func @cvtepi16_epi_v60(%arg0: vector<4xi32>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v61(%arg0: vector<4xi32>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v61(
+// CHECK-LABEL: func.func @cvtepi16_epi_v62(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi32_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtepi16_epi_v62(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v63(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi32_epi16"(%arg1, %arg0)
-func.func @cvtepi16_epi_v61(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v63(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v62(
+// CHECK-LABEL: func.func @cvtepi16_epi_v64(
 // CHECK-NEXT: "hydride_x86.mm256_cvtepi64_epi8"(%arg0)
-func.func @cvtepi16_epi_v62(%arg0: vector<4xi64>) -> vector<16xi8> {
+func.func @cvtepi16_epi_v64(%arg0: vector<4xi64>) -> vector<16xi8> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v63(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi64_epi8"(%arg1, %arg0)
-func.func @cvtepi16_epi_v63(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi16_epi_v64(
-// CHECK-NEXT: "hydride_x86.mm_cvtepi64_epi8"(%arg0)
-func.func @cvtepi16_epi_v64(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
 // CHECK-LABEL: func.func @cvtepi16_epi_v65(
-// CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi64_epi8"(%arg1, %arg0)
-func.func @cvtepi16_epi_v65(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi64_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtepi16_epi_v65(%arg0: vector<4xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepi16_epi_v66(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi64_epi8"(%arg1, %arg0)
+func.func @cvtepi16_epi_v66(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v67(
+// CHECK-NEXT: "hydride_x86.mm_cvtepi64_epi8"(%arg0)
+func.func @cvtepi16_epi_v67(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v68(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi64_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtepi16_epi_v68(%arg0: vector<2xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v69(
+// CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi64_epi8"(%arg1, %arg0)
+func.func @cvtepi16_epi_v69(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v70(
 // CHECK-NEXT: "hydride_x86.mm256_cvtepi64_epi32"(%arg0)
-func.func @cvtepi16_epi_v66(%arg0: vector<4xi64>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v70(%arg0: vector<4xi64>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v67(
+// CHECK-LABEL: func.func @cvtepi16_epi_v71(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi64_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v67(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v71(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v68(
+// CHECK-LABEL: func.func @cvtepi16_epi_v72(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi64_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v68(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v72(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v69(
+// CHECK-LABEL: func.func @cvtepi16_epi_v73(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi64_epi32"(%arg0)
-func.func @cvtepi16_epi_v69(%arg0: vector<2xi64>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v73(%arg0: vector<2xi64>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v70(
+// CHECK-LABEL: func.func @cvtepi16_epi_v74(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi64_epi32"(%arg1, %arg2, %arg0)
+func.func @cvtepi16_epi_v74(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v75(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi64_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v70(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v75(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v71(
+// CHECK-LABEL: func.func @cvtepi16_epi_v76(
 // CHECK-NEXT: "hydride_x86.mm256_cvtepi64_epi16"(%arg0)
-func.func @cvtepi16_epi_v71(%arg0: vector<4xi64>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v76(%arg0: vector<4xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v72(
+// CHECK-LABEL: func.func @cvtepi16_epi_v77(
+// CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi64_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtepi16_epi_v77(%arg0: vector<4xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v78(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi64_epi16"(%arg1, %arg0)
-func.func @cvtepi16_epi_v72(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v78(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v73(
+// CHECK-LABEL: func.func @cvtepi16_epi_v79(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi64_epi16"(%arg0)
-func.func @cvtepi16_epi_v73(%arg0: vector<2xi64>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v79(%arg0: vector<2xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v74(
+// CHECK-LABEL: func.func @cvtepi16_epi_v80(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi64_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtepi16_epi_v80(%arg0: vector<2xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepi16_epi_v81(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi64_epi16"(%arg1, %arg0)
-func.func @cvtepi16_epi_v74(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v81(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v75(
+// CHECK-LABEL: func.func @cvtepi16_epi_v82(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi8_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v75(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepi16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v76(
+// CHECK-LABEL: func.func @cvtepi16_epi_v83(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi8_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v76(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepi16_epi_v83(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v77(
+// CHECK-LABEL: func.func @cvtepi16_epi_v84(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepi8_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v77(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v84(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v78(
+// CHECK-LABEL: func.func @cvtepi16_epi_v85(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi8_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v78(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v85(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v79(
+// CHECK-LABEL: func.func @cvtepi16_epi_v86(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi8_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v79(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepi16_epi_v86(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v80(
+// CHECK-LABEL: func.func @cvtepi16_epi_v87(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi8_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v80(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepi16_epi_v87(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v81(
+// CHECK-LABEL: func.func @cvtepi16_epi_v88(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepi8_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v88(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v82(
+// CHECK-LABEL: func.func @cvtepi16_epi_v89(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi8_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v89(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v83(
+// CHECK-LABEL: func.func @cvtepi16_epi_v90(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi32_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v83(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepi16_epi_v90(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v84(
+// CHECK-LABEL: func.func @cvtepi16_epi_v91(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi32_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v84(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepi16_epi_v91(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v85(
+// CHECK-LABEL: func.func @cvtepi16_epi_v92(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepi32_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v85(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v92(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v86(
+// CHECK-LABEL: func.func @cvtepi16_epi_v93(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi32_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v86(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v93(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v87(
+// CHECK-LABEL: func.func @cvtepi16_epi_v94(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi16_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v87(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepi16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v88(
+// CHECK-LABEL: func.func @cvtepi16_epi_v95(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi16_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v88(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepi16_epi_v95(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v89(
+// CHECK-LABEL: func.func @cvtepi16_epi_v96(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepi16_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v89(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v96(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v90(
+// CHECK-LABEL: func.func @cvtepi16_epi_v97(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi16_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v90(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v97(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v91(
+// CHECK-LABEL: func.func @cvtepi16_epi_v98(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi16_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v91(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepi16_epi_v98(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v92(
+// CHECK-LABEL: func.func @cvtepi16_epi_v99(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepi16_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v92(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepi16_epi_v99(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v93(
+// CHECK-LABEL: func.func @cvtepi16_epi_v100(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepi16_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v93(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v100(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v94(
+// CHECK-LABEL: func.func @cvtepi16_epi_v101(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepi16_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v101(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v95(
+// CHECK-LABEL: func.func @cvtepi16_epi_v102(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_mov_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v95(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v102(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v96(
+// CHECK-LABEL: func.func @cvtepi16_epi_v103(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_mov_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v96(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v103(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v97(
+// CHECK-LABEL: func.func @cvtepi16_epi_v104(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi32_epi8"(%arg0)
-func.func @cvtepi16_epi_v97(%arg0: vector<16xi32>) -> vector<16xi8> {
+func.func @cvtepi16_epi_v104(%arg0: vector<16xi32>) -> vector<16xi8> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v98(
+// CHECK-LABEL: func.func @cvtepi16_epi_v105(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi32_epi8"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v98(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+func.func @cvtepi16_epi_v105(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v99(
+// CHECK-LABEL: func.func @cvtepi16_epi_v106(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi32_epi8"(%arg1, %arg0)
-func.func @cvtepi16_epi_v99(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+func.func @cvtepi16_epi_v106(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v100(
+// CHECK-LABEL: func.func @cvtepi16_epi_v107(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi32_epi16"(%arg0)
-func.func @cvtepi16_epi_v100(%arg0: vector<16xi32>) -> vector<16xi16> {
+func.func @cvtepi16_epi_v107(%arg0: vector<16xi32>) -> vector<16xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v101(
+// CHECK-LABEL: func.func @cvtepi16_epi_v108(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi32_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v101(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+func.func @cvtepi16_epi_v108(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v102(
+// CHECK-LABEL: func.func @cvtepi16_epi_v109(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi32_epi16"(%arg1, %arg0)
-func.func @cvtepi16_epi_v102(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+func.func @cvtepi16_epi_v109(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v103(
+// CHECK-LABEL: func.func @cvtepi16_epi_v110(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi64_epi8"(%arg0)
-func.func @cvtepi16_epi_v103(%arg0: vector<8xi64>) -> vector<16xi8> {
+func.func @cvtepi16_epi_v110(%arg0: vector<8xi64>) -> vector<16xi8> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v104(
+// CHECK-LABEL: func.func @cvtepi16_epi_v111(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi64_epi8"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v104(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+func.func @cvtepi16_epi_v111(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v105(
+// CHECK-LABEL: func.func @cvtepi16_epi_v112(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi64_epi8"(%arg1, %arg0)
-func.func @cvtepi16_epi_v105(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+func.func @cvtepi16_epi_v112(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v106(
+// CHECK-LABEL: func.func @cvtepi16_epi_v113(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi64_epi32"(%arg0)
-func.func @cvtepi16_epi_v106(%arg0: vector<8xi64>) -> vector<8xi32> {
+func.func @cvtepi16_epi_v113(%arg0: vector<8xi64>) -> vector<8xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v107(
+// CHECK-LABEL: func.func @cvtepi16_epi_v114(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi64_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v107(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepi16_epi_v114(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v108(
+// CHECK-LABEL: func.func @cvtepi16_epi_v115(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi64_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v108(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepi16_epi_v115(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v109(
+// CHECK-LABEL: func.func @cvtepi16_epi_v116(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi64_epi16"(%arg0)
-func.func @cvtepi16_epi_v109(%arg0: vector<8xi64>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v116(%arg0: vector<8xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v110(
+// CHECK-LABEL: func.func @cvtepi16_epi_v117(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi64_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v110(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v117(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v111(
+// CHECK-LABEL: func.func @cvtepi16_epi_v118(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi64_epi16"(%arg1, %arg0)
-func.func @cvtepi16_epi_v111(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v118(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v112(
+// CHECK-LABEL: func.func @cvtepi16_epi_v119(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi8_epi32"(%arg0)
-func.func @cvtepi16_epi_v112(%arg0: vector<16xi8>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v119(%arg0: vector<16xi8>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v113(
+// CHECK-LABEL: func.func @cvtepi16_epi_v120(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi8_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v113(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v120(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v114(
+// CHECK-LABEL: func.func @cvtepi16_epi_v121(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi8_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v114(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v121(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v115(
+// CHECK-LABEL: func.func @cvtepi16_epi_v122(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi8_epi64"(%arg0)
-func.func @cvtepi16_epi_v115(%arg0: vector<16xi8>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v122(%arg0: vector<16xi8>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v116(
+// CHECK-LABEL: func.func @cvtepi16_epi_v123(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi8_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v116(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v123(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v117(
+// CHECK-LABEL: func.func @cvtepi16_epi_v124(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi8_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v117(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v124(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v118(
+// CHECK-LABEL: func.func @cvtepi16_epi_v125(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi32_epi64"(%arg0)
-func.func @cvtepi16_epi_v118(%arg0: vector<8xi32>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v125(%arg0: vector<8xi32>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v119(
+// CHECK-LABEL: func.func @cvtepi16_epi_v126(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi32_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v119(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v126(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v120(
+// CHECK-LABEL: func.func @cvtepi16_epi_v127(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi32_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v120(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v127(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v121(
+// CHECK-LABEL: func.func @cvtepi16_epi_v128(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi16_epi32"(%arg0)
-func.func @cvtepi16_epi_v121(%arg0: vector<16xi16>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v128(%arg0: vector<16xi16>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v122(
+// CHECK-LABEL: func.func @cvtepi16_epi_v129(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi16_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v122(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v129(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v123(
+// CHECK-LABEL: func.func @cvtepi16_epi_v130(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi16_epi32"(%arg1, %arg0)
-func.func @cvtepi16_epi_v123(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v130(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v124(
+// CHECK-LABEL: func.func @cvtepi16_epi_v131(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepi16_epi64"(%arg0)
-func.func @cvtepi16_epi_v124(%arg0: vector<8xi16>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v131(%arg0: vector<8xi16>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v125(
+// CHECK-LABEL: func.func @cvtepi16_epi_v132(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepi16_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v125(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v132(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v126(
+// CHECK-LABEL: func.func @cvtepi16_epi_v133(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepi16_epi64"(%arg1, %arg0)
-func.func @cvtepi16_epi_v126(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v133(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v127(
+// CHECK-LABEL: func.func @cvtepi16_epi_v134(
 // CHECK-NEXT: "hydride_x86.mm512_mask_mov_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v127(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v134(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v128(
+// CHECK-LABEL: func.func @cvtepi16_epi_v135(
 // CHECK-NEXT: "hydride_x86.mm512_mask_mov_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v128(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v135(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v129(
+// CHECK-LABEL: func.func @cvtepi16_epi_v136(
 // CHECK-NEXT: "hydride_x86.mm512_mask_mov_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v129(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepi16_epi_v136(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v130(
+// CHECK-LABEL: func.func @cvtepi16_epi_v137(
 // CHECK-NEXT: "hydride_x86.mm512_mask_mov_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepi16_epi_v130(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepi16_epi_v137(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v131(
+// CHECK-LABEL: func.func @cvtepi16_epi_v138(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi8_epi16"(%arg0)
-func.func @cvtepi16_epi_v131(%arg0: vector<16xi8>) -> vector<8xi16> {
+func.func @cvtepi16_epi_v138(%arg0: vector<16xi8>) -> vector<8xi16> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v132(
+// CHECK-LABEL: func.func @cvtepi16_epi_v139(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi8_epi32"(%arg0)
-func.func @cvtepi16_epi_v132(%arg0: vector<16xi8>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v139(%arg0: vector<16xi8>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v133(
+// CHECK-LABEL: func.func @cvtepi16_epi_v140(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi8_epi64"(%arg0)
-func.func @cvtepi16_epi_v133(%arg0: vector<16xi8>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v140(%arg0: vector<16xi8>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v134(
+// CHECK-LABEL: func.func @cvtepi16_epi_v141(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi16_epi32"(%arg0)
-func.func @cvtepi16_epi_v134(%arg0: vector<8xi16>) -> vector<4xi32> {
+func.func @cvtepi16_epi_v141(%arg0: vector<8xi16>) -> vector<4xi32> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v135(
+// CHECK-LABEL: func.func @cvtepi16_epi_v142(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi16_epi64"(%arg0)
-func.func @cvtepi16_epi_v135(%arg0: vector<8xi16>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v142(%arg0: vector<8xi16>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepi16_epi_v136(
+// CHECK-LABEL: func.func @cvtepi16_epi_v143(
 // CHECK-NEXT: "hydride_x86.mm_cvtepi32_epi64"(%arg0)
-func.func @cvtepi16_epi_v136(%arg0: vector<4xi32>) -> vector<2xi64> {
+func.func @cvtepi16_epi_v143(%arg0: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.cvtepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
@@ -3084,526 +3175,575 @@ func.func @cvtepu16_epi_v25(%arg0: vector<4xi32>) -> vector<16xi8> {
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v26(
-// CHECK-NEXT: "hydride_x86.mm_maskz_cvtusepi32_epi8"(%arg1, %arg0)
-func.func @cvtepu16_epi_v26(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi32_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtepu16_epi_v26(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v27(
+// CHECK-NEXT: "hydride_x86.mm_maskz_cvtusepi32_epi8"(%arg1, %arg0)
+func.func @cvtepu16_epi_v27(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v28(
 // CHECK-NEXT: "hydride_x86.mm256_cvtusepi32_epi16"(%arg0)
-func.func @cvtepu16_epi_v27(%arg0: vector<8xi32>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v28(%arg0: vector<8xi32>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v28(
+// CHECK-LABEL: func.func @cvtepu16_epi_v29(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtusepi32_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v28(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v29(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v29(
+// CHECK-LABEL: func.func @cvtepu16_epi_v30(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtusepi32_epi16"(%arg1, %arg0)
-func.func @cvtepu16_epi_v29(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v30(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v30(
+// CHECK-LABEL: func.func @cvtepu16_epi_v31(
 // CHECK-NEXT: "hydride_x86.mm_cvtusepi32_epi16"(%arg0)
-func.func @cvtepu16_epi_v30(%arg0: vector<4xi32>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v31(%arg0: vector<4xi32>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v31(
+// CHECK-LABEL: func.func @cvtepu16_epi_v32(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi32_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtepu16_epi_v32(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v33(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtusepi32_epi16"(%arg1, %arg0)
-func.func @cvtepu16_epi_v31(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v33(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v32(
+// CHECK-LABEL: func.func @cvtepu16_epi_v34(
 // CHECK-NEXT: "hydride_x86.mm256_cvtusepi64_epi8"(%arg0)
-func.func @cvtepu16_epi_v32(%arg0: vector<4xi64>) -> vector<16xi8> {
+func.func @cvtepu16_epi_v34(%arg0: vector<4xi64>) -> vector<16xi8> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v33(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_cvtusepi64_epi8"(%arg1, %arg0)
-func.func @cvtepu16_epi_v33(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepu16_epi_v34(
-// CHECK-NEXT: "hydride_x86.mm_cvtusepi64_epi8"(%arg0)
-func.func @cvtepu16_epi_v34(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
 // CHECK-LABEL: func.func @cvtepu16_epi_v35(
-// CHECK-NEXT: "hydride_x86.mm_maskz_cvtusepi64_epi8"(%arg1, %arg0)
-func.func @cvtepu16_epi_v35(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm256_mask_cvtusepi64_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtepu16_epi_v35(%arg0: vector<4xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtepu16_epi_v36(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_cvtusepi64_epi8"(%arg1, %arg0)
+func.func @cvtepu16_epi_v36(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v37(
+// CHECK-NEXT: "hydride_x86.mm_cvtusepi64_epi8"(%arg0)
+func.func @cvtepu16_epi_v37(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v38(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi64_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtepu16_epi_v38(%arg0: vector<2xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v39(
+// CHECK-NEXT: "hydride_x86.mm_maskz_cvtusepi64_epi8"(%arg1, %arg0)
+func.func @cvtepu16_epi_v39(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v40(
 // CHECK-NEXT: "hydride_x86.mm256_cvtusepi64_epi32"(%arg0)
-func.func @cvtepu16_epi_v36(%arg0: vector<4xi64>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v40(%arg0: vector<4xi64>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v37(
+// CHECK-LABEL: func.func @cvtepu16_epi_v41(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtusepi64_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v37(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v41(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v38(
+// CHECK-LABEL: func.func @cvtepu16_epi_v42(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtusepi64_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v38(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v42(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v39(
+// CHECK-LABEL: func.func @cvtepu16_epi_v43(
 // CHECK-NEXT: "hydride_x86.mm_cvtusepi64_epi32"(%arg0)
-func.func @cvtepu16_epi_v39(%arg0: vector<2xi64>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v43(%arg0: vector<2xi64>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v40(
+// CHECK-LABEL: func.func @cvtepu16_epi_v44(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi64_epi32"(%arg1, %arg2, %arg0)
+func.func @cvtepu16_epi_v44(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v45(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtusepi64_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v40(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v45(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v41(
+// CHECK-LABEL: func.func @cvtepu16_epi_v46(
 // CHECK-NEXT: "hydride_x86.mm256_cvtusepi64_epi16"(%arg0)
-func.func @cvtepu16_epi_v41(%arg0: vector<4xi64>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v46(%arg0: vector<4xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v42(
+// CHECK-LABEL: func.func @cvtepu16_epi_v47(
+// CHECK-NEXT: "hydride_x86.mm256_mask_cvtusepi64_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtepu16_epi_v47(%arg0: vector<4xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v48(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtusepi64_epi16"(%arg1, %arg0)
-func.func @cvtepu16_epi_v42(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v48(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v43(
+// CHECK-LABEL: func.func @cvtepu16_epi_v49(
 // CHECK-NEXT: "hydride_x86.mm_cvtusepi64_epi16"(%arg0)
-func.func @cvtepu16_epi_v43(%arg0: vector<2xi64>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v49(%arg0: vector<2xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v44(
+// CHECK-LABEL: func.func @cvtepu16_epi_v50(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi64_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtepu16_epi_v50(%arg0: vector<2xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtepu16_epi_v51(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtusepi64_epi16"(%arg1, %arg0)
-func.func @cvtepu16_epi_v44(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v51(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v45(
+// CHECK-LABEL: func.func @cvtepu16_epi_v52(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepu8_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v45(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepu16_epi_v52(%arg0: vector<16xi8>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v46(
+// CHECK-LABEL: func.func @cvtepu16_epi_v53(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepu8_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v46(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepu16_epi_v53(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v47(
+// CHECK-LABEL: func.func @cvtepu16_epi_v54(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepu8_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v47(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v54(%arg0: vector<16xi8>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v48(
+// CHECK-LABEL: func.func @cvtepu16_epi_v55(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepu8_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v48(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v55(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v49(
+// CHECK-LABEL: func.func @cvtepu16_epi_v56(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepu8_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v49(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepu16_epi_v56(%arg0: vector<16xi8>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v50(
+// CHECK-LABEL: func.func @cvtepu16_epi_v57(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepu8_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v50(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepu16_epi_v57(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v51(
+// CHECK-LABEL: func.func @cvtepu16_epi_v58(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepu8_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v51(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v58(%arg0: vector<16xi8>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v52(
+// CHECK-LABEL: func.func @cvtepu16_epi_v59(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepu8_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v52(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v59(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v53(
+// CHECK-LABEL: func.func @cvtepu16_epi_v60(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepu32_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v53(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepu16_epi_v60(%arg0: vector<4xi32>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v54(
+// CHECK-LABEL: func.func @cvtepu16_epi_v61(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepu32_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v54(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepu16_epi_v61(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v55(
+// CHECK-LABEL: func.func @cvtepu16_epi_v62(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepu32_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v55(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v62(%arg0: vector<4xi32>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v56(
+// CHECK-LABEL: func.func @cvtepu16_epi_v63(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepu32_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v56(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v63(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v57(
+// CHECK-LABEL: func.func @cvtepu16_epi_v64(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepu16_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v57(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepu16_epi_v64(%arg0: vector<8xi16>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v58(
+// CHECK-LABEL: func.func @cvtepu16_epi_v65(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepu16_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v58(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepu16_epi_v65(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v59(
+// CHECK-LABEL: func.func @cvtepu16_epi_v66(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepu16_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v59(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v66(%arg0: vector<8xi16>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v60(
+// CHECK-LABEL: func.func @cvtepu16_epi_v67(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepu16_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v60(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v67(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v61(
+// CHECK-LABEL: func.func @cvtepu16_epi_v68(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtepu16_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v61(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepu16_epi_v68(%arg0: vector<8xi16>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v62(
+// CHECK-LABEL: func.func @cvtepu16_epi_v69(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtepu16_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v62(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @cvtepu16_epi_v69(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v63(
+// CHECK-LABEL: func.func @cvtepu16_epi_v70(
 // CHECK-NEXT: "hydride_x86.mm_mask_cvtepu16_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v63(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v70(%arg0: vector<8xi16>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v64(
+// CHECK-LABEL: func.func @cvtepu16_epi_v71(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtepu16_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v64(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v71(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v65(
+// CHECK-LABEL: func.func @cvtepu16_epi_v72(
 // CHECK-NEXT: "hydride_x86.mm512_cvtusepi32_epi8"(%arg0)
-func.func @cvtepu16_epi_v65(%arg0: vector<16xi32>) -> vector<16xi8> {
+func.func @cvtepu16_epi_v72(%arg0: vector<16xi32>) -> vector<16xi8> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v66(
+// CHECK-LABEL: func.func @cvtepu16_epi_v73(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtusepi32_epi8"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v66(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+func.func @cvtepu16_epi_v73(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v67(
+// CHECK-LABEL: func.func @cvtepu16_epi_v74(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtusepi32_epi8"(%arg1, %arg0)
-func.func @cvtepu16_epi_v67(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+func.func @cvtepu16_epi_v74(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v68(
+// CHECK-LABEL: func.func @cvtepu16_epi_v75(
 // CHECK-NEXT: "hydride_x86.mm512_cvtusepi32_epi16"(%arg0)
-func.func @cvtepu16_epi_v68(%arg0: vector<16xi32>) -> vector<16xi16> {
+func.func @cvtepu16_epi_v75(%arg0: vector<16xi32>) -> vector<16xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v69(
+// CHECK-LABEL: func.func @cvtepu16_epi_v76(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtusepi32_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v69(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+func.func @cvtepu16_epi_v76(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v70(
+// CHECK-LABEL: func.func @cvtepu16_epi_v77(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtusepi32_epi16"(%arg1, %arg0)
-func.func @cvtepu16_epi_v70(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+func.func @cvtepu16_epi_v77(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v71(
+// CHECK-LABEL: func.func @cvtepu16_epi_v78(
 // CHECK-NEXT: "hydride_x86.mm512_cvtusepi64_epi8"(%arg0)
-func.func @cvtepu16_epi_v71(%arg0: vector<8xi64>) -> vector<16xi8> {
+func.func @cvtepu16_epi_v78(%arg0: vector<8xi64>) -> vector<16xi8> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v72(
+// CHECK-LABEL: func.func @cvtepu16_epi_v79(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtusepi64_epi8"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v72(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+func.func @cvtepu16_epi_v79(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v73(
+// CHECK-LABEL: func.func @cvtepu16_epi_v80(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtusepi64_epi8"(%arg1, %arg0)
-func.func @cvtepu16_epi_v73(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+func.func @cvtepu16_epi_v80(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v74(
+// CHECK-LABEL: func.func @cvtepu16_epi_v81(
 // CHECK-NEXT: "hydride_x86.mm512_cvtusepi64_epi32"(%arg0)
-func.func @cvtepu16_epi_v74(%arg0: vector<8xi64>) -> vector<8xi32> {
+func.func @cvtepu16_epi_v81(%arg0: vector<8xi64>) -> vector<8xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v75(
+// CHECK-LABEL: func.func @cvtepu16_epi_v82(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtusepi64_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v75(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepu16_epi_v82(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v76(
+// CHECK-LABEL: func.func @cvtepu16_epi_v83(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtusepi64_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v76(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtepu16_epi_v83(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v77(
+// CHECK-LABEL: func.func @cvtepu16_epi_v84(
 // CHECK-NEXT: "hydride_x86.mm512_cvtusepi64_epi16"(%arg0)
-func.func @cvtepu16_epi_v77(%arg0: vector<8xi64>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v84(%arg0: vector<8xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v78(
+// CHECK-LABEL: func.func @cvtepu16_epi_v85(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtusepi64_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v78(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v85(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v79(
+// CHECK-LABEL: func.func @cvtepu16_epi_v86(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtusepi64_epi16"(%arg1, %arg0)
-func.func @cvtepu16_epi_v79(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v86(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v80(
+// CHECK-LABEL: func.func @cvtepu16_epi_v87(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepu8_epi32"(%arg0)
-func.func @cvtepu16_epi_v80(%arg0: vector<16xi8>) -> vector<16xi32> {
+func.func @cvtepu16_epi_v87(%arg0: vector<16xi8>) -> vector<16xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v81(
+// CHECK-LABEL: func.func @cvtepu16_epi_v88(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepu8_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v81(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepu16_epi_v88(%arg0: vector<16xi8>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v82(
+// CHECK-LABEL: func.func @cvtepu16_epi_v89(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepu8_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v82(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepu16_epi_v89(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v83(
+// CHECK-LABEL: func.func @cvtepu16_epi_v90(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepu8_epi64"(%arg0)
-func.func @cvtepu16_epi_v83(%arg0: vector<16xi8>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v90(%arg0: vector<16xi8>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v84(
+// CHECK-LABEL: func.func @cvtepu16_epi_v91(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepu8_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v84(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v91(%arg0: vector<16xi8>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi8>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v85(
+// CHECK-LABEL: func.func @cvtepu16_epi_v92(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepu8_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v85(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v92(%arg0: vector<16xi8>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v86(
+// CHECK-LABEL: func.func @cvtepu16_epi_v93(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepu32_epi64"(%arg0)
-func.func @cvtepu16_epi_v86(%arg0: vector<8xi32>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v93(%arg0: vector<8xi32>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v87(
+// CHECK-LABEL: func.func @cvtepu16_epi_v94(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepu32_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v87(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v94(%arg0: vector<8xi32>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v88(
+// CHECK-LABEL: func.func @cvtepu16_epi_v95(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepu32_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v88(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v95(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v89(
+// CHECK-LABEL: func.func @cvtepu16_epi_v96(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepu16_epi32"(%arg0)
-func.func @cvtepu16_epi_v89(%arg0: vector<16xi16>) -> vector<16xi32> {
+func.func @cvtepu16_epi_v96(%arg0: vector<16xi16>) -> vector<16xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v90(
+// CHECK-LABEL: func.func @cvtepu16_epi_v97(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepu16_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v90(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepu16_epi_v97(%arg0: vector<16xi16>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v91(
+// CHECK-LABEL: func.func @cvtepu16_epi_v98(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepu16_epi32"(%arg1, %arg0)
-func.func @cvtepu16_epi_v91(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
+func.func @cvtepu16_epi_v98(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v92(
+// CHECK-LABEL: func.func @cvtepu16_epi_v99(
 // CHECK-NEXT: "hydride_x86.mm512_cvtepu16_epi64"(%arg0)
-func.func @cvtepu16_epi_v92(%arg0: vector<8xi16>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v99(%arg0: vector<8xi16>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v93(
+// CHECK-LABEL: func.func @cvtepu16_epi_v100(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtepu16_epi64"(%arg1, %arg2, %arg0)
-func.func @cvtepu16_epi_v93(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v100(%arg0: vector<8xi16>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v94(
+// CHECK-LABEL: func.func @cvtepu16_epi_v101(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtepu16_epi64"(%arg1, %arg0)
-func.func @cvtepu16_epi_v94(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @cvtepu16_epi_v101(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v95(
+// CHECK-LABEL: func.func @cvtepu16_epi_v102(
 // CHECK-NEXT: "hydride_x86.mm_cvtepu8_epi16"(%arg0)
-func.func @cvtepu16_epi_v95(%arg0: vector<16xi8>) -> vector<8xi16> {
+func.func @cvtepu16_epi_v102(%arg0: vector<16xi8>) -> vector<8xi16> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v96(
+// CHECK-LABEL: func.func @cvtepu16_epi_v103(
 // CHECK-NEXT: "hydride_x86.mm_cvtepu8_epi32"(%arg0)
-func.func @cvtepu16_epi_v96(%arg0: vector<16xi8>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v103(%arg0: vector<16xi8>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v97(
+// CHECK-LABEL: func.func @cvtepu16_epi_v104(
 // CHECK-NEXT: "hydride_x86.mm_cvtepu8_epi64"(%arg0)
-func.func @cvtepu16_epi_v97(%arg0: vector<16xi8>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v104(%arg0: vector<16xi8>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 64 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v98(
+// CHECK-LABEL: func.func @cvtepu16_epi_v105(
 // CHECK-NEXT: "hydride_x86.mm_cvtepu16_epi32"(%arg0)
-func.func @cvtepu16_epi_v98(%arg0: vector<8xi16>) -> vector<4xi32> {
+func.func @cvtepu16_epi_v105(%arg0: vector<8xi16>) -> vector<4xi32> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v99(
+// CHECK-LABEL: func.func @cvtepu16_epi_v106(
 // CHECK-NEXT: "hydride_x86.mm_cvtepu16_epi64"(%arg0)
-func.func @cvtepu16_epi_v99(%arg0: vector<8xi16>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v106(%arg0: vector<8xi16>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 64 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cvtepu16_epi_v100(
+// CHECK-LABEL: func.func @cvtepu16_epi_v107(
 // CHECK-NEXT: "hydride_x86.mm_cvtepu32_epi64"(%arg0)
-func.func @cvtepu16_epi_v100(%arg0: vector<4xi32>) -> vector<2xi64> {
+func.func @cvtepu16_epi_v107(%arg0: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.cvtepu16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
@@ -3695,64 +3835,127 @@ func.func @hsubs_epi_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8x
 // CHECK-LABEL: func.func @madd_epi(
 // CHECK-NEXT: "hydride_x86.mm256_madd_epi16"(%arg0, %arg1)
 func.func @madd_epi(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<8xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm256_mask_madd_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @madd_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm256_mullo_epi32"(%arg0, %arg1)
+func.func @madd_epi_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_madd_epi16"(%arg2, %arg0, %arg1)
-func.func @madd_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi1>) -> vector<8xi32>
+// CHECK-NEXT: "hydride_x86.mm256_mask_madd_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @madd_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm512_madd_epi16"(%arg0, %arg1)
-func.func @madd_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<16xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
-  return %0 : vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm256_maskz_madd_epi16"(%arg2, %arg0, %arg1)
+func.func @madd_epi_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<8xi1>) -> vector<8xi32>
+  return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v4(
-// CHECK-NEXT: "hydride_x86.mm512_mask_madd_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @madd_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm512_madd_epi16"(%arg0, %arg1)
+func.func @madd_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<16xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v5(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_madd_epi16"(%arg2, %arg0, %arg1)
-func.func @madd_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi1>) -> vector<16xi32>
+// CHECK-NEXT: "hydride_x86.mm512_mask_madd_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @madd_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v6(
-// CHECK-NEXT: "hydride_x86.mm_mask_madd_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @madd_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+// CHECK-NEXT: "hydride_x86.mm512_maskz_madd_epi16"(%arg2, %arg0, %arg1)
+func.func @madd_epi_v6(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<16xi1>) -> vector<16xi32>
+  return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v7(
-// CHECK-NEXT: "hydride_x86.mm_maskz_madd_epi16"(%arg2, %arg0, %arg1)
-func.func @madd_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<4xi32>
+// CHECK-NEXT: "hydride_x86.mm_mask_madd_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @madd_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @madd_epi_v8(
-// CHECK-NEXT: "hydride_x86.mm_madd_epi16"(%arg0, %arg1)
-func.func @madd_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+// CHECK-NEXT: "hydride_x86.mm_maskz_madd_epi16"(%arg2, %arg0, %arg1)
+func.func @madd_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v9(
+// CHECK-NEXT: "hydride_x86.mm256_mask_mullo_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @madd_epi_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v10(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_mullo_epi16"(%arg2, %arg0, %arg1)
+func.func @madd_epi_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  return %0 : vector<16xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v11(
+// CHECK-NEXT: "hydride_x86.mm512_mask_mullo_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @madd_epi_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v12(
+// CHECK-NEXT: "hydride_x86.mm512_maskz_mullo_epi16"(%arg2, %arg0, %arg1)
+func.func @madd_epi_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v13(
+// CHECK-NEXT: "hydride_x86.mm512_mullo_epi16"(%arg0, %arg1)
+func.func @madd_epi_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v14(
+// CHECK-NEXT: "hydride_x86.mm_mask_mullo_epi16"(%arg2, %arg3, %arg0, %arg1)
+func.func @madd_epi_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v15(
+// CHECK-NEXT: "hydride_x86.mm_maskz_mullo_epi16"(%arg2, %arg0, %arg1)
+func.func @madd_epi_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v16(
+// CHECK-NEXT: "hydride_x86.mm_madd_epi16"(%arg0, %arg1)
+func.func @madd_epi_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @madd_epi_v17(
+// CHECK-NEXT: "hydride_x86.mm_mullo_epi16"(%arg0, %arg1)
+func.func @madd_epi_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.madd_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @maddubs_epi(
@@ -5295,69 +5498,6 @@ func.func @mulhrs_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mullo_epi(
-// CHECK-NEXT: "hydride_x86.mm256_mullo_epi32"(%arg0, %arg1)
-func.func @mullo_epi(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
-  return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm256_mask_mullo_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @mullo_epi_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_mullo_epi16"(%arg2, %arg0, %arg1)
-func.func @mullo_epi_v2(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
-  return %0 : vector<16xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm512_mask_mullo_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @mullo_epi_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v4(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_mullo_epi16"(%arg2, %arg0, %arg1)
-func.func @mullo_epi_v4(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v5(
-// CHECK-NEXT: "hydride_x86.mm512_mullo_epi16"(%arg0, %arg1)
-func.func @mullo_epi_v5(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
-  return %0 : vector<32xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v6(
-// CHECK-NEXT: "hydride_x86.mm_mask_mullo_epi16"(%arg2, %arg3, %arg0, %arg1)
-func.func @mullo_epi_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v7(
-// CHECK-NEXT: "hydride_x86.mm_maskz_mullo_epi16"(%arg2, %arg0, %arg1)
-func.func @mullo_epi_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mullo_epi_v8(
-// CHECK-NEXT: "hydride_x86.mm_mullo_epi16"(%arg0, %arg1)
-func.func @mullo_epi_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mullo_epi"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
 // CHECK-LABEL: func.func @or_si(
 // CHECK-NEXT: "hydride_x86.mm256_or_si256"(%arg0, %arg1)
 func.func @or_si(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
@@ -6161,6 +6301,27 @@ func.func @shuffle_epi_2_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: v
 func.func @shuffle_epi_2_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
   %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, k10 = 5 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_2_v6(
+// CHECK-NEXT: "hydride_x86.mm_mask_shuffle_epi8"(%arg2, %arg3, %arg1, %arg0)
+func.func @shuffle_epi_2_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", k1 = 15 : i32, k10 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_2_v7(
+// CHECK-NEXT: "hydride_x86.mm_maskz_shuffle_epi8"(%arg2, %arg1, %arg0)
+func.func @shuffle_epi_2_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, k10 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shuffle_epi_2_v8(
+// CHECK-NEXT: "hydride_x86.mm_shuffle_epi8"(%arg1, %arg0)
+func.func @shuffle_epi_2_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shuffle_epi_2"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, k10 = 3 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @shufflehi_epi(
@@ -10212,672 +10373,672 @@ func.func @cmpge_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %ar
 // CHECK-LABEL: func.func @cmpgt_epi8_mask(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi8_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi8_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epi8_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epi8_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi8_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi8_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v12(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi16_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v13(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi16_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v14(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v15(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v16(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epi16_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v17(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epi16_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v18(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v20(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi16_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v21(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi16_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v22(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v23(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v24(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi32_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v25(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi32_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v26(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v27(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v28(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi32_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v29(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi32_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v30(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v31(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v32(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi64_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v33(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi64_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v34(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v35(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v36(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi64_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v37(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epi64_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v38(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v39(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v40(
 // CHECK-NEXT: "hydride_x86.mm512_cmplt_epi32_mask"(%arg1, %arg0)
 func.func @cmpgt_epi8_mask_v40(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v41(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmplt_epi32_mask"(%arg2, %arg1, %arg0)
 func.func @cmpgt_epi8_mask_v41(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v42(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epi64_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v43(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epi64_mask"(%arg0, %arg1)
 func.func @cmpgt_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v44(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v44(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v45(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epi8_mask_v45(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v46(
 // CHECK-NEXT: "hydride_x86.mm512_cmplt_epi32_mask"(%arg1, %arg0)
 func.func @cmpgt_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epi8_mask_v47(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmplt_epi32_mask"(%arg2, %arg1, %arg0)
 func.func @cmpgt_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epi8_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epi8_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epi8_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epi8_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v6(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v7(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epi8_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v9(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epi8_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v12(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epu16_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v14(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epu16_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v15(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v16(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epu16_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v17(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v18(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epu16_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v18(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v19(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v19(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v20(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epu16_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v20(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v21(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v21(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v22(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epu16_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v23(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v24(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epi32_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v25(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v26(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epi32_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v27(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v28(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epi64_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v28(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v29(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v29(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v30(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epi64_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v31(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v31(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v32(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epi32_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v32(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v33(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v33(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v34(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epi32_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v35(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v36(
 // CHECK-NEXT: "hydride_x86.mm256_cmpneq_epi64_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v36(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v37(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpneq_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v37(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v38(
 // CHECK-NEXT: "hydride_x86.mm_cmpneq_epi64_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v39(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpneq_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v40(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epi64_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v41(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v42(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epi64_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v43(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v44(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epi32_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v45(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v46(
 // CHECK-NEXT: "hydride_x86.mm512_cmpneq_epi32_mask"(%arg0, %arg1)
 func.func @cmpneq_epi8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpneq_epi8_mask_v47(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpneq_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpneq_epi8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpneq_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -11388,336 +11549,336 @@ func.func @cmpge_epu8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %ar
 // CHECK-LABEL: func.func @cmpgt_epu8_mask(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu8_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu8_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu8_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu8_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu8_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu8_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu8_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v12(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu16_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v13(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu16_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v13(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v14(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v14(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v15(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v15(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v16(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu16_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v16(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v17(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu16_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v17(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v18(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v18(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v19(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v19(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v20(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu16_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v21(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu16_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v22(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v23(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu16_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v24(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu32_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v24(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v25(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu32_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v25(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v26(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v27(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v28(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu32_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v28(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v29(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu32_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v30(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v31(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v32(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu64_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v32(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v33(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epu64_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v33(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v34(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v34(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v35(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cmpgt_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v35(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v36(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu64_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v36(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v37(
 // CHECK-NEXT: "hydride_x86.mm_cmpgt_epu64_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v37(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v38(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v38(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v39(
 // CHECK-NEXT: "hydride_x86.mm_mask_cmpgt_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v39(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v40(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu64_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v40(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v41(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu64_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v41(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v42(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v42(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v43(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu64_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v43(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v44(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu32_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v44(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v45(
 // CHECK-NEXT: "hydride_x86.mm512_cmpgt_epu32_mask"(%arg0, %arg1)
 func.func @cmpgt_epu8_mask_v45(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v46(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @cmpgt_epu8_mask_v47(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cmpgt_epu32_mask"(%arg2, %arg0, %arg1)
 func.func @cmpgt_epu8_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.cmpgt_epu8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -11892,84 +12053,84 @@ func.func @permutex2var_epi_v23(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg
 // CHECK-LABEL: func.func @movepi8_mask(
 // CHECK-NEXT: "hydride_x86.mm256_movepi8_mask"(%arg0)
 func.func @movepi8_mask(%arg0: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm512_movepi8_mask"(%arg0)
 func.func @movepi8_mask_v1(%arg0: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm_movepi8_mask"(%arg0)
 func.func @movepi8_mask_v2(%arg0: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm256_movepi16_mask"(%arg0)
 func.func @movepi8_mask_v3(%arg0: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm512_movepi16_mask"(%arg0)
 func.func @movepi8_mask_v4(%arg0: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm_movepi16_mask"(%arg0)
 func.func @movepi8_mask_v5(%arg0: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm256_movepi32_mask"(%arg0)
 func.func @movepi8_mask_v6(%arg0: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm512_movepi32_mask"(%arg0)
 func.func @movepi8_mask_v7(%arg0: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm_movepi32_mask"(%arg0)
 func.func @movepi8_mask_v8(%arg0: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm256_movepi64_mask"(%arg0)
 func.func @movepi8_mask_v9(%arg0: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm512_movepi64_mask"(%arg0)
 func.func @movepi8_mask_v10(%arg0: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @movepi8_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_movepi64_mask"(%arg0)
 func.func @movepi8_mask_v11(%arg0: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.movepi8_mask"(%arg0) { k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
@@ -12149,429 +12310,457 @@ func.func @cvtsepi16_epi_v12(%arg0: vector<4xi32>) -> vector<16xi8> {
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v13(
-// CHECK-NEXT: "hydride_x86.mm_maskz_cvtsepi32_epi8"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v13(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi32_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtsepi16_epi_v13(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v14(
+// CHECK-NEXT: "hydride_x86.mm_maskz_cvtsepi32_epi8"(%arg1, %arg0)
+func.func @cvtsepi16_epi_v14(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v15(
 // CHECK-NEXT: "hydride_x86.mm256_cvtsepi32_epi16"(%arg0)
-func.func @cvtsepi16_epi_v14(%arg0: vector<8xi32>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v15(%arg0: vector<8xi32>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v15(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v16(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtsepi32_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtsepi16_epi_v15(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v16(%arg0: vector<8xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v16(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v17(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtsepi32_epi16"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v16(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v17(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v17(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v18(
 // CHECK-NEXT: "hydride_x86.mm_cvtsepi32_epi16"(%arg0)
-func.func @cvtsepi16_epi_v17(%arg0: vector<4xi32>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v18(%arg0: vector<4xi32>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v18(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v19(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi32_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtsepi16_epi_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v20(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtsepi32_epi16"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v18(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v20(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v19(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v21(
 // CHECK-NEXT: "hydride_x86.mm256_cvtsepi64_epi8"(%arg0)
-func.func @cvtsepi16_epi_v19(%arg0: vector<4xi64>) -> vector<16xi8> {
+func.func @cvtsepi16_epi_v21(%arg0: vector<4xi64>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v20(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_cvtsepi64_epi8"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v20(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi16_epi_v21(
-// CHECK-NEXT: "hydride_x86.mm_cvtsepi64_epi8"(%arg0)
-func.func @cvtsepi16_epi_v21(%arg0: vector<2xi64>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
 // CHECK-LABEL: func.func @cvtsepi16_epi_v22(
-// CHECK-NEXT: "hydride_x86.mm_maskz_cvtsepi64_epi8"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v22(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+// CHECK-NEXT: "hydride_x86.mm256_mask_cvtsepi64_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtsepi16_epi_v22(%arg0: vector<4xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @cvtsepi16_epi_v23(
+// CHECK-NEXT: "hydride_x86.mm256_maskz_cvtsepi64_epi8"(%arg1, %arg0)
+func.func @cvtsepi16_epi_v23(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v24(
+// CHECK-NEXT: "hydride_x86.mm_cvtsepi64_epi8"(%arg0)
+func.func @cvtsepi16_epi_v24(%arg0: vector<2xi64>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v25(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi64_epi8"(%arg1, %arg2, %arg0)
+func.func @cvtsepi16_epi_v25(%arg0: vector<2xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v26(
+// CHECK-NEXT: "hydride_x86.mm_maskz_cvtsepi64_epi8"(%arg1, %arg0)
+func.func @cvtsepi16_epi_v26(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v27(
 // CHECK-NEXT: "hydride_x86.mm256_cvtsepi64_epi32"(%arg0)
-func.func @cvtsepi16_epi_v23(%arg0: vector<4xi64>) -> vector<4xi32> {
+func.func @cvtsepi16_epi_v27(%arg0: vector<4xi64>) -> vector<4xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v24(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v28(
 // CHECK-NEXT: "hydride_x86.mm256_mask_cvtsepi64_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtsepi16_epi_v24(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtsepi16_epi_v28(%arg0: vector<4xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v25(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v29(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtsepi64_epi32"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v25(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtsepi16_epi_v29(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v26(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v30(
 // CHECK-NEXT: "hydride_x86.mm_cvtsepi64_epi32"(%arg0)
-func.func @cvtsepi16_epi_v26(%arg0: vector<2xi64>) -> vector<4xi32> {
+func.func @cvtsepi16_epi_v30(%arg0: vector<2xi64>) -> vector<4xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v27(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v31(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi64_epi32"(%arg1, %arg2, %arg0)
+func.func @cvtsepi16_epi_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v32(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtsepi64_epi32"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v27(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
+func.func @cvtsepi16_epi_v32(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<4xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v28(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v33(
 // CHECK-NEXT: "hydride_x86.mm256_cvtsepi64_epi16"(%arg0)
-func.func @cvtsepi16_epi_v28(%arg0: vector<4xi64>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v33(%arg0: vector<4xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v29(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v34(
+// CHECK-NEXT: "hydride_x86.mm256_mask_cvtsepi64_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtsepi16_epi_v34(%arg0: vector<4xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v35(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_cvtsepi64_epi16"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v29(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v35(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v30(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v36(
 // CHECK-NEXT: "hydride_x86.mm_cvtsepi64_epi16"(%arg0)
-func.func @cvtsepi16_epi_v30(%arg0: vector<2xi64>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v36(%arg0: vector<2xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v31(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v37(
+// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi64_epi16"(%arg1, %arg2, %arg0)
+func.func @cvtsepi16_epi_v37(%arg0: vector<2xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cvtsepi16_epi_v38(
 // CHECK-NEXT: "hydride_x86.mm_maskz_cvtsepi64_epi16"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v31(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v38(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 1 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v32(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v39(
 // CHECK-NEXT: "hydride_x86.mm512_cvtsepi32_epi8"(%arg0)
-func.func @cvtsepi16_epi_v32(%arg0: vector<16xi32>) -> vector<16xi8> {
+func.func @cvtsepi16_epi_v39(%arg0: vector<16xi32>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v33(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v40(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtsepi32_epi8"(%arg1, %arg2, %arg0)
-func.func @cvtsepi16_epi_v33(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+func.func @cvtsepi16_epi_v40(%arg0: vector<16xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v34(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v41(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtsepi32_epi8"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v34(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
+func.func @cvtsepi16_epi_v41(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 8 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v35(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v42(
 // CHECK-NEXT: "hydride_x86.mm512_cvtsepi32_epi16"(%arg0)
-func.func @cvtsepi16_epi_v35(%arg0: vector<16xi32>) -> vector<16xi16> {
+func.func @cvtsepi16_epi_v42(%arg0: vector<16xi32>) -> vector<16xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v36(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v43(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtsepi32_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtsepi16_epi_v36(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+func.func @cvtsepi16_epi_v43(%arg0: vector<16xi32>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v37(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v44(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtsepi32_epi16"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v37(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
+func.func @cvtsepi16_epi_v44(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 15 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v38(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v45(
 // CHECK-NEXT: "hydride_x86.mm512_cvtsepi64_epi8"(%arg0)
-func.func @cvtsepi16_epi_v38(%arg0: vector<8xi64>) -> vector<16xi8> {
+func.func @cvtsepi16_epi_v45(%arg0: vector<8xi64>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v39(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v46(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtsepi64_epi8"(%arg1, %arg2, %arg0)
-func.func @cvtsepi16_epi_v39(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
+func.func @cvtsepi16_epi_v46(%arg0: vector<8xi64>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<16xi8>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v40(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v47(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtsepi64_epi8"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v40(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
+func.func @cvtsepi16_epi_v47(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<16xi8> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v41(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v48(
 // CHECK-NEXT: "hydride_x86.mm512_cvtsepi64_epi32"(%arg0)
-func.func @cvtsepi16_epi_v41(%arg0: vector<8xi64>) -> vector<8xi32> {
+func.func @cvtsepi16_epi_v48(%arg0: vector<8xi64>) -> vector<8xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v42(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v49(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtsepi64_epi32"(%arg1, %arg2, %arg0)
-func.func @cvtsepi16_epi_v42(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtsepi16_epi_v49(%arg0: vector<8xi64>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v43(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v50(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtsepi64_epi32"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v43(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
+func.func @cvtsepi16_epi_v50(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi32> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v44(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v51(
 // CHECK-NEXT: "hydride_x86.mm512_cvtsepi64_epi16"(%arg0)
-func.func @cvtsepi16_epi_v44(%arg0: vector<8xi64>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v51(%arg0: vector<8xi64>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0) { masking = "none", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v45(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v52(
 // CHECK-NEXT: "hydride_x86.mm512_mask_cvtsepi64_epi16"(%arg1, %arg2, %arg0)
-func.func @cvtsepi16_epi_v45(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v52(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1, %arg2) { masking = "merge", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cvtsepi16_epi_v46(
+// CHECK-LABEL: func.func @cvtsepi16_epi_v53(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_cvtsepi64_epi16"(%arg1, %arg0)
-func.func @cvtsepi16_epi_v46(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
+func.func @cvtsepi16_epi_v53(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.cvtsepi16_epi"(%arg0, %arg1) { masking = "zero", k1 = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_3(
-// CHECK-NEXT: "hydride_x86.mm_mask_shuffle_epi8"(%arg2, %arg3, %arg1, %arg0)
-func.func @shuffle_epi_3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.shuffle_epi_3"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_3_v1(
-// CHECK-NEXT: "hydride_x86.mm_maskz_shuffle_epi8"(%arg2, %arg1, %arg0)
-func.func @shuffle_epi_3_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.shuffle_epi_3"(%arg0, %arg1, %arg2) { masking = "zero", operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @shuffle_epi_3_v2(
-// CHECK-NEXT: "hydride_x86.mm_shuffle_epi8"(%arg1, %arg0)
-func.func @shuffle_epi_3_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.shuffle_epi_3"(%arg0, %arg1) { masking = "none", operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask(
 // CHECK-NEXT: "hydride_x86.mm256_mask_test_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v1(
 // CHECK-NEXT: "hydride_x86.mm256_test_epi8_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, result_width = 32 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v2(
 // CHECK-NEXT: "hydride_x86.mm512_mask_test_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v2(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v3(
 // CHECK-NEXT: "hydride_x86.mm512_test_epi8_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, result_width = 64 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<64xi1>
   return %0 : vector<64xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask_test_epi8_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v5(
 // CHECK-NEXT: "hydride_x86.mm_test_epi8_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v6(
 // CHECK-NEXT: "hydride_x86.mm256_mask_test_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v6(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v7(
 // CHECK-NEXT: "hydride_x86.mm256_test_epi16_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v7(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, result_width = 16 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v8(
 // CHECK-NEXT: "hydride_x86.mm512_mask_test_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v8(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v9(
 // CHECK-NEXT: "hydride_x86.mm512_test_epi16_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v9(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, result_width = 32 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>) -> vector<32xi1>
   return %0 : vector<32xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_test_epi16_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v11(
 // CHECK-NEXT: "hydride_x86.mm_test_epi16_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v12(
 // CHECK-NEXT: "hydride_x86.mm256_mask_test_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v12(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v13(
 // CHECK-NEXT: "hydride_x86.mm256_test_epi32_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v13(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v14(
 // CHECK-NEXT: "hydride_x86.mm_mask_test_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v15(
 // CHECK-NEXT: "hydride_x86.mm_test_epi32_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v16(
 // CHECK-NEXT: "hydride_x86.mm256_mask_test_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v16(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v17(
 // CHECK-NEXT: "hydride_x86.mm256_test_epi64_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v17(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, result_width = 8 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v18(
 // CHECK-NEXT: "hydride_x86.mm_mask_test_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v18(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v19(
 // CHECK-NEXT: "hydride_x86.mm_test_epi64_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 8 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v20(
 // CHECK-NEXT: "hydride_x86.mm512_mask_test_epi64_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v20(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v21(
 // CHECK-NEXT: "hydride_x86.mm512_test_epi64_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v21(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 8 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>) -> vector<8xi1>
   return %0 : vector<8xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v22(
 // CHECK-NEXT: "hydride_x86.mm512_mask_test_epi32_mask"(%arg2, %arg0, %arg1)
 func.func @test_epi8_mask_v22(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1, %arg2) { masking = "zero", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
 // CHECK-LABEL: func.func @test_epi8_mask_v23(
 // CHECK-NEXT: "hydride_x86.mm512_test_epi32_mask"(%arg0, %arg1)
 func.func @test_epi8_mask_v23(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi1> {
-  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, result_width = 16 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
+  %0 = "autollvm.test_epi8_mask"(%arg0, %arg1) { masking = "none", k1 = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>) -> vector<16xi1>
   return %0 : vector<16xi1>
 }
 
@@ -13870,48 +14059,6 @@ func.func @extracti64x2_epi_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> ve
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @inserti64x(
-// CHECK-NEXT: "hydride_x86.mm512_inserti64x2"(%arg0, %arg1)
-func.func @inserti64x(%arg0: vector<8xi64>, %arg1: vector<2xi64>) -> vector<8xi64> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<2xi64>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v1(
-// CHECK-NEXT: "hydride_x86.mm512_mask_inserti64x2"(%arg2, %arg3, %arg0, %arg1)
-func.func @inserti64x_v1(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v2(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_inserti64x2"(%arg2, %arg0, %arg1)
-func.func @inserti64x_v2(%arg0: vector<8xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<2xi64>, vector<8xi1>) -> vector<8xi64>
-  return %0 : vector<8xi64>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v3(
-// CHECK-NEXT: "hydride_x86.mm512_inserti32x4"(%arg0, %arg1)
-func.func @inserti64x_v3(%arg0: vector<16xi32>, %arg1: vector<4xi32>) -> vector<16xi32> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<4xi32>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v4(
-// CHECK-NEXT: "hydride_x86.mm512_mask_inserti32x4"(%arg2, %arg3, %arg0, %arg1)
-func.func @inserti64x_v4(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
-// CHECK-LABEL: func.func @inserti64x_v5(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_inserti32x4"(%arg2, %arg0, %arg1)
-func.func @inserti64x_v5(%arg0: vector<16xi32>, %arg1: vector<4xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.inserti64x"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<4xi32>, vector<16xi1>) -> vector<16xi32>
-  return %0 : vector<16xi32>
-}
-
 // CHECK-LABEL: func.func @alignr_epi_2(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi32"(%arg0, %arg1)
 func.func @alignr_epi_2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
@@ -14540,153 +14687,6 @@ func.func @expand_epi_2_v10(%arg0: vector<32xi1>, %arg1: vector<32xi8>) -> vecto
 func.func @expand_epi_2_v11(%arg0: vector<16xi1>, %arg1: vector<16xi8>) -> vector<16xi8> {
   %0 = "autollvm.expand_epi_2"(%arg0, %arg1) { k2 = 15 : i32, a1_elem_width = 8 : i32, a0_width = 16 : i32, a1_width = 128 : i32 } : (vector<16xi1>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi32_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi32_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi64_epi32"(%arg2, %arg0, %arg1)
-func.func @cvtepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi64_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi32_epi_v4(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi64_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtepi32_epi_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtepi64_epi(
-// CHECK-NEXT: "hydride_x86.mm256_mask_cvtepi64_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtepi64_epi(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi64_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtepi64_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtepi64_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtepi64_epi_v1(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi32_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtsepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi32_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtsepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm256_mask_cvtsepi64_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtsepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi32_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi64_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtsepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtsepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtsepi64_epi(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi64_epi32"(%arg2, %arg0, %arg1)
-func.func @cvtsepi64_epi(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtsepi64_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm256_mask_cvtsepi64_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtsepi64_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtsepi64_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtsepi64_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtsepi64_epi_v2(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtsepi64_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi32_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtusepi32_epi(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 32 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v1(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi32_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtusepi32_epi_v1(%arg0: vector<8xi1>, %arg1: vector<4xi32>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 32 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<4xi32>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v2(
-// CHECK-NEXT: "hydride_x86.mm256_mask_cvtusepi64_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtusepi32_epi_v2(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v3(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi64_epi8"(%arg2, %arg0, %arg1)
-func.func @cvtusepi32_epi_v3(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 8 : i32, a1_elem_width = 64 : i32, k19 = 16 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v4(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi64_epi32"(%arg2, %arg0, %arg1)
-func.func @cvtusepi32_epi_v4(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 32 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v5(
-// CHECK-NEXT: "hydride_x86.mm256_mask_cvtusepi64_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtusepi32_epi_v5(%arg0: vector<8xi1>, %arg1: vector<4xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 3 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 64 : i32, a1_width = 256 : i32 } : (vector<8xi1>, vector<4xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cvtusepi32_epi_v6(
-// CHECK-NEXT: "hydride_x86.mm_mask_cvtusepi64_epi16"(%arg2, %arg0, %arg1)
-func.func @cvtusepi32_epi_v6(%arg0: vector<8xi1>, %arg1: vector<2xi64>, %arg2: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cvtusepi32_epi"(%arg0, %arg1, %arg2) { k1 = 1 : i32, a2_elem_width = 16 : i32, a1_elem_width = 64 : i32, k19 = 32 : i32, a1_width = 128 : i32 } : (vector<8xi1>, vector<2xi64>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @rol_epi(
@@ -17191,15 +17191,29 @@ func.func @move_epi(%arg0: vector<2xi64>) -> vector<2xi64> {
 // CHECK-LABEL: func.func @extract_epi(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi16"(%arg0)
 func.func @extract_epi(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 15 : i32, k4 = 2 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 15 : i32, k4 = 2 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @extract_epi_v1(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi8"(%arg0)
 func.func @extract_epi_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 7 : i32, k4 = 3 : i32 } : (vector<16xi8>) -> i32
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 7 : i32, k4 = 3 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
+}
+
+// CHECK-LABEL: func.func @extract_epi_v2(
+// CHECK-NEXT: "hydride_x86.mm_extract_epi32"(%arg0)
+func.func @extract_epi_v2(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 31 : i32, k4 = 1 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @extract_epi_v3(
+// CHECK-NEXT: "hydride_x86.mm_extract_epi64"(%arg0)
+func.func @extract_epi_v3(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extract_epi"(%arg0) { a1 = 1 : i32, k0 = 63 : i32, k4 = 0 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @insert_epi(
@@ -17228,20 +17242,6 @@ func.func @insert_epi_v2(%arg0: vector<4xi32>, %arg1: i32) -> vector<4xi32> {
 func.func @insert_epi_v3(%arg0: vector<2xi64>, %arg1: i64) -> vector<2xi64> {
   %0 = "autollvm.insert_epi"(%arg0, %arg1) { a1 = 1 : i32, k4 = 0 : i32, a0_elem_width = 64 : i32, a2_width = 64 : i32 } : (vector<2xi64>, i64) -> vector<2xi64>
   return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @extract_epi_2(
-// CHECK-NEXT: "hydride_x86.mm_extract_epi32"(%arg0)
-func.func @extract_epi_2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.extract_epi_2"(%arg0) { a1 = 1 : i32 } : (vector<4xi32>) -> i32
-  return %0 : i32
-}
-
-// CHECK-LABEL: func.func @extract_epi_3(
-// CHECK-NEXT: "hydride_x86.mm_extract_epi64"(%arg0)
-func.func @extract_epi_3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.extract_epi_3"(%arg0) { a1 = 1 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @test_all_ones(
