@@ -8,6 +8,7 @@ use crate::design::{build, render::render};
 use crate::report::Report;
 use crate::validate::ValidationConfig;
 use crate::x86::survey::{survey, Progress, SurveyOptions};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Written into every generated file's header.
@@ -107,6 +108,8 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     let autollvm = build::autollvm_dialect(&target.name, &classes, &semantics, GENERATED_BY);
     write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
     write(&opts.out.join("op-variants.json"), &variant_table(&[&autollvm, &target])?)?;
+    let calls = crate::design::llvm_call::llvm_calls(&target.name, &classes, &semantics, &lowerings);
+    write(&opts.out.join("x86/llvm-calls.json"), &one_entry_per_line(&calls)?)?;
     let one_to_one = opts.lit_dir.join("Lower").join("x86").join("autollvm-to-x86.mlir");
     write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
     for design in [&autollvm, &target] {
@@ -114,6 +117,16 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         write(&path, &render(&opts.templates.join("roundtrip.mlir.tera"), design)?)?;
     }
     Ok(GenSummary { report: s.report, stats, target_ops: target.ops.len(), autollvm_ops: autollvm.ops.len() })
+}
+
+/// `{"_generated_by": …, "key": value, …}`, one entry per line.
+fn one_entry_per_line<T: serde::Serialize>(map: &BTreeMap<String, T>) -> Result<String, GenError> {
+    let mut out = format!("{{\"_generated_by\": {GENERATED_BY:?}");
+    for (key, value) in map {
+        out.push_str(&format!(",\n{key:?}: {}", serde_json::to_string(value)?));
+    }
+    out.push_str("\n}\n");
+    Ok(out)
 }
 
 /// `{"dialect.op": [variant, …], …}`, one op per line: what the plugin's

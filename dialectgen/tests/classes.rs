@@ -93,6 +93,10 @@ fn every_member_is_its_class_template_instantiated() {
                 &mut |_| {},
             );
             let plain = instantiate_signature(&filled, &canonical.sema);
+            // The database's own reconstruction gives the same operation.
+            let rebuilt = dialectgen::classify::engine::member_semantics(c, m);
+            let identity: Vec<usize> = (0..plain.args.len()).collect();
+            assert_eq!(prove_equal(&plain, &rebuilt, &identity, 5000), Verdict::Equal, "{}", m.intrinsic);
             let member = match &m.mask {
                 Some(shape) => apply_mask(&plain, m.masking, shape),
                 None => plain,

@@ -60,4 +60,8 @@ struct ConvertAutollvmToX86 : mlir::PassWrapper<ConvertAutollvmToX86, mlir::Oper
 };
 } // namespace
 
-extern "C" void hydride_register_passes() { mlir::PassRegistration<ConvertAutollvmToX86>(); }
+extern "C" void hydride_register_passes() {
+  mlir::PassRegistration<ConvertAutollvmToX86>();
+  hydride::registerToLLVMPass();
+  hydride::registerLowerToAutollvmPass();
+}

@@ -131,6 +131,81 @@ pub unsafe extern "C" fn hydride_target_of(desc: *const c_char, len: usize, erro
     }
 }
 
+/// Called by `convert-hydride-x86-to-llvm`: the LLVM call of a target op
+/// (see [`crate::llvm_calls::protocol`]), or null with the reason in `*error`.
+///
+/// # Safety
+/// `name` points to `len` readable bytes; `error` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_llvm_call_of(name: *const c_char, len: usize, error: *mut *mut c_char) -> *mut c_char {
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(name.cast::<u8>(), len) };
+    let name = String::from_utf8_lossy(bytes);
+    let found = crate::llvm_calls::CallTable::embedded().and_then(|t| {
+        t.get(&name).map(crate::llvm_calls::protocol).ok_or_else(|| {
+            format!("no LLVM lowering for {name}: clang lowers it to generic LLVM IR, not to one intrinsic")
+        })
+    });
+    match found {
+        Ok(text) => to_c(text),
+        Err(e) => {
+            // SAFETY: `error` is writable (caller's contract).
+            unsafe { *error = to_c(e) };
+            std::ptr::null_mut()
+        }
+    }
+}
+
+/// # Safety
+/// `ptr` points to `len` readable bytes.
+unsafe fn text_arg(ptr: *const c_char, len: usize) -> String {
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Called by `lower-to-autollvm` once per block: the plan of rewrites and
+/// remarks (see [`crate::synth::lower::plan_text`]), or null with the
+/// reason in `*error` (bad option, missing class database).
+///
+/// # Safety
+/// Each pointer points to its length of readable bytes; `error` is writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_lower_block(
+    block: *const c_char,
+    block_len: usize,
+    target: *const c_char,
+    target_len: usize,
+    cache_dir: *const c_char,
+    cache_dir_len: usize,
+    error: *mut *mut c_char,
+) -> *mut c_char {
+    use crate::synth::{cache, grammar::Grammar, lower};
+    // SAFETY: forwarded from the caller.
+    let (block, target, dir) =
+        unsafe { (text_arg(block, block_len), text_arg(target, target_len), text_arg(cache_dir, cache_dir_len)) };
+    let run = || -> Result<String, String> {
+        let target = lower::Target::parse(&target)?;
+        let grammar = Grammar::embedded()?;
+        let dir = if dir.is_empty() { cache::default_dir() } else { Some(std::path::PathBuf::from(dir)) };
+        let options = lower::Options {
+            target,
+            cache: cache::Cache::new(dir.as_deref()),
+            limits: Default::default(),
+            max_ops: 16,
+        };
+        lower::lower_block(&block, grammar, &options).map(|p| lower::plan_text(&p))
+    };
+    match run() {
+        Ok(text) => to_c(text),
+        Err(e) => {
+            // SAFETY: `error` is writable (caller's contract).
+            unsafe { *error = to_c(e) };
+            std::ptr::null_mut()
+        }
+    }
+}
+
 /// Frees a string returned by the functions above.
 ///
 /// # Safety

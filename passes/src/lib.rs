@@ -5,6 +5,8 @@
 //! `generated/` and embedded here, so the plugin needs no generated C++.
 
 pub mod ffi;
+pub mod llvm_calls;
+pub mod synth;
 pub mod variants;
 
 /// The IRDL definitions of all generated dialects, concatenated into one module.

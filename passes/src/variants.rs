@@ -101,6 +101,11 @@ impl VariantTable {
         self.ops.is_empty()
     }
 
+    /// Every variant of the op named `name`.
+    pub fn variants(&self, name: &str) -> &[Variant] {
+        self.ops.get(name).map(Vec::as_slice).unwrap_or_default()
+    }
+
     /// The variant `op` is an instance of.
     pub fn find(&self, op: &OpInstance) -> Result<&Variant, String> {
         let variants = self.ops.get(&op.name).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 /// A class parameter: the holes it fills (linked because every member
 /// gives them the same value).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ClassParam {
     pub name: String,
     pub holes: Vec<usize>,
@@ -22,7 +22,7 @@ pub struct ClassParam {
     pub offset_holes: Vec<(usize, BigInt)>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ClassMember {
     pub intrinsic: String,
     /// Operand `k` of the class op is argument `arg_order[k]` of the intrinsic:
@@ -31,13 +31,17 @@ pub struct ClassMember {
     pub arg_order: Vec<usize>,
     pub masking: Masking,
     /// What the mask step covers (masked members only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mask: Option<MaskShape>,
     /// One value per class parameter.
     pub values: Vec<BigInt>,
+    /// Widths in the template's argument order: per argument its width,
+    /// element width and immediate bits, then the result's width and
+    /// element width (see [`member_semantics`]).
+    pub signature: Vec<u32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SimilarityClass {
     pub name: String,
     /// Parameterized semantics: holes named after the class parameters.
@@ -308,6 +312,7 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
             masking: p.masking,
             mask: p.mask,
             values: params.iter().map(|cp| p.param.values[cp.holes[0]].clone()).collect(),
+            signature: p.param.signature().iter().map(|v| u32::try_from(v).unwrap_or(0)).collect(),
         })
         .collect::<Vec<ClassMember>>();
     let maskings: std::collections::BTreeSet<Masking> = members.iter().map(|m| m.masking).collect();
@@ -357,4 +362,37 @@ fn stem(intrinsic: &str) -> String {
         s = s.strip_prefix(prefix).unwrap_or(s);
     }
     s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
+}
+
+/// The plain operation of a member: the class template with the member's
+/// parameter values and widths. Its arguments are the class op's operands
+/// and immediates in the template's order (before any mask-form operands).
+pub fn member_semantics(class: &SimilarityClass, member: &ClassMember) -> Semantics {
+    let mut s = class.template.clone();
+    let values: BTreeMap<&str, &BigInt> =
+        class.params.iter().map(|p| p.name.as_str()).zip(member.values.iter()).collect();
+    walk_semantics_mut(
+        &mut s,
+        &mut |e: &mut Expr| {
+            if let Expr::Var(v) = e {
+                if let Some(x) = values.get(v.as_str()) {
+                    *e = Expr::Int((*x).clone());
+                }
+            }
+        },
+        &mut |_| {},
+    );
+    let sig = &member.signature;
+    for (i, a) in s.args.iter_mut().enumerate() {
+        a.width = sig.get(3 * i).copied().unwrap_or(0);
+        a.elem.width = sig.get(3 * i + 1).copied().unwrap_or(0);
+        a.imm_bits = a.imm_bits.map(|_| sig.get(3 * i + 2).copied().unwrap_or(0));
+    }
+    let n = sig.len();
+    if n >= 2 {
+        s.result.width = sig[n - 2];
+        s.result.elem.width = sig[n - 1];
+    }
+    s.name = member.intrinsic.clone();
+    s
 }

@@ -15,7 +15,7 @@ use num_bigint::BigInt;
 use serde::Serialize;
 
 /// How an instruction treats result elements whose mask bit is clear.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Masking {
     /// No mask: every element is computed.
@@ -51,7 +51,7 @@ impl Masking {
 }
 
 /// What the mask step of a masked instruction covers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct MaskShape {
     /// Bits of the mask operand.
     pub mask_width: u32,

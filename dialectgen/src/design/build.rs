@@ -47,7 +47,7 @@ fn immediate_range(a: &Arg) -> Allowed {
 
 /// Names of a target op's operands and attributes, by argument index:
 /// operands (non-immediates) first, then attributes (immediates).
-fn target_names(s: &Semantics) -> HashMap<usize, String> {
+pub fn target_names(s: &Semantics) -> HashMap<usize, String> {
     let mut taken = Vec::new();
     let operands = s.args.iter().enumerate().filter(|(_, a)| a.kind != ArgKind::Immediate);
     let attributes = s.args.iter().enumerate().filter(|(_, a)| a.kind == ArgKind::Immediate);

@@ -23,6 +23,48 @@ pub struct Lowering {
     pub machine: Vec<String>,
     /// `machine.len()`.
     pub cost: usize,
+    /// The MLIR types of the single intrinsic's parameters and result, from
+    /// its LLVM declaration (when they are integers or integer vectors).
+    #[serde(skip)]
+    pub intrinsic_signature: Option<IntrinsicSignature>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct IntrinsicSignature {
+    pub params: Vec<String>,
+    pub result: String,
+}
+
+/// `<16 x i32>` → `vector<16xi32>`, `i8` → `i8`; other types are not ours.
+fn mlir_type_of_llvm(t: &str) -> Option<String> {
+    let t = t.trim();
+    let t = t.split_whitespace().next().filter(|_| !t.starts_with('<')).unwrap_or(t);
+    if let Some(inner) = t.strip_prefix('<').and_then(|r| r.split('>').next()) {
+        let (n, elem) = inner.split_once(" x ")?;
+        let n: u32 = n.trim().parse().ok()?;
+        let bits: u32 = elem.trim().strip_prefix('i')?.parse().ok()?;
+        return Some(format!("vector<{n}xi{bits}>"));
+    }
+    let bits: u32 = t.strip_prefix('i')?.parse().ok()?;
+    Some(format!("i{bits}"))
+}
+
+/// `declare <16 x i32> @llvm.x(<16 x i32>, i32 immarg) #1` → name and signature.
+fn parse_declaration(line: &str) -> Option<(String, IntrinsicSignature)> {
+    let rest = line.strip_prefix("declare ")?;
+    let at = rest.find(" @llvm.")?;
+    let result = mlir_type_of_llvm(rest[..at].split_whitespace().last()?)
+        .or_else(|| mlir_type_of_llvm(&rest[..at]))?;
+    let after = &rest[at + 2..];
+    let open = after.find('(')?;
+    let name = after[..open].to_string();
+    let close = after.rfind(')')?;
+    let params = after[open + 1..close]
+        .split(", ")
+        .filter(|p| !p.trim().is_empty())
+        .map(mlir_type_of_llvm)
+        .collect::<Option<Vec<_>>>()?;
+    Some((format!("llvm.{}", name.trim_start_matches("llvm.")), IntrinsicSignature { params, result }))
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -119,6 +161,7 @@ pub fn lowerings(
     let ir = std::fs::read_to_string(&ll_path)?;
     let asm = std::fs::read_to_string(&s_path)?;
     let ir_bodies = split_ir(&ir);
+    let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
     let asm_bodies = split_asm(&asm);
     let mut result = BTreeMap::new();
     for (k, sem) in live.iter().enumerate() {
@@ -136,6 +179,9 @@ pub fn lowerings(
                     l.llvm_ops.push(op);
                 }
             }
+        }
+        if let [only] = l.llvm_intrinsics.as_slice() {
+            l.intrinsic_signature = declarations.get(only).cloned();
         }
         l.machine = asm_bodies.get(&name).cloned().unwrap_or_default();
         l.cost = l.machine.len();
@@ -192,6 +238,19 @@ fn split_asm(asm: &str) -> BTreeMap<String, Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn declarations_give_mlir_types() {
+        let (name, sig) =
+            parse_declaration("declare <16 x i32> @llvm.x86.avx512.vpdpbusd.512(<16 x i32>, <16 x i32>, <16 x i32>) #2")
+                .unwrap();
+        assert_eq!(name, "llvm.x86.avx512.vpdpbusd.512");
+        assert_eq!(sig.params, vec!["vector<16xi32>"; 3]);
+        assert_eq!(sig.result, "vector<16xi32>");
+        let (_, sig) = parse_declaration("declare <8 x i64> @llvm.x86.vgf2p8affineqb.512(<64 x i8>, <64 x i8>, i8 immarg)").unwrap();
+        assert_eq!(sig.params, vec!["vector<64xi8>", "vector<64xi8>", "i8"]);
+        assert!(parse_declaration("declare float @llvm.x(float)").is_none());
+    }
 
     #[test]
     fn assembly_is_split_per_function() {

@@ -1,0 +1,154 @@
+//! A block's dataflow as the C++ shim sends it, and the windows cut from it.
+//!
+//! One line per op, fields separated by tabs: index, name, operand value
+//! numbers (spaces), operand types, result value numbers, result types,
+//! attributes `name=value` (lists separated by U+001F), and whether the op
+//! has regions. Values are numbered by the shim; a value no op of the block
+//! defines (a block argument, a value from outside) is a leaf.
+
+use super::types::Ty;
+use std::collections::{BTreeSet, HashMap};
+
+const SEP: char = '\u{1f}';
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BlockOp {
+    pub index: usize,
+    pub name: String,
+    pub operands: Vec<usize>,
+    pub operand_types: Vec<String>,
+    pub results: Vec<usize>,
+    pub result_types: Vec<String>,
+    pub attributes: Vec<(String, String)>,
+    pub has_regions: bool,
+}
+
+impl BlockOp {
+    pub fn attribute(&self, name: &str) -> Option<&str> {
+        self.attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("malformed block description line {line}: {text:?}")]
+pub struct BlockError {
+    pub line: usize,
+    pub text: String,
+}
+
+fn list(field: &str) -> Vec<String> {
+    field.split(SEP).filter(|s| !s.is_empty()).map(str::to_string).collect()
+}
+
+fn numbers(field: &str) -> Option<Vec<usize>> {
+    field.split_whitespace().map(|n| n.parse().ok()).collect()
+}
+
+pub fn parse_block(text: &str) -> Result<Vec<BlockOp>, BlockError> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.is_empty())
+        .map(|(line, l)| {
+            let bad = || BlockError { line: line + 1, text: l.to_string() };
+            let f: Vec<&str> = l.split('\t').collect();
+            if f.len() != 8 {
+                return Err(bad());
+            }
+            let attributes = list(f[6])
+                .into_iter()
+                .map(|a| a.split_once('=').map(|(n, v)| (n.to_string(), v.to_string())).ok_or_else(bad))
+                .collect::<Result<_, _>>()?;
+            Ok(BlockOp {
+                index: f[0].parse().map_err(|_| bad())?,
+                name: f[1].to_string(),
+                operands: numbers(f[2]).ok_or_else(bad)?,
+                operand_types: list(f[3]),
+                results: numbers(f[4]).ok_or_else(bad)?,
+                result_types: list(f[5]),
+                attributes,
+                has_regions: f[7] == "1",
+            })
+        })
+        .collect()
+}
+
+/// A connected set of ops ending in `root`, computing one value from leaves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Window {
+    /// Op positions in the block, in block order (the root last).
+    pub ops: Vec<usize>,
+    /// Value numbers the window reads but does not compute, first use first.
+    pub leaves: Vec<usize>,
+    pub root: usize,
+}
+
+/// The dataflow of a block: who defines and who uses each value.
+pub struct Dataflow<'a> {
+    pub ops: &'a [BlockOp],
+    defined_by: HashMap<usize, usize>,
+    uses: HashMap<usize, usize>,
+    types: HashMap<usize, String>,
+}
+
+impl<'a> Dataflow<'a> {
+    pub fn new(ops: &'a [BlockOp]) -> Dataflow<'a> {
+        let mut defined_by = HashMap::new();
+        let mut uses: HashMap<usize, usize> = HashMap::new();
+        let mut types = HashMap::new();
+        for (pos, op) in ops.iter().enumerate() {
+            for (v, t) in op.results.iter().zip(&op.result_types) {
+                defined_by.insert(*v, pos);
+                types.insert(*v, t.clone());
+            }
+            for (v, t) in op.operands.iter().zip(&op.operand_types) {
+                *uses.entry(*v).or_default() += 1;
+                types.entry(*v).or_insert_with(|| t.clone());
+            }
+        }
+        Dataflow { ops, defined_by, uses, types }
+    }
+
+    pub fn type_of(&self, value: usize) -> Option<Ty> {
+        self.types.get(&value).and_then(|t| Ty::parse(t))
+    }
+
+    /// The largest window ending at op `root` of ops `supported` accepts,
+    /// each inner value used only inside the window, at most `max_ops` ops
+    /// and `max_depth` levels deep.
+    pub fn window(&self, root: usize, max_ops: usize, max_depth: usize, supported: &dyn Fn(&BlockOp) -> bool) -> Window {
+        let mut inside: BTreeSet<usize> = BTreeSet::from([root]);
+        let mut frontier = vec![(root, 0usize)];
+        while let Some((pos, depth)) = frontier.pop() {
+            if depth + 1 > max_depth {
+                continue;
+            }
+            for v in &self.ops[pos].operands {
+                let Some(&def) = self.defined_by.get(v) else { continue };
+                let op = &self.ops[def];
+                let single_use = self.uses.get(v) == Some(&1) && op.results.len() == 1;
+                let constant = op.name == "arith.constant";
+                if inside.contains(&def) || !supported(op) || inside.len() >= max_ops || !(single_use || constant) {
+                    continue;
+                }
+                inside.insert(def);
+                frontier.push((def, depth + 1));
+            }
+        }
+        self.close(inside, root)
+    }
+
+    /// The window of exactly the ops `inside`.
+    pub fn close(&self, inside: BTreeSet<usize>, root: usize) -> Window {
+        let ops: Vec<usize> = inside.iter().copied().collect();
+        let mut leaves = Vec::new();
+        for &pos in &ops {
+            for v in &self.ops[pos].operands {
+                let computed = self.defined_by.get(v).is_some_and(|d| inside.contains(d));
+                if !computed && !leaves.contains(v) {
+                    leaves.push(*v);
+                }
+            }
+        }
+        Window { ops, leaves, root }
+    }
+}

@@ -1,0 +1,124 @@
+//! The instructions synthesis may use: class members of the embedded class
+//! database that have a one-intrinsic LLVM lowering and no mask form, each
+//! with its semantics, its cost, and the autollvm op that stands for it.
+
+use super::types::Ty;
+use crate::llvm_calls::CallTable;
+use crate::variants::VariantTable;
+use dialectgen::classify::engine::{member_semantics, SimilarityClass};
+use dialectgen::classify::mask::Masking;
+use dialectgen::design::{int_attribute, Allowed};
+use dialectgen::sema::ir::{ArgKind, Semantics};
+use std::sync::OnceLock;
+
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// `autollvm.dpbusd_epi`.
+    pub class_op: String,
+    /// `_mm512_dpbusd_epi32`.
+    pub intrinsic: String,
+    /// The plain operation, arguments in the class op's order (immediates included).
+    pub semantics: Semantics,
+    /// Machine instructions (class database, `cost_source`).
+    pub cost: usize,
+    /// Attributes fixed by the member, as MLIR attribute text.
+    pub fixed_attributes: Vec<(String, String)>,
+    /// Template arguments that are immediates: position, attribute name, bits.
+    pub immediates: Vec<(usize, String, u32)>,
+    /// Template arguments that are operands: position and type.
+    pub operands: Vec<(usize, Ty)>,
+    pub result: Ty,
+}
+
+/// What the database holds for synthesis.
+pub struct Grammar {
+    pub candidates: Vec<Candidate>,
+    /// Identifies the database (part of every cache key).
+    pub version: u64,
+}
+
+const DATABASE: &str = include_str!("../../../generated/x86/class-database.json");
+
+fn fnv(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+impl Grammar {
+    pub fn embedded() -> Result<&'static Grammar, String> {
+        static G: OnceLock<Result<Grammar, String>> = OnceLock::new();
+        G.get_or_init(|| Grammar::load(DATABASE, VariantTable::embedded()?, CallTable::embedded()?))
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    pub fn load(database: &str, variants: &VariantTable, calls: &CallTable) -> Result<Grammar, String> {
+        let db: serde_json::Value =
+            serde_json::from_str(database).map_err(|e| format!("the class database is not valid JSON: {e}"))?;
+        let classes = db["classes"].as_array().ok_or("the class database has no classes")?;
+        let mut candidates = Vec::new();
+        for raw in classes {
+            let class: SimilarityClass =
+                serde_json::from_value(raw.clone()).map_err(|e| format!("class database entry: {e}"))?;
+            let class_op = format!("autollvm.{}", class.name);
+            for (m, raw_member) in class.members.iter().zip(raw["members"].as_array().into_iter().flatten()) {
+                let target = format!("hydride_x86.{}", dialectgen::design::build::op_name(&m.intrinsic));
+                if m.masking != Masking::None || calls.get(&target).is_none() {
+                    continue;
+                }
+                let Some(variant) = variants
+                    .variants(&class_op)
+                    .iter()
+                    .find(|v| v.target.as_ref().is_some_and(|t| t.op == target))
+                else {
+                    continue;
+                };
+                let semantics = member_semantics(&class, m);
+                let mut fixed_attributes = Vec::new();
+                let mut ranges = Vec::new();
+                for (name, allowed) in &variant.attributes {
+                    match allowed {
+                        Allowed::Int(v) => fixed_attributes.push((name.clone(), int_attribute(v))),
+                        Allowed::Str(v) => fixed_attributes.push((name.clone(), format!("{v:?}"))),
+                        Allowed::Range(..) => ranges.push(name.clone()),
+                    }
+                }
+                let immediates: Vec<(usize, String, u32)> = semantics
+                    .args
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.kind == ArgKind::Immediate)
+                    .map(|(i, a)| (i, a.name.clone(), a.imm_bits.unwrap_or(8).min(8)))
+                    .collect();
+                let operand_args: Vec<usize> =
+                    (0..semantics.args.len()).filter(|i| semantics.args[*i].kind != ArgKind::Immediate).collect();
+                let types: Option<Vec<Ty>> = variant.operand_types.iter().map(|t| Ty::parse(t)).collect();
+                let (Some(types), Some(result)) = (types, Ty::parse(&variant.result_type)) else { continue };
+                if types.len() != operand_args.len()
+                    || immediates.iter().any(|(_, n, _)| !ranges.contains(n))
+                    || operand_args.iter().zip(&types).any(|(&i, t)| semantics.args[i].width != t.bits())
+                    || semantics.result.width != result.bits()
+                {
+                    continue;
+                }
+                // Classes with both optional operand groups size them (as the
+                // dialect's generated examples do): no pass-through, no mask.
+                if class.maskings.contains(&Masking::Merge) {
+                    let ones = vec!["1"; types.len()].join(", ");
+                    fixed_attributes.push(("operandSegmentSizes".into(), format!("array<i32: {ones}, 0, 0>")));
+                }
+                let cost = raw_member["lowering"]["cost"].as_u64().unwrap_or(1) as usize;
+                candidates.push(Candidate {
+                    class_op: class_op.clone(),
+                    intrinsic: m.intrinsic.clone(),
+                    semantics,
+                    cost: cost.max(1),
+                    fixed_attributes,
+                    immediates,
+                    operands: operand_args.into_iter().zip(types).collect(),
+                    result,
+                });
+            }
+        }
+        Ok(Grammar { candidates, version: fnv(database) })
+    }
+}

@@ -1,0 +1,10 @@
+//! `lower-to-autollvm`: replacing `arith`/`vector` dataflow by autollvm class
+//! ops, each replacement proved equal by Z3.
+
+pub mod block;
+pub mod cache;
+pub mod grammar;
+pub mod lower;
+pub mod search;
+pub mod semantics;
+pub mod types;

@@ -1,0 +1,379 @@
+//! Bitvector semantics of the `arith` and `vector` ops synthesis reads, over
+//! any evaluation domain (concrete numbers for screening, Z3 terms for
+//! proofs). Element 0 of a vector is its lowest bits, as in LLVM's bitcasts
+//! and in the instruction pseudocode.
+//!
+//! Where an op is undefined (division by zero, a shift by the width or more,
+//! signed overflow of a division), the window is: the proof only asks for
+//! equality where every op of the window is defined, so a rewrite can never
+//! change a defined result.
+
+use super::block::BlockOp;
+use super::types::Ty;
+use dialectgen::eval::domain::{BvBinOp, BvCmp, Domain};
+use num_bigint::{BigInt, BigUint};
+
+/// A value: its bits and its type.
+#[derive(Clone, Debug)]
+pub struct Val<B> {
+    pub bits: B,
+    pub ty: Ty,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SemaError {
+    #[error("`{0}` has no semantics here")]
+    Unsupported(String),
+    #[error("`{op}`: cannot read {what}")]
+    Malformed { op: String, what: String },
+}
+
+/// Evaluation of ops over a domain, collecting definedness conditions.
+pub struct Evaluator<'d, D: Domain> {
+    pub dom: &'d mut D,
+    /// 1-bit values that must all be 1 for the window to be defined.
+    pub defined: Vec<D::Bv>,
+}
+
+fn malformed(op: &BlockOp, what: &str) -> SemaError {
+    SemaError::Malformed { op: op.name.clone(), what: what.into() }
+}
+
+/// The leading integer of an attribute (`2 : i64`, `#arith.cmpi<slt>` is not one).
+fn leading_int(text: &str) -> Option<i64> {
+    text.split(|c: char| c == ' ' || c == ':').next()?.trim().parse().ok()
+}
+
+/// `array<i64: 1, 2>` or `[1 : i64, 2 : i64]` → numbers.
+pub fn int_list(text: &str) -> Option<Vec<i64>> {
+    let t = text.trim();
+    let inner = if let Some(r) = t.strip_prefix("array<i64:") {
+        r.strip_suffix('>')?
+    } else if t == "array<i64>" {
+        ""
+    } else {
+        t.strip_prefix('[')?.strip_suffix(']')?
+    };
+    inner.split(',').filter(|s| !s.trim().is_empty()).map(leading_int).collect()
+}
+
+/// `#vector.kind<add>` → `add`.
+fn kind(text: &str) -> Option<&str> {
+    text.trim().strip_prefix("#vector.kind<")?.strip_suffix('>')
+}
+
+/// Values of a `dense<…>` or scalar integer attribute, one per lane.
+fn constant_lanes(text: &str, lanes: u32) -> Option<Vec<BigInt>> {
+    let body = text.rsplit_once(" : ").map(|(v, _)| v).unwrap_or(text).trim();
+    let parse = |s: &str| -> Option<BigInt> {
+        match s.trim() {
+            "true" => Some(BigInt::from(1)),
+            "false" => Some(BigInt::from(0)),
+            s => s.parse().ok(),
+        }
+    };
+    if let Some(inner) = body.strip_prefix("dense<").and_then(|r| r.strip_suffix('>')) {
+        let inner = inner.trim();
+        if let Some(items) = inner.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            let flat: String = items.chars().filter(|c| *c != '[' && *c != ']').collect();
+            let v: Option<Vec<BigInt>> = flat.split(',').map(parse).collect();
+            return v.filter(|v| v.len() == lanes as usize);
+        }
+        return parse(inner).map(|x| vec![x; lanes as usize]);
+    }
+    parse(body).map(|x| vec![x; lanes.max(1) as usize])
+}
+
+fn unsigned_bits(x: &BigInt, width: u32) -> BigUint {
+    let m = BigInt::from(1) << width;
+    let r = ((x % &m) + &m) % &m;
+    r.to_biguint().unwrap_or_default()
+}
+
+impl<'d, D: Domain> Evaluator<'d, D> {
+    pub fn new(dom: &'d mut D) -> Self {
+        Evaluator { dom, defined: Vec::new() }
+    }
+
+    fn lanes(&mut self, v: &Val<D::Bv>) -> Vec<D::Bv> {
+        let (w, n) = (v.ty.elem_bits, v.ty.lanes());
+        (0..n).map(|i| self.dom.extract(&v.bits, v.ty.bits(), (i + 1) * w - 1, i * w)).collect()
+    }
+
+    fn pack(&mut self, lanes: Vec<D::Bv>, ty: Ty) -> Val<D::Bv> {
+        let w = ty.elem_bits;
+        let mut it = lanes.into_iter();
+        let mut bits = it.next().expect("a vector has lanes");
+        let mut width = w;
+        for lane in it {
+            bits = self.dom.concat(&lane, w, &bits, width);
+            width += w;
+        }
+        Val { bits, ty }
+    }
+
+    fn lanewise(&mut self, args: &[Val<D::Bv>], ty: Ty, f: &mut dyn FnMut(&mut Self, &[D::Bv]) -> D::Bv) -> Val<D::Bv> {
+        let per_arg: Vec<Vec<D::Bv>> = args.iter().map(|a| self.lanes(a)).collect();
+        let out: Vec<D::Bv> = (0..ty.lanes() as usize)
+            .map(|i| {
+                let xs: Vec<D::Bv> = per_arg.iter().map(|l| l[i].clone()).collect();
+                f(self, &xs)
+            })
+            .collect();
+        self.pack(out, ty)
+    }
+
+    fn literal_int(&mut self, x: &BigInt, width: u32) -> D::Bv {
+        self.dom.literal(&unsigned_bits(x, width), width)
+    }
+
+    fn require(&mut self, cond: D::Bv) {
+        self.defined.push(cond);
+    }
+
+    /// The results of `op` given its operands.
+    pub fn eval(&mut self, op: &BlockOp, args: &[Val<D::Bv>]) -> Result<Vec<Val<D::Bv>>, SemaError> {
+        let result_ty = |k: usize| op.result_types.get(k).and_then(|t| Ty::parse(t)).ok_or_else(|| malformed(op, "a result type"));
+        let ty = result_ty(0)?;
+        let w = ty.elem_bits;
+        let name = op.name.as_str();
+        let bin = |o: BvBinOp| o;
+        let v = match name {
+            "arith.constant" => {
+                let text = op.attribute("value").ok_or_else(|| malformed(op, "its value"))?;
+                let xs = constant_lanes(text, ty.lanes()).ok_or_else(|| malformed(op, "its value"))?;
+                let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
+                self.pack(lanes, ty)
+            }
+            "arith.addi" | "arith.subi" | "arith.muli" | "arith.andi" | "arith.ori" | "arith.xori" => {
+                let o = match name {
+                    "arith.addi" => BvBinOp::Add,
+                    "arith.subi" => BvBinOp::Sub,
+                    "arith.muli" => BvBinOp::Mul,
+                    "arith.andi" => BvBinOp::And,
+                    "arith.ori" => BvBinOp::Or,
+                    _ => BvBinOp::Xor,
+                };
+                self.lanewise(args, ty, &mut |e, x| e.dom.binary(bin(o), &x[0], &x[1], w))
+            }
+            "arith.shli" | "arith.shrsi" | "arith.shrui" => {
+                let o = match name {
+                    "arith.shli" => BvBinOp::Shl,
+                    "arith.shrsi" => BvBinOp::AShr,
+                    _ => BvBinOp::LShr,
+                };
+                self.lanewise(args, ty, &mut |e, x| {
+                    let limit = e.dom.literal(&BigUint::from(w), w);
+                    let ok = e.dom.compare(BvCmp::Ult, &x[1], &limit, w);
+                    e.require(ok);
+                    e.dom.binary(o, &x[0], &x[1], w)
+                })
+            }
+            "arith.divsi" | "arith.divui" | "arith.remsi" | "arith.remui" => {
+                let signed = name.ends_with("si");
+                let o = match name {
+                    "arith.divsi" => BvBinOp::SDiv,
+                    "arith.divui" => BvBinOp::UDiv,
+                    "arith.remsi" => BvBinOp::SRem,
+                    _ => BvBinOp::URem,
+                };
+                self.lanewise(args, ty, &mut |e, x| {
+                    let zero = e.dom.literal(&BigUint::from(0u8), w);
+                    let is_zero = e.dom.compare(BvCmp::Eq, &x[1], &zero, w);
+                    let one = e.dom.literal(&BigUint::from(1u8), 1);
+                    let nonzero = e.dom.binary(BvBinOp::Xor, &is_zero, &one, 1);
+                    e.require(nonzero);
+                    if signed && name == "arith.divsi" {
+                        let min = e.dom.literal(&(BigUint::from(1u8) << (w - 1)), w);
+                        let ones = e.dom.literal(&((BigUint::from(1u8) << w) - 1u8), w);
+                        let a_min = e.dom.compare(BvCmp::Eq, &x[0], &min, w);
+                        let b_m1 = e.dom.compare(BvCmp::Eq, &x[1], &ones, w);
+                        let both = e.dom.binary(BvBinOp::And, &a_min, &b_m1, 1);
+                        let fine = e.dom.binary(BvBinOp::Xor, &both, &one, 1);
+                        e.require(fine);
+                    }
+                    e.dom.binary(o, &x[0], &x[1], w)
+                })
+            }
+            "arith.maxsi" | "arith.minsi" | "arith.maxui" | "arith.minui" => {
+                let cmp = if name.ends_with("si") { BvCmp::Slt } else { BvCmp::Ult };
+                let max = name.contains("max");
+                self.lanewise(args, ty, &mut |e, x| {
+                    let lt = e.dom.compare(cmp, &x[0], &x[1], w);
+                    if max {
+                        e.dom.ite(&lt, &x[1], &x[0], w)
+                    } else {
+                        e.dom.ite(&lt, &x[0], &x[1], w)
+                    }
+                })
+            }
+            "arith.extsi" | "arith.extui" | "arith.trunci" => {
+                let from = args[0].ty.elem_bits;
+                self.lanewise(args, ty, &mut |e, x| match name {
+                    "arith.extsi" => e.dom.sign_extend(&x[0], from, w - from),
+                    "arith.extui" => e.dom.zero_extend(&x[0], from, w - from),
+                    _ => e.dom.extract(&x[0], from, w - 1, 0),
+                })
+            }
+            "arith.cmpi" => {
+                let p = op.attribute("predicate").and_then(leading_int).ok_or_else(|| malformed(op, "its predicate"))?;
+                let aw = args[0].ty.elem_bits;
+                self.lanewise(args, ty, &mut |e, x| {
+                    let (a, b) = (&x[0], &x[1]);
+                    let one = e.dom.literal(&BigUint::from(1u8), 1);
+                    let (c, swap, negate) = match p {
+                        0 => (BvCmp::Eq, false, false),
+                        1 => (BvCmp::Eq, false, true),
+                        2 => (BvCmp::Slt, false, false),
+                        3 => (BvCmp::Sle, false, false),
+                        4 => (BvCmp::Slt, true, false),
+                        5 => (BvCmp::Sle, true, false),
+                        6 => (BvCmp::Ult, false, false),
+                        7 => (BvCmp::Ule, false, false),
+                        8 => (BvCmp::Ult, true, false),
+                        _ => (BvCmp::Ule, true, false),
+                    };
+                    let r = if swap { e.dom.compare(c, b, a, aw) } else { e.dom.compare(c, a, b, aw) };
+                    if negate {
+                        e.dom.binary(BvBinOp::Xor, &r, &one, 1)
+                    } else {
+                        r
+                    }
+                })
+            }
+            "arith.select" => {
+                if args[0].ty.dims.is_empty() && !ty.dims.is_empty() {
+                    // One condition for the whole vector.
+                    let (t, f) = (args[1].bits.clone(), args[2].bits.clone());
+                    let bits = self.dom.ite(&args[0].bits, &t, &f, ty.bits());
+                    Val { bits, ty }
+                } else {
+                    self.lanewise(args, ty, &mut |e, x| e.dom.ite(&x[0], &x[1], &x[2], w))
+                }
+            }
+            "vector.shape_cast" | "vector.bitcast" => Val { bits: args[0].bits.clone(), ty },
+            "vector.broadcast" => {
+                if !args[0].ty.dims.is_empty() {
+                    return Err(SemaError::Unsupported(format!("{name} of a vector")));
+                }
+                let lanes = vec![args[0].bits.clone(); ty.lanes() as usize];
+                self.pack(lanes, ty)
+            }
+            "vector.multi_reduction" | "vector.reduction" => {
+                let k = op.attribute("kind").and_then(kind).ok_or_else(|| malformed(op, "its kind"))?.to_string();
+                let src = &args[0];
+                let lanes = self.lanes(src);
+                // Reduce the innermost dimension (all of a 1-D vector).
+                let inner = if name == "vector.reduction" {
+                    src.ty.lanes()
+                } else {
+                    let dims = op.attribute("reduction_dims").and_then(int_list).ok_or_else(|| malformed(op, "its dims"))?;
+                    if src.ty.dims.len() != 2 || dims != [1] {
+                        return Err(SemaError::Unsupported(format!("{name} over dims {dims:?} of {}", src.ty)));
+                    }
+                    src.ty.dims[1]
+                };
+                let mut out = Vec::new();
+                for (g, group) in lanes.chunks(inner as usize).enumerate() {
+                    let mut acc = group[0].clone();
+                    for x in &group[1..] {
+                        acc = self.combine(&k, &acc, x, w).ok_or_else(|| SemaError::Unsupported(format!("{name} <{k}>")))?;
+                    }
+                    if let Some(init) = args.get(1) {
+                        let init_lanes = self.lanes(init);
+                        acc = self.combine(&k, &acc, &init_lanes[g], w).ok_or_else(|| SemaError::Unsupported(k.clone()))?;
+                    }
+                    out.push(acc);
+                }
+                self.pack(out, ty)
+            }
+            "vector.shuffle" => {
+                let mask = op.attribute("mask").and_then(int_list).ok_or_else(|| malformed(op, "its mask"))?;
+                let mut all = self.lanes(&args[0]);
+                all.extend(self.lanes(&args[1]));
+                let lanes = mask
+                    .iter()
+                    .map(|&m| all.get(m as usize).cloned().ok_or_else(|| SemaError::Unsupported("poison shuffle lanes".into())))
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.pack(lanes, ty)
+            }
+            "vector.interleave" => {
+                let (a, b) = (self.lanes(&args[0]), self.lanes(&args[1]));
+                let lanes = a.into_iter().zip(b).flat_map(|(x, y)| [x, y]).collect();
+                self.pack(lanes, ty)
+            }
+            "vector.extract_strided_slice" => {
+                let offsets = op.attribute("offsets").and_then(int_list).ok_or_else(|| malformed(op, "its offsets"))?;
+                let strides = op.attribute("strides").and_then(int_list).unwrap_or_else(|| vec![1]);
+                if offsets.len() != 1 || args[0].ty.dims.len() != 1 || strides != [1] {
+                    return Err(SemaError::Unsupported(format!("{name} of {}", args[0].ty)));
+                }
+                let lanes = self.lanes(&args[0]);
+                let o = offsets[0] as usize;
+                let lanes = lanes[o..o + ty.lanes() as usize].to_vec();
+                self.pack(lanes, ty)
+            }
+            _ => return Err(SemaError::Unsupported(name.to_string())),
+        };
+        Ok(vec![v])
+    }
+
+    fn combine(&mut self, kind: &str, a: &D::Bv, b: &D::Bv, w: u32) -> Option<D::Bv> {
+        let d = &mut *self.dom;
+        Some(match kind {
+            "add" => d.binary(BvBinOp::Add, a, b, w),
+            "mul" => d.binary(BvBinOp::Mul, a, b, w),
+            "and" => d.binary(BvBinOp::And, a, b, w),
+            "or" => d.binary(BvBinOp::Or, a, b, w),
+            "xor" => d.binary(BvBinOp::Xor, a, b, w),
+            "maxsi" | "minsi" | "maxui" | "minui" => {
+                let cmp = if kind.ends_with("si") { BvCmp::Slt } else { BvCmp::Ult };
+                let lt = d.compare(cmp, a, b, w);
+                if kind.starts_with("max") {
+                    d.ite(&lt, b, a, w)
+                } else {
+                    d.ite(&lt, a, b, w)
+                }
+            }
+            _ => return None,
+        })
+    }
+}
+
+/// Whether synthesis reads `name` (the ops [`Evaluator::eval`] knows).
+pub fn supported(name: &str) -> bool {
+    matches!(
+        name,
+        "arith.constant"
+            | "arith.addi"
+            | "arith.subi"
+            | "arith.muli"
+            | "arith.andi"
+            | "arith.ori"
+            | "arith.xori"
+            | "arith.shli"
+            | "arith.shrsi"
+            | "arith.shrui"
+            | "arith.divsi"
+            | "arith.divui"
+            | "arith.remsi"
+            | "arith.remui"
+            | "arith.maxsi"
+            | "arith.minsi"
+            | "arith.maxui"
+            | "arith.minui"
+            | "arith.extsi"
+            | "arith.extui"
+            | "arith.trunci"
+            | "arith.cmpi"
+            | "arith.select"
+            | "vector.shape_cast"
+            | "vector.bitcast"
+            | "vector.broadcast"
+            | "vector.multi_reduction"
+            | "vector.reduction"
+            | "vector.shuffle"
+            | "vector.interleave"
+            | "vector.extract_strided_slice"
+    )
+}
