@@ -18,6 +18,17 @@ use num_bigint::{BigInt, BigUint};
 pub struct Val<B> {
     pub bits: B,
     pub ty: Ty,
+    /// For an extension (`extsi`/`extui`): the value before it and whether
+    /// it was sign-extended. A product of two extensions is computed at the
+    /// width it needs and extended after, as instruction pseudocode writes
+    /// it, which keeps proofs small.
+    pub extended_from: Option<Box<(Val<B>, bool)>>,
+}
+
+impl<B> Val<B> {
+    pub fn new(bits: B, ty: Ty) -> Val<B> {
+        Val { bits, ty, extended_from: None }
+    }
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -41,7 +52,7 @@ fn malformed(op: &BlockOp, what: &str) -> SemaError {
 
 /// The leading integer of an attribute (`2 : i64`, `#arith.cmpi<slt>` is not one).
 fn leading_int(text: &str) -> Option<i64> {
-    text.split(|c: char| c == ' ' || c == ':').next()?.trim().parse().ok()
+    text.trim().split(|c: char| c == ' ' || c == ':').next()?.trim().parse().ok()
 }
 
 /// `array<i64: 1, 2>` or `[1 : i64, 2 : i64]` → numbers.
@@ -109,7 +120,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             bits = self.dom.concat(&lane, w, &bits, width);
             width += w;
         }
-        Val { bits, ty }
+        Val::new(bits, ty)
     }
 
     fn lanewise(&mut self, args: &[Val<D::Bv>], ty: Ty, f: &mut dyn FnMut(&mut Self, &[D::Bv]) -> D::Bv) -> Val<D::Bv> {
@@ -121,6 +132,37 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             })
             .collect();
         self.pack(out, ty)
+    }
+
+    /// `muli(ext(a), ext(b))` when the exact product fits the result: the
+    /// product at the sum of the narrow widths, then extended.
+    fn narrow_product(&mut self, args: &[Val<D::Bv>], ty: &Ty) -> Option<Val<D::Bv>> {
+        let (a, sa) = args[0].extended_from.as_deref()?;
+        let (b, sb) = args[1].extended_from.as_deref()?;
+        let (na, nb, w) = (a.ty.elem_bits, b.ty.elem_bits, ty.elem_bits);
+        let n = na + nb;
+        if n >= w {
+            return None;
+        }
+        let (sa, sb) = (*sa, *sb);
+        let mut f = |e: &mut Self, x: &[D::Bv]| {
+            let ext = |e: &mut Self, v: &D::Bv, from: u32, signed: bool| {
+                if signed {
+                    e.dom.sign_extend(v, from, n - from)
+                } else {
+                    e.dom.zero_extend(v, from, n - from)
+                }
+            };
+            let xa = ext(e, &x[0], na, sa);
+            let xb = ext(e, &x[1], nb, sb);
+            let p = e.dom.binary(BvBinOp::Mul, &xa, &xb, n);
+            if sa || sb {
+                e.dom.sign_extend(&p, n, w - n)
+            } else {
+                e.dom.zero_extend(&p, n, w - n)
+            }
+        };
+        Some(self.lanewise(&[a.clone(), b.clone()], ty.clone(), &mut f))
     }
 
     fn literal_int(&mut self, x: &BigInt, width: u32) -> D::Bv {
@@ -144,6 +186,9 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 let xs = constant_lanes(text, ty.lanes()).ok_or_else(|| malformed(op, "its value"))?;
                 let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
                 self.pack(lanes, ty)
+            }
+            "arith.muli" if self.narrow_product(args, &ty).is_some() => {
+                self.narrow_product(args, &ty).expect("checked")
             }
             "arith.addi" | "arith.subi" | "arith.muli" | "arith.andi" | "arith.ori" | "arith.xori" => {
                 let o = match name {
@@ -209,11 +254,17 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             }
             "arith.extsi" | "arith.extui" | "arith.trunci" => {
                 let from = args[0].ty.elem_bits;
-                self.lanewise(args, ty, &mut |e, x| match name {
+                let mut v = self.lanewise(args, ty, &mut |e, x| match name {
                     "arith.extsi" => e.dom.sign_extend(&x[0], from, w - from),
                     "arith.extui" => e.dom.zero_extend(&x[0], from, w - from),
                     _ => e.dom.extract(&x[0], from, w - 1, 0),
-                })
+                });
+                if name != "arith.trunci" {
+                    let mut narrow = args[0].clone();
+                    narrow.extended_from = None;
+                    v.extended_from = Some(Box::new((narrow, name == "arith.extsi")));
+                }
+                v
             }
             "arith.cmpi" => {
                 let p = op.attribute("predicate").and_then(leading_int).ok_or_else(|| malformed(op, "its predicate"))?;
@@ -246,12 +297,12 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     // One condition for the whole vector.
                     let (t, f) = (args[1].bits.clone(), args[2].bits.clone());
                     let bits = self.dom.ite(&args[0].bits, &t, &f, ty.bits());
-                    Val { bits, ty }
+                    Val::new(bits, ty)
                 } else {
                     self.lanewise(args, ty, &mut |e, x| e.dom.ite(&x[0], &x[1], &x[2], w))
                 }
             }
-            "vector.shape_cast" | "vector.bitcast" => Val { bits: args[0].bits.clone(), ty },
+            "vector.shape_cast" | "vector.bitcast" => Val::new(args[0].bits.clone(), ty),
             "vector.broadcast" => {
                 if !args[0].ty.dims.is_empty() {
                     return Err(SemaError::Unsupported(format!("{name} of a vector")));
@@ -273,15 +324,22 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     }
                     src.ty.dims[1]
                 };
+                // The accumulator first, then the elements in order (the
+                // order instruction pseudocode sums in; all kinds here are
+                // associative and commutative).
+                let init_lanes = match args.get(1) {
+                    Some(init) if !init.ty.dims.is_empty() => Some(self.lanes(init)),
+                    Some(init) => Some(vec![init.bits.clone()]),
+                    None => None,
+                };
                 let mut out = Vec::new();
                 for (g, group) in lanes.chunks(inner as usize).enumerate() {
-                    let mut acc = group[0].clone();
-                    for x in &group[1..] {
+                    let (mut acc, rest) = match &init_lanes {
+                        Some(init) => (init[g].clone(), group),
+                        None => (group[0].clone(), &group[1..]),
+                    };
+                    for x in rest {
                         acc = self.combine(&k, &acc, x, w).ok_or_else(|| SemaError::Unsupported(format!("{name} <{k}>")))?;
-                    }
-                    if let Some(init) = args.get(1) {
-                        let init_lanes = self.lanes(init);
-                        acc = self.combine(&k, &acc, &init_lanes[g], w).ok_or_else(|| SemaError::Unsupported(k.clone()))?;
                     }
                     out.push(acc);
                 }
@@ -376,4 +434,19 @@ pub fn supported(name: &str) -> bool {
             | "vector.interleave"
             | "vector.extract_strided_slice"
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attribute_lists_parse() {
+        assert_eq!(int_list("array<i64: 1>"), Some(vec![1]));
+        assert_eq!(int_list("array<i64: 0, 2, 5>"), Some(vec![0, 2, 5]));
+        assert_eq!(int_list("[4 : i64]"), Some(vec![4]));
+        assert_eq!(leading_int("2 : i64"), Some(2));
+        assert_eq!(constant_lanes("dense<-3> : vector<2xi32>", 2), Some(vec![BigInt::from(-3); 2]));
+        assert_eq!(constant_lanes("dense<[1, 2]> : vector<2xi32>", 2), Some(vec![BigInt::from(1), BigInt::from(2)]));
+    }
 }
