@@ -12,6 +12,7 @@ use dialectgen::eval::domain::Domain;
 use dialectgen::eval::smt::Smt;
 use dialectgen::eval::{Concrete, Machine};
 use num_bigint::BigUint;
+use rayon::prelude::*;
 use std::collections::HashMap;
 use z3::ast::{Ast, BV};
 
@@ -78,8 +79,10 @@ pub fn eval_window<D: Domain>(
     Ok((root, ev.defined))
 }
 
-/// Sample inputs: edge patterns, then pseudo-random bits.
-fn samples(widths: &[u32], count: usize) -> Vec<Vec<BigUint>> {
+/// Sample inputs: pseudo-random bits first (they tell most candidates
+/// apart at once), then zeros, all ones, and every element at its signed
+/// maximum or minimum (saturation and overflow show there).
+fn samples(types: &[Ty], count: usize) -> Vec<Vec<BigUint>> {
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
         state ^= state << 13;
@@ -87,20 +90,22 @@ fn samples(widths: &[u32], count: usize) -> Vec<Vec<BigUint>> {
         state ^= state << 17;
         state
     };
+    let per_element = |t: &Ty, element: &BigUint| {
+        (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| acc | (element << (i * t.elem_bits)))
+    };
     (0..count)
         .map(|k| {
-            widths
+            types
                 .iter()
-                .map(|&w| {
+                .map(|t| {
+                    let w = t.bits();
                     let ones = (BigUint::from(1u8) << w) - 1u8;
-                    let bytes = |b: u8| BigUint::from_bytes_le(&vec![b; w.div_ceil(8) as usize]) & &ones;
+                    let top = BigUint::from(1u8) << (t.elem_bits - 1);
                     match k {
                         0 => BigUint::from(0u8),
                         1 => ones,
-                        // Largest and smallest signed elements of any width
-                        // (saturation and overflow show there).
-                        2 => bytes(0x7f),
-                        3 => bytes(0x80),
+                        2 => per_element(t, &(&top - 1u8)),
+                        3 => per_element(t, &top),
                         _ => {
                             let mut x = BigUint::from(0u8);
                             for _ in 0..w.div_ceil(64) {
@@ -112,6 +117,11 @@ fn samples(widths: &[u32], count: usize) -> Vec<Vec<BigUint>> {
                 })
                 .collect()
         })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .cycle()
+        .skip(4)
+        .take(count)
         .collect()
 }
 
@@ -157,13 +167,52 @@ fn arguments<T: Clone>(c: &Candidate, binding: &[usize], imms: &[u32], leaf: &dy
     args.into_iter().map(|a| a.expect("every argument bound")).collect()
 }
 
-/// Every immediate combination (one immediate of up to 8 bits, or none).
-fn immediate_choices(c: &Candidate) -> Option<Vec<Vec<u32>>> {
-    match c.immediates.as_slice() {
-        [] => Some(vec![Vec::new()]),
-        [(_, _, bits)] => Some((0..(1u32 << bits)).map(|v| vec![v]).collect()),
-        _ => None,
-    }
+/// The immediate (at most one) that makes the candidate agree with the
+/// window on a few samples, solved for by Z3 with the inputs concrete (the
+/// synthesis step of CEGIS; the proof that follows is the verification).
+/// `Some(vec![])` for a candidate without immediates.
+fn immediates_for(c: &Candidate, binding: &[usize], inputs: &[Vec<BigUint>], expected: &[Option<BigUint>]) -> Option<Vec<u32>> {
+    let [(pos, _, bits)] = c.immediates.as_slice() else {
+        return c.immediates.is_empty().then(Vec::new);
+    };
+    let width = c.semantics.args[*pos].width;
+    z3::with_z3_config(&z3::Config::new(), || {
+        let imm = BV::new_const("imm", width);
+        let solver = z3::Solver::new();
+        if *bits < width {
+            solver.assert(imm.bvult(BV::from_u64(1u64 << bits, width)));
+        }
+        let mut dom = Smt::exact();
+        let defined: Vec<(&Vec<BigUint>, &BigUint)> =
+            inputs.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
+        // Counterexample-guided: constrain by one sample, try the solution
+        // on all of them, add the first that disagrees, repeat.
+        let mut next = defined.first().copied();
+        for _ in 0..4 {
+            let (s, want) = next?;
+            let leaves: Vec<BV> = s.iter().enumerate().map(|(l, x)| dom.literal(x, leaf_width(c, binding, l))).collect();
+            let args = arguments(c, binding, &[0], &|l| leaves[l].clone(), &|_, _| imm.clone());
+            let got = dialectgen::eval::typing::formula_over(&c.semantics, &args).ok()?;
+            solver.assert(got.eq(dom.literal(want, c.semantics.result.width)));
+            if solver.check() != z3::SatResult::Sat {
+                return None;
+            }
+            let v = u32::try_from(solver.get_model()?.eval(&imm, true)?.as_u64()?).ok()?;
+            next = defined.iter().copied().find(|(s, want)| {
+                let args = arguments(c, binding, &[v], &|l| s[l].clone(), &|v, _| BigUint::from(v));
+                !matches!(Machine::new(&mut Concrete, &c.semantics).run(&args), Ok(got) if got == **want)
+            });
+            if next.is_none() {
+                return Some(vec![v]);
+            }
+        }
+        None
+    })
+}
+
+/// The width of leaf `l` as the candidate's operand bound to it takes it.
+fn leaf_width(c: &Candidate, binding: &[usize], l: usize) -> u32 {
+    binding.iter().position(|&b| b == l).map(|k| c.operands[k].1.bits()).unwrap_or(0)
 }
 
 pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &Limits) -> Outcome {
@@ -175,8 +224,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let Some(leaf_types) = leaf_types else {
         return Outcome::Unchanged("an input is not an integer or integer vector".into());
     };
-    let widths: Vec<u32> = leaf_types.iter().map(Ty::bits).collect();
-    let inputs = samples(&widths, 12);
+    let inputs = samples(&leaf_types, 12);
     // The window on the samples (None where it is undefined).
     let mut expected = Vec::new();
     for s in &inputs {
@@ -189,26 +237,39 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
             Err(e) => return Outcome::Unchanged(e.to_string()),
         }
     }
-    let mut survivors: Vec<(usize, Found)> = Vec::new();
-    for (ci, c) in grammar.candidates.iter().enumerate() {
+    let started = std::time::Instant::now();
+    let screen_one = |ci: usize, c: &Candidate| -> Vec<(usize, Found)> {
+        let mut out = Vec::new();
         if c.result.bits() != root_ty.bits() || c.operands.len() < window.leaves.len() {
-            continue;
+            return out;
         }
-        let Some(imm_choices) = immediate_choices(c) else { continue };
-        'binding: for binding in bindings(c, &leaf_types, limits.bindings) {
-            for imms in &imm_choices {
-                let agrees = inputs.iter().zip(&expected).all(|(s, want)| {
-                    let Some(want) = want else { return true };
-                    let args = arguments(c, &binding, imms, &|l| s[l].clone(), &|v, _| BigUint::from(v));
-                    matches!(Machine::new(&mut Concrete, &c.semantics).run(&args), Ok(got) if got == *want)
-                });
-                if agrees {
-                    let immediates = c.immediates.iter().zip(imms).map(|((_, n, _), v)| (n.clone(), *v)).collect();
-                    survivors.push((c.cost, Found { candidate: ci, operands: binding.clone(), immediates }));
-                    continue 'binding;
-                }
+        for binding in bindings(c, &leaf_types, limits.bindings) {
+            let Some(imms) = immediates_for(c, &binding, &inputs, &expected) else { continue };
+            let agrees = inputs.iter().zip(&expected).all(|(s, want)| {
+                let Some(want) = want else { return true };
+                let args = arguments(c, &binding, &imms, &|l| s[l].clone(), &|v, _| BigUint::from(v));
+                matches!(Machine::new(&mut Concrete, &c.semantics).run(&args), Ok(got) if got == *want)
+            });
+            if agrees {
+                let immediates = c.immediates.iter().zip(&imms).map(|((_, n, _), v)| (n.clone(), *v)).collect();
+                out.push((c.cost, Found { candidate: ci, operands: binding.clone(), immediates }));
             }
         }
+        out
+    };
+    let screen = |(ci, c): (usize, &Candidate)| -> Vec<(usize, Found)> {
+        let t0 = std::time::Instant::now();
+        let out = screen_one(ci, c);
+        if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() && t0.elapsed().as_millis() > 50 {
+            eprintln!("hydride:   {} screened in {:?}", c.intrinsic, t0.elapsed());
+        }
+        out
+    };
+    let mut survivors: Vec<(usize, Found)> =
+        grammar.candidates.par_iter().enumerate().flat_map_iter(screen).collect();
+    let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
+    if trace {
+        eprintln!("hydride: screening {} candidates took {:?}; {} survive", grammar.candidates.len(), started.elapsed(), survivors.len());
     }
     if survivors.is_empty() {
         return Outcome::Unchanged("no instruction of the target computes this window on sample inputs".into());
@@ -217,7 +278,12 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let mut reasons = Vec::new();
     for (_, found) in survivors.into_iter().take(limits.proofs) {
         let c = &grammar.candidates[found.candidate];
-        match prove(flow, window, &leaf_types, c, &found, limits.proof_ms) {
+        let proving = std::time::Instant::now();
+        let verdict = prove(flow, window, &leaf_types, c, &found, limits.proof_ms);
+        if trace {
+            eprintln!("hydride: proof against {} took {:?}: {verdict:?}", c.intrinsic, proving.elapsed());
+        }
+        match verdict {
             Ok(()) => return Outcome::Found(found),
             Err(why) => reasons.push(format!("{}: {why}", c.intrinsic)),
         }
