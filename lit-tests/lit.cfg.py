@@ -5,7 +5,8 @@ import lit.formats
 
 config.name = "hydride"
 config.test_format = lit.formats.ShTest(execute_external=False)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 
 repo = os.path.dirname(config.test_source_root)
@@ -17,3 +18,11 @@ config.substitutions.append(("%load_hydride_passes", "--load-pass-plugin=" + plu
 config.substitutions.append(("%load_hydride", "--load-dialect-plugin=" + plugin))
 config.substitutions.append(("%hydride_opt", os.path.join(repo, "target", "release", "hydride-opt")))
 config.environment["PATH"] = llvm_bin + os.pathsep + os.environ.get("PATH", "")
+
+# Execution tests run the lowered code on this CPU.
+try:
+    with open("/proc/cpuinfo") as f:
+        if "avx512bw" in f.read() and "avx512_vnni" in open("/proc/cpuinfo").read():
+            config.available_features.add("avx512")
+except OSError:
+    pass

@@ -64,4 +64,5 @@ extern "C" void hydride_register_passes() {
   mlir::PassRegistration<ConvertAutollvmToX86>();
   hydride::registerToLLVMPass();
   hydride::registerLowerToAutollvmPass();
+  hydride::registerPipelines();
 }

@@ -30,4 +30,6 @@ std::string describe(mlir::Operation *op);
 void registerToLLVMPass();
 // Registers lower-to-autollvm (lower_to_autollvm.cpp).
 void registerLowerToAutollvmPass();
+// Registers the hydride-x86-to-llvm pipeline (pipeline.cpp).
+void registerPipelines();
 } // namespace hydride

@@ -69,10 +69,18 @@ pub fn llvm_calls(
         };
         let [intrinsic] = lowering.llvm_intrinsics.as_slice() else { continue };
         let Some(signature) = lowering.intrinsic_signature.clone() else { continue };
-        let selects = lowering.llvm_ops.iter().all(|o| o == "select");
         let masked = m.masking != Masking::None;
-        // A mask form must be the unmasked intrinsic and a select.
-        if !selects || masked != lowering.llvm_ops.iter().any(|o| o == "select") || intrinsic.contains(".mask.") {
+        // A mask form is the unmasked intrinsic and a select, with a
+        // shufflevector taking the mask's low bits when it has more bits
+        // than elements; a plain form is the intrinsic alone.
+        let narrow_mask = m.mask.is_some_and(|s| s.mask_width > s.elements);
+        let allowed = |o: &String| o == "select" || (o == "shufflevector" && narrow_mask);
+        let fits = if masked {
+            lowering.llvm_ops.iter().all(allowed) && lowering.llvm_ops.iter().any(|o| o == "select")
+        } else {
+            lowering.llvm_ops.is_empty()
+        };
+        if !fits || intrinsic.contains(".mask.") {
             continue;
         }
         // Operand index of each C argument of the target op.

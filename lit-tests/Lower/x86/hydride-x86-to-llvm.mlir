@@ -1,0 +1,47 @@
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(convert-hydride-x86-to-llvm)' %s -split-input-file -verify-diagnostics | FileCheck %s
+// Target ops become calls of the LLVM intrinsic clang emits for them, with
+// operands bitcast to its types and a select on the mask for mask forms.
+
+// CHECK-LABEL: func.func @dot
+// CHECK: %[[D:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%arg0, %arg1, %arg2)
+// CHECK: %[[Z:.*]] = llvm.mlir.zero : vector<16xi32>
+// CHECK: llvm.select %arg3, %{{.*}}, %[[Z]] : vector<16xi1>, vector<16xi32>
+// CHECK-NOT: hydride_x86
+func.func @dot(%acc: vector<16xi32>, %a: vector<64xi8>, %b: vector<64xi8>, %k: vector<16xi1>) -> vector<16xi32> {
+  %0 = "hydride_x86.mm512_dpbusd_epi32"(%acc, %a, %b) : (vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+  %1 = "hydride_x86.mm512_maskz_dpbusd_epi32"(%k, %0, %a, %b) : (vector<16xi1>, vector<16xi32>, vector<64xi8>, vector<64xi8>) -> vector<16xi32>
+  return %1 : vector<16xi32>
+}
+
+// -----
+
+// Merge masking keeps the pass-through's elements; a 4-element op under an
+// 8-bit mask selects on the mask's first 4 bits.
+// CHECK-LABEL: func.func @madd52
+// CHECK: %[[R:.*]] = llvm.call_intrinsic "llvm.x86.avx512.vpmadd52l.uq.256"(%arg0, %arg2, %arg3)
+// CHECK: %[[M:.*]] = llvm.shufflevector %arg1, %arg1 [0, 1, 2, 3] : vector<8xi1>
+// CHECK: llvm.select %[[M]], %[[R]], %arg0 : vector<4xi1>, vector<4xi64>
+func.func @madd52(%a: vector<4xi64>, %k: vector<8xi1>, %b: vector<4xi64>, %c: vector<4xi64>) -> vector<4xi64> {
+  %0 = "hydride_x86.mm256_mask_madd52lo_epu64"(%a, %k, %b, %c) : (vector<4xi64>, vector<8xi1>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  return %0 : vector<4xi64>
+}
+
+// -----
+
+// Immediates become constants of the intrinsic's parameter type.
+// CHECK-LABEL: func.func @affine
+// CHECK: %[[I:.*]] = llvm.mlir.constant(5 : i8) : i8
+// CHECK: llvm.call_intrinsic "llvm.x86.vgf2p8affineqb.512"(%{{.*}}, %{{.*}}, %[[I]])
+func.func @affine(%x: vector<8xi64>, %a: vector<8xi64>) -> vector<8xi64> {
+  %0 = "hydride_x86.mm512_gf2p8affine_epi64_epi8"(%x, %a) {b = 5 : i32} : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  return %0 : vector<8xi64>
+}
+
+// -----
+
+// Instructions clang lowers to generic LLVM IR have no intrinsic to call.
+func.func @generic(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {
+  // expected-error @+1 {{cannot be lowered to LLVM: no LLVM lowering for hydride_x86.mm_add_epi16}}
+  %0 = "hydride_x86.mm_add_epi16"(%a, %b) : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}

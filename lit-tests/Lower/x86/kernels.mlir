@@ -1,0 +1,105 @@
+// RUN: rm -rf %t.cache
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=x86-avx512 remarks=true cache-dir=%t.cache})' %s 2>%t.remarks | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// A second run answers from the memo and gives the same IR.
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=x86-avx512 cache-dir=%t.cache})' %s | FileCheck %s --check-prefix=WARM
+// The kernel families of the synthesis lowering: each window becomes one
+// autollvm class op, proved equal by Z3; windows no instruction computes
+// stay as they are, with a remark saying why.
+
+// CHECK-LABEL: func.func @dot_u8s8_acc
+// CHECK: "autollvm.dpbusd_epi"(%arg0, %arg1, %arg2)
+// CHECK-NOT: arith.muli
+// CHECK: return
+// WARM-LABEL: func.func @dot_u8s8_acc
+// WARM: "autollvm.dpbusd_epi"(%arg0, %arg1, %arg2)
+func.func @dot_u8s8_acc(%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
+  %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
+  %be = arith.extsi %b : vector<64xi8> to vector<64xi32>
+  %p = arith.muli %ae, %be : vector<64xi32>
+  %p2 = vector.shape_cast %p : vector<64xi32> to vector<16x4xi32>
+  %s = vector.multi_reduction <add>, %p2, %acc [1] : vector<16x4xi32> to vector<16xi32>
+  return %s : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @madd_i16
+// CHECK: "autollvm.madd_epi{{[_0-9]*}}"(%arg0, %arg1)
+// CHECK-NOT: arith.muli
+func.func @madd_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<16xi32> {
+  %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>
+  %be = arith.extsi %b : vector<32xi16> to vector<32xi32>
+  %p = arith.muli %ae, %be : vector<32xi32>
+  %p2 = vector.shape_cast %p : vector<32xi32> to vector<16x2xi32>
+  %z = arith.constant dense<0> : vector<16xi32>
+  %s = vector.multi_reduction <add>, %p2, %z [1] : vector<16x2xi32> to vector<16xi32>
+  return %s : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @adds_i16_clamp
+// CHECK: "autollvm.adds_epi"(%arg0, %arg1) {{.*}}a0_elem_width = 16
+// CHECK-NOT: arith.maxsi
+func.func @adds_i16_clamp(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
+  %lo = arith.constant dense<-32768> : vector<32xi32>
+  %hi = arith.constant dense<32767> : vector<32xi32>
+  %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>
+  %be = arith.extsi %b : vector<32xi16> to vector<32xi32>
+  %s = arith.addi %ae, %be : vector<32xi32>
+  %c1 = arith.maxsi %s, %lo : vector<32xi32>
+  %c2 = arith.minsi %c1, %hi : vector<32xi32>
+  %r = arith.trunci %c2 : vector<32xi32> to vector<32xi16>
+  return %r : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @subs_u8
+// CHECK: "autollvm.subs_epu{{[_0-9]*}}"(%arg0, %arg1)
+func.func @subs_u8(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
+  %zero = arith.constant dense<0> : vector<64xi16>
+  %ae = arith.extui %a : vector<64xi8> to vector<64xi16>
+  %be = arith.extui %b : vector<64xi8> to vector<64xi16>
+  %d = arith.subi %ae, %be : vector<64xi16>
+  %c = arith.maxsi %d, %zero : vector<64xi16>
+  %r = arith.trunci %c : vector<64xi16> to vector<64xi8>
+  return %r : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @avg_u8
+// CHECK: "autollvm.avg_epu{{[_0-9]*}}"(%arg0, %arg1)
+func.func @avg_u8(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
+  %one = arith.constant dense<1> : vector<64xi16>
+  %ae = arith.extui %a : vector<64xi8> to vector<64xi16>
+  %be = arith.extui %b : vector<64xi8> to vector<64xi16>
+  %s = arith.addi %ae, %be : vector<64xi16>
+  %s1 = arith.addi %s, %one : vector<64xi16>
+  %h = arith.shrui %s1, %one : vector<64xi16>
+  %r = arith.trunci %h : vector<64xi16> to vector<64xi8>
+  return %r : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @mulhi_i16
+// CHECK: "autollvm.mulhi_epi{{[_0-9]*}}"(%arg0, %arg1)
+func.func @mulhi_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
+  %sh = arith.constant dense<16> : vector<32xi32>
+  %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>
+  %be = arith.extsi %b : vector<32xi16> to vector<32xi32>
+  %p = arith.muli %ae, %be : vector<32xi32>
+  %h = arith.shrsi %p, %sh : vector<32xi32>
+  %r = arith.trunci %h : vector<32xi32> to vector<32xi16>
+  return %r : vector<32xi16>
+}
+
+// A clamp one short of the i16 range is no saturating add: left alone.
+// REMARK: kernels.mlir:[[@LINE+12]]:{{.*}} remark: window of 6 ops left unchanged: no instruction of the target computes this window
+// CHECK-LABEL: func.func @negative_adds_off_by_one
+// CHECK-NOT: autollvm
+// CHECK: arith.maxsi
+func.func @negative_adds_off_by_one(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
+  %lo = arith.constant dense<-32767> : vector<32xi32>
+  %hi = arith.constant dense<32767> : vector<32xi32>
+  %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>
+  %be = arith.extsi %b : vector<32xi16> to vector<32xi32>
+  %s = arith.addi %ae, %be : vector<32xi32>
+  %c1 = arith.maxsi %s, %lo : vector<32xi32>
+  %c2 = arith.minsi %c1, %hi : vector<32xi32>
+  %r = arith.trunci %c2 : vector<32xi32> to vector<32xi16>
+  return %r : vector<32xi16>
+}
