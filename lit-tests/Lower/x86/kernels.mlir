@@ -87,6 +87,45 @@ func.func @mulhi_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
   return %r : vector<32xi16>
 }
 
+// CHECK-LABEL: func.func @absdiff_u8
+// CHECK: return
+func.func @absdiff_u8(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
+  %mx = arith.maxui %a, %b : vector<64xi8>
+  %mn = arith.minui %a, %b : vector<64xi8>
+  %d = arith.subi %mx, %mn : vector<64xi8>
+  return %d : vector<64xi8>
+}
+
+// CHECK-LABEL: func.func @clamp_i16
+// CHECK: return
+func.func @clamp_i16(%a: vector<32xi16>) -> vector<32xi16> {
+  %lo = arith.constant dense<-100> : vector<32xi16>
+  %hi = arith.constant dense<100> : vector<32xi16>
+  %c1 = arith.maxsi %a, %lo : vector<32xi16>
+  %c2 = arith.minsi %c1, %hi : vector<32xi16>
+  return %c2 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @packus_i16
+// CHECK: return
+func.func @packus_i16(%a: vector<32xi16>) -> vector<32xi8> {
+  %lo = arith.constant dense<0> : vector<32xi16>
+  %hi = arith.constant dense<255> : vector<32xi16>
+  %c1 = arith.maxsi %a, %lo : vector<32xi16>
+  %c2 = arith.minsi %c1, %hi : vector<32xi16>
+  %r = arith.trunci %c2 : vector<32xi16> to vector<32xi8>
+  return %r : vector<32xi8>
+}
+
+// CHECK-LABEL: func.func @interleave_i8
+// CHECK: return
+func.func @interleave_i8(%a: vector<32xi8>, %b: vector<32xi8>) -> vector<64xi8> {
+  %z = arith.constant dense<1> : vector<32xi8>
+  %a1 = arith.addi %a, %z : vector<32xi8>
+  %i = vector.interleave %a1, %b : vector<32xi8> -> vector<64xi8>
+  return %i : vector<64xi8>
+}
+
 // A clamp one short of the i16 range is no saturating add: left alone.
 // REMARK: kernels.mlir:[[@LINE+12]]:{{.*}} remark: window of 6 ops left unchanged: no instruction of the target computes this window
 // CHECK-LABEL: func.func @negative_adds_off_by_one

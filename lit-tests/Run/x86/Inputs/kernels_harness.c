@@ -23,6 +23,13 @@ KERNEL2(v64i8, subs_u8, v64i8, v64i8)
 KERNEL2(v64i8, avg_u8, v64i8, v64i8)
 KERNEL2(v32i16, mulhi_i16, v32i16, v32i16)
 KERNEL2(v32i16, negative_adds_off_by_one, v32i16, v32i16)
+KERNEL2(v64i8, absdiff_u8, v64i8, v64i8)
+typedef int8_t v32i8 __attribute__((vector_size(32)));
+v32i16 clamp_i16(v32i16);
+v32i16 hydride_clamp_i16(v32i16);
+v32i8 packus_i16(v32i16);
+v32i8 hydride_packus_i16(v32i16);
+KERNEL2(v64i8, interleave_i8, v32i8, v32i8)
 
 static uint64_t state = 0x2545f4914f6cdd1dull;
 static uint8_t next_byte(void) {
@@ -49,15 +56,17 @@ static void fill(void *p, int round) {
   } while (0)
 
 int main(void) {
-  enum { ROUNDS = 1000, KERNELS = 7 };
-  static const char *names[KERNELS] = {"dot_u8s8_acc", "madd_i16", "adds_i16_clamp", "subs_u8",
-                                       "avg_u8",       "mulhi_i16", "negative_adds_off_by_one"};
+  enum { ROUNDS = 1000, KERNELS = 11 };
+  static const char *names[KERNELS] = {"dot_u8s8_acc", "madd_i16",   "adds_i16_clamp", "subs_u8",
+                                       "avg_u8",       "mulhi_i16",  "negative_adds_off_by_one",
+                                       "absdiff_u8",   "clamp_i16",  "packus_i16",     "interleave_i8"};
   int mismatches[KERNELS] = {0};
   for (int round = 0; round < ROUNDS; ++round) {
     union {
       v64i8 b;
       v32i16 w;
       v16i32 d;
+      v32i8 h;
     } x, y, z;
     fill(&x, round);
     fill(&y, round);
@@ -76,6 +85,14 @@ int main(void) {
     CHECK(mulhi, hydride_mulhi_i16(x.w, y.w), mulhi_i16(x.w, y.w), v32i16);
     ++k;
     CHECK(neg, hydride_negative_adds_off_by_one(x.w, y.w), negative_adds_off_by_one(x.w, y.w), v32i16);
+    ++k;
+    CHECK(absdiff, hydride_absdiff_u8(x.b, y.b), absdiff_u8(x.b, y.b), v64i8);
+    ++k;
+    CHECK(clamp, hydride_clamp_i16(x.w), clamp_i16(x.w), v32i16);
+    ++k;
+    CHECK(packus, hydride_packus_i16(x.w), packus_i16(x.w), v32i8);
+    ++k;
+    CHECK(interleave, hydride_interleave_i8(x.h, y.h), interleave_i8(x.h, y.h), v64i8);
   }
   int total = 0;
   for (int k = 0; k < KERNELS; ++k) {
