@@ -228,7 +228,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     let one = e.dom.literal(&BigUint::from(1u8), 1);
                     let nonzero = e.dom.binary(BvBinOp::Xor, &is_zero, &one, 1);
                     e.require(nonzero);
-                    if signed && name == "arith.divsi" {
+                    if signed {
                         let min = e.dom.literal(&(BigUint::from(1u8) << (w - 1)), w);
                         let ones = e.dom.literal(&((BigUint::from(1u8) << w) - 1u8), w);
                         let a_min = e.dom.compare(BvCmp::Eq, &x[0], &min, w);
