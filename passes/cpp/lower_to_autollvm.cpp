@@ -83,7 +83,18 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
     };
     std::string text;
     llvm::raw_string_ostream os(text);
-    for (mlir::Operation &op : block) {
+    // Constants defined outside the block (hoisted out of a loop) are part
+    // of the dataflow: described first, as if they were inside.
+    llvm::SetVector<mlir::Operation *> described;
+    for (mlir::Operation &op : block)
+      for (mlir::Value v : op.getOperands())
+        if (mlir::Operation *def = v.getDefiningOp())
+          if (def->getBlock() != &block && llvm::isa<mlir::arith::ConstantOp>(def))
+            described.insert(def);
+    for (mlir::Operation &op : block)
+      described.insert(&op);
+    for (mlir::Operation *opPtr : described) {
+      mlir::Operation &op = *opPtr;
       if (op.getNumResults() == 0 && op.getNumOperands() == 0)
         continue;
       unsigned index = ops.size();

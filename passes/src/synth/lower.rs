@@ -137,9 +137,17 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
         let outcome = match options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
             Some(o) => o,
             None => {
-                let o = synthesize(&flow, &window, grammar, &options.limits);
-                options.cache.put(&key, &encode(grammar, &o));
-                o
+                // A fault in synthesis costs this window, not the compilation.
+                let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    synthesize(&flow, &window, grammar, &options.limits)
+                }));
+                match attempt {
+                    Ok(o) => {
+                        options.cache.put(&key, &encode(grammar, &o));
+                        o
+                    }
+                    Err(_) => Outcome::Unchanged("internal error in synthesis (please report this window)".into()),
+                }
             }
         };
         match outcome {

@@ -1,0 +1,69 @@
+// RUN: rm -rf %t.cache
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=x86-avx512 remarks=true cache-dir=%t.cache})' %s 2>%t.remarks | FileCheck %s
+// RUN: FileCheck %s --check-prefix=REMARK < %t.remarks
+// Input the synthesizer does not model is left as it is, without failing:
+// floats, index arithmetic, scalable and 0-d vectors, ops with regions,
+// unknown ops between supported ones, and loop bodies (windows inside).
+
+// CHECK-LABEL: func.func @floats
+// CHECK: arith.addf
+// CHECK: arith.mulf
+func.func @floats(%a: vector<16xf32>, %b: vector<16xf32>) -> vector<16xf32> {
+  %0 = arith.addf %a, %b : vector<16xf32>
+  %1 = arith.mulf %0, %b : vector<16xf32>
+  return %1 : vector<16xf32>
+}
+
+// CHECK-LABEL: func.func @index_and_scalable
+// CHECK: arith.addi %{{.*}} : index
+// CHECK: arith.addi %{{.*}} : vector<[4]xi32>
+func.func @index_and_scalable(%i: index, %j: index, %a: vector<[4]xi32>, %b: vector<[4]xi32>) -> (index, vector<[4]xi32>) {
+  %0 = arith.addi %i, %j : index
+  %1 = arith.muli %0, %j : index
+  %2 = arith.addi %a, %b : vector<[4]xi32>
+  %3 = arith.muli %2, %b : vector<[4]xi32>
+  return %1, %3 : index, vector<[4]xi32>
+}
+
+// CHECK-LABEL: func.func @zero_d
+// CHECK: arith.addi %{{.*}} : vector<i32>
+func.func @zero_d(%a: vector<i32>, %b: vector<i32>) -> vector<i32> {
+  %0 = arith.addi %a, %b : vector<i32>
+  %1 = arith.muli %0, %b : vector<i32>
+  return %1 : vector<i32>
+}
+
+// A saturating add inside a loop body is still found; the loop stays.
+// CHECK-LABEL: func.func @in_loop
+// CHECK: scf.for
+// CHECK: "autollvm.adds_epi"
+// REMARK-NOT: internal error
+func.func @in_loop(%a: vector<32xi16>, %b: vector<32xi16>, %n: index) -> vector<32xi16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %lo = arith.constant dense<-32768> : vector<32xi32>
+  %hi = arith.constant dense<32767> : vector<32xi32>
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %a) -> (vector<32xi16>) {
+    %ae = arith.extsi %acc : vector<32xi16> to vector<32xi32>
+    %be = arith.extsi %b : vector<32xi16> to vector<32xi32>
+    %s = arith.addi %ae, %be : vector<32xi32>
+    %c2 = arith.maxsi %s, %lo : vector<32xi32>
+    %c3 = arith.minsi %c2, %hi : vector<32xi32>
+    %t = arith.trunci %c3 : vector<32xi32> to vector<32xi16>
+    scf.yield %t : vector<32xi16>
+  }
+  return %r : vector<32xi16>
+}
+
+// An op the synthesizer does not know splits the dataflow: the windows on
+// either side are tried on their own.
+// CHECK-LABEL: func.func @unknown_between
+// CHECK: vector.extract
+func.func @unknown_between(%a: vector<16xi32>, %b: vector<16xi32>) -> i32 {
+  %0 = arith.addi %a, %b : vector<16xi32>
+  %1 = arith.muli %0, %b : vector<16xi32>
+  %2 = vector.extract %1[3] : i32 from vector<16xi32>
+  %3 = arith.addi %2, %2 : i32
+  %4 = arith.muli %3, %2 : i32
+  return %4 : i32
+}
