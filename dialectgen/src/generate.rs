@@ -66,6 +66,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         filter: None,
     };
     let s = survey(&survey_opts, progress)?;
+    let cpuids = s.cpuids;
     let semantics: Vec<_> = s.semantics.into_iter().filter(|(_, ok)| *ok || no_validate).map(|(s, _)| s).collect();
     progress.update("classify", 0, semantics.len());
     let (classes, stats) = classify(&semantics, opts.timeout_ms);
@@ -108,7 +109,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     let autollvm = build::autollvm_dialect(&target.name, &classes, &semantics, GENERATED_BY);
     write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
     write(&opts.out.join("op-variants.json"), &variant_table(&[&autollvm, &target])?)?;
-    let calls = crate::design::llvm_call::llvm_calls(&target.name, &classes, &semantics, &lowerings);
+    let calls = crate::design::llvm_call::llvm_calls(&target.name, &classes, &semantics, &lowerings, &cpuids);
     write(&opts.out.join("x86/llvm-calls.json"), &one_entry_per_line(&calls)?)?;
     let one_to_one = opts.lit_dir.join("Lower").join("x86").join("autollvm-to-x86.mlir");
     write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;

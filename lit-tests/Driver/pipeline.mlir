@@ -8,7 +8,7 @@
 // CHECK: llvm.func @dot
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%arg2, %arg0, %arg1)
 // CHECK-NOT: vector.multi_reduction
-// BADTARGET: error: lower-to-autollvm: unknown target 'riscv' (known: x86-avx512)
+// BADTARGET: error: lower-to-autollvm: unknown target 'riscv' (known: x86-avx512, x86-avx2)
 func.func @dot(%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
   %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
   %be = arith.extsi %b : vector<64xi8> to vector<64xi32>

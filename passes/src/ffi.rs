@@ -185,13 +185,12 @@ pub unsafe extern "C" fn hydride_lower_block(
     let (block, target, dir) =
         unsafe { (text_arg(block, block_len), text_arg(target, target_len), text_arg(cache_dir, cache_dir_len)) };
     let run = || -> Result<String, String> {
-        let target = lower::Target::parse(&target)?;
+        let target = crate::synth::grammar::Target::parse(&target)?;
         let grammar = Grammar::embedded()?;
         let dir = if dir.is_empty() { cache::default_dir() } else { Some(std::path::PathBuf::from(dir)) };
         let options = lower::Options {
-            target,
             cache: cache::Cache::new(dir.as_deref()),
-            limits: Default::default(),
+            limits: crate::synth::search::Limits { target, ..Default::default() },
             max_ops: 16,
         };
         lower::lower_block(&block, grammar, &options).map(|p| lower::plan_text(&p))

@@ -1,8 +1,9 @@
 //! lower-to-autollvm's Rust side on blocks written in the shim's protocol.
 
 use hydride::synth::cache::Cache;
-use hydride::synth::grammar::Grammar;
-use hydride::synth::lower::{lower_block, Options, Target};
+use hydride::synth::grammar::{Grammar, Target};
+use hydride::synth::lower::{lower_block, Options};
+use hydride::synth::search::Limits;
 
 const SEP: &str = "\u{1f}";
 
@@ -31,7 +32,11 @@ fn clamp_add(lo: i64) -> String {
 }
 
 fn options(dir: &std::path::Path) -> Options {
-    Options { target: Target::X86Avx512, cache: Cache::new(Some(dir)), limits: Default::default(), max_ops: 16 }
+    options_for(Target::X86Avx512, dir)
+}
+
+fn options_for(target: Target, dir: &std::path::Path) -> Options {
+    Options { cache: Cache::new(Some(dir)), limits: Limits { target, ..Default::default() }, max_ops: 16 }
 }
 
 #[test]
@@ -59,9 +64,24 @@ fn a_clamp_off_by_one_is_left_alone_with_a_reason() {
 #[test]
 fn unknown_targets_and_malformed_blocks_are_errors() {
     assert!(Target::parse("x86-avx512").is_ok());
-    assert!(Target::parse("x86-avx2").unwrap_err().contains("not supported yet"));
+    assert!(Target::parse("x86-avx2").is_ok());
     assert!(Target::parse("riscv").unwrap_err().contains("unknown target"));
     let grammar = Grammar::embedded().unwrap();
     let dir = tempfile::tempdir().unwrap();
     assert!(lower_block("0\tarith.addi\n", grammar, &options(dir.path())).is_err());
+}
+
+#[test]
+fn an_avx2_target_uses_no_avx512_instruction() {
+    // 256-bit clamped add: vpaddsw ymm exists in AVX2; the 512-bit form does not.
+    let grammar = Grammar::embedded().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let wide = clamp_add(-32768);
+    let plan = lower_block(&wide, grammar, &options_for(Target::X86Avx2, dir.path())).unwrap();
+    assert!(plan.rewrites.is_empty(), "{plan:?}");
+    let narrow = wide.replace("vector<32xi32>", "vector<16xi32>").replace("vector<32xi16>", "vector<16xi16>");
+    let plan = lower_block(&narrow, grammar, &options_for(Target::X86Avx2, dir.path())).unwrap();
+    assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
+    let c = grammar.candidates.iter().find(|c| c.class_op == plan.rewrites[0].op && c.result.bits() == 256).unwrap();
+    assert!(Target::X86Avx2.allows(&c.cpuid), "{:?}", c.cpuid);
 }

@@ -47,6 +47,9 @@ pub struct MaskSelect {
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct LlvmCall {
     pub intrinsic: String,
+    /// CPUID features the instruction needs (`AVX2`, `AVX512BW`, …).
+    #[serde(default)]
+    pub cpuid: Vec<String>,
     /// MLIR types of the intrinsic's parameters and result.
     pub signature: IntrinsicSignature,
     pub args: Vec<CallArg>,
@@ -60,6 +63,7 @@ pub fn llvm_calls(
     classes: &[SimilarityClass],
     semantics: &[Semantics],
     lowerings: &BTreeMap<String, Lowering>,
+    cpuids: &BTreeMap<String, Vec<String>>,
 ) -> BTreeMap<String, LlvmCall> {
     let by_name: BTreeMap<&str, &Semantics> = semantics.iter().map(|s| (s.name.as_str(), s)).collect();
     let mut out = BTreeMap::new();
@@ -126,7 +130,13 @@ pub fn llvm_calls(
         }
         out.insert(
             format!("{target_dialect}.{}", op_name(&m.intrinsic)),
-            LlvmCall { intrinsic: intrinsic.clone(), signature, args, select },
+            LlvmCall {
+                intrinsic: intrinsic.clone(),
+                cpuid: cpuids.get(&m.intrinsic).cloned().unwrap_or_default(),
+                signature,
+                args,
+                select,
+            },
         );
     }
     out

@@ -48,6 +48,8 @@ pub struct Survey {
     pub report: Report,
     /// Semantics of every parsed intrinsic, and whether it validated.
     pub semantics: Vec<(Semantics, bool)>,
+    /// The CPUID features each parsed intrinsic needs, normalized.
+    pub cpuids: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, SurveyError> {
@@ -130,6 +132,10 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
         }
     }
     report.parsed = parsed_items.len();
+    let cpuids = parsed_items
+        .iter()
+        .map(|(e, _)| (e.name.clone(), e.cpuids.iter().map(|c| scope::normalize_cpuid(c).to_string()).collect()))
+        .collect();
     let mut semantics = Vec::new();
     if let Some(cfg) = &opts.validation {
         let total = parsed_items.len();
@@ -180,5 +186,5 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     }
     report.failures.sort_by(|a, b| a.name.cmp(&b.name));
     report.seconds = start.elapsed().as_secs_f64();
-    Ok(Survey { report, semantics })
+    Ok(Survey { report, semantics, cpuids })
 }

@@ -21,6 +21,8 @@ pub struct Candidate {
     pub semantics: Semantics,
     /// Machine instructions (class database, `cost_source`).
     pub cost: usize,
+    /// CPUID features the instruction needs.
+    pub cpuid: Vec<String>,
     /// Attributes fixed by the member, as MLIR attribute text.
     pub fixed_attributes: Vec<(String, String)>,
     /// Template arguments that are immediates: position, attribute name, bits.
@@ -28,6 +30,43 @@ pub struct Candidate {
     /// Template arguments that are operands: position and type.
     pub operands: Vec<(usize, Ty)>,
     pub result: Ty,
+}
+
+/// The targets `lower-to-autollvm` knows: which instructions it may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Everything modelled: AVX-512 (F/BW/DQ/VL/VNNI/VBMI/…), GFNI, AVX2 and older.
+    X86Avx512,
+    /// SSE2 … AVX2 only.
+    X86Avx2,
+}
+
+impl Target {
+    pub fn parse(text: &str) -> Result<Target, String> {
+        match text {
+            "x86-avx512" => Ok(Target::X86Avx512),
+            "x86-avx2" => Ok(Target::X86Avx2),
+            other => Err(format!("unknown target '{other}' (known: x86-avx512, x86-avx2)")),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::X86Avx512 => "x86-avx512",
+            Target::X86Avx2 => "x86-avx2",
+        }
+    }
+
+    /// Whether an instruction needing these CPUID features runs on the target.
+    pub fn allows(self, cpuid: &[String]) -> bool {
+        match self {
+            Target::X86Avx512 => true,
+            Target::X86Avx2 => {
+                !cpuid.is_empty()
+                    && cpuid.iter().all(|c| matches!(c.as_str(), "SSE2" | "SSE3" | "SSSE3" | "SSE4.1" | "SSE4.2" | "AVX" | "AVX2"))
+            }
+        }
+    }
 }
 
 /// What the database holds for synthesis.
@@ -62,9 +101,7 @@ impl Grammar {
             let class_op = format!("autollvm.{}", class.name);
             for (m, raw_member) in class.members.iter().zip(raw["members"].as_array().into_iter().flatten()) {
                 let target = format!("hydride_x86.{}", dialectgen::design::build::op_name(&m.intrinsic));
-                if m.masking != Masking::None || calls.get(&target).is_none() {
-                    continue;
-                }
+                let Some(call) = calls.get(&target).filter(|_| m.masking == Masking::None) else { continue };
                 let Some(variant) = variants
                     .variants(&class_op)
                     .iter()
@@ -112,6 +149,7 @@ impl Grammar {
                     intrinsic: m.intrinsic.clone(),
                     semantics,
                     cost: cost.max(1),
+                    cpuid: call.cpuid.clone(),
                     fixed_attributes,
                     immediates,
                     operands: operand_args.into_iter().zip(types).collect(),

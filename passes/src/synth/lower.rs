@@ -4,33 +4,12 @@
 
 use super::block::{parse_block, Dataflow, Window};
 use super::cache::Cache;
-use super::grammar::Grammar;
+use super::grammar::{Grammar, Target};
 use super::search::{synthesize, Found, Limits, Outcome};
 use super::semantics::supported;
 use std::collections::BTreeSet;
 
-/// The targets `lower-to-autollvm` knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    X86Avx512,
-}
-
-impl Target {
-    pub fn parse(text: &str) -> Result<Target, String> {
-        match text {
-            "x86-avx512" => Ok(Target::X86Avx512),
-            "x86-avx2" => Err("target x86-avx2 is not supported yet; use target=x86-avx512".into()),
-            other => Err(format!("unknown target '{other}' (known: x86-avx512)")),
-        }
-    }
-
-    fn name(self) -> &'static str {
-        "x86-avx512"
-    }
-}
-
 pub struct Options {
-    pub target: Target,
     pub cache: Cache,
     pub limits: Limits,
     /// Largest window, in ops.
@@ -133,7 +112,7 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
         if computing < 2 {
             continue;
         }
-        let key = canonical(&flow, &window, options.target, grammar.version);
+        let key = canonical(&flow, &window, options.limits.target, grammar.version);
         let outcome = match options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
             Some(o) => o,
             None => {

@@ -34,6 +34,8 @@ pub enum Outcome {
 }
 
 pub struct Limits {
+    /// Which instructions may be used.
+    pub target: super::grammar::Target,
     /// Z3 budget per proof, in milliseconds (as `hydride gen`'s).
     pub proof_ms: u32,
     /// Bindings (operands and immediates) tried per candidate.
@@ -44,7 +46,7 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { proof_ms: 20_000, bindings: 512, proofs: 4 }
+        Limits { target: super::grammar::Target::X86Avx512, proof_ms: 20_000, bindings: 512, proofs: 4 }
     }
 }
 
@@ -240,7 +242,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let started = std::time::Instant::now();
     let screen_one = |ci: usize, c: &Candidate| -> Vec<(usize, Found)> {
         let mut out = Vec::new();
-        if c.result.bits() != root_ty.bits() || c.operands.len() < window.leaves.len() {
+        if c.result.bits() != root_ty.bits() || c.operands.len() < window.leaves.len() || !limits.target.allows(&c.cpuid) {
             return out;
         }
         for binding in bindings(c, &leaf_types, limits.bindings) {
