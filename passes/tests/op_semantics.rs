@@ -44,6 +44,10 @@ fn cases() -> Vec<Case> {
             out.push(case(name, format!("%r = arith.{op} %a, %b : {ty}"), &[], &[ty, ty], ty));
         }
     }
+    for op in ["ceildivsi", "floordivsi"] {
+        let name: &'static str = Box::leak(format!("arith.{op}").into_boxed_str());
+        out.push(case(name, format!("%r = arith.{op} %a, %b : vector<8xi16>"), &[], &["vector<8xi16>", "vector<8xi16>"], "vector<8xi16>"));
+    }
     let preds = ["eq", "ne", "slt", "sle", "sgt", "sge", "ult", "ule", "ugt", "uge"];
     for (p, pred) in preds.iter().enumerate() {
         let attr: &'static str = Box::leak(format!("predicate={p} : i64").into_boxed_str());
@@ -92,6 +96,27 @@ fn cases() -> Vec<Case> {
         &["offsets=[4 : i64]", "sizes=[8 : i64]", "strides=[1 : i64]"],
         &["vector<16xi8>"],
         "vector<8xi8>",
+    ));
+    out.push(case(
+        "vector.insert_strided_slice",
+        "%r = vector.insert_strided_slice %a, %b {offsets = [4], strides = [1]} : vector<8xi8> into vector<16xi8>".into(),
+        &["offsets=[4 : i64]", "strides=[1 : i64]"],
+        &["vector<8xi8>", "vector<16xi8>"],
+        "vector<16xi8>",
+    ));
+    out.push(case(
+        "vector.extract",
+        "%r = vector.extract %a[5] : i32 from vector<8xi32>".into(),
+        &["static_position=array<i64: 5>"],
+        &["vector<8xi32>"],
+        "i32",
+    ));
+    out.push(case(
+        "vector.insert",
+        "%r = vector.insert %a, %b[2] : i32 into vector<8xi32>".into(),
+        &["static_position=array<i64: 2>"],
+        &["i32", "vector<8xi32>"],
+        "vector<8xi32>",
     ));
     out
 }

@@ -360,6 +360,76 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 let lanes = a.into_iter().zip(b).flat_map(|(x, y)| [x, y]).collect();
                 self.pack(lanes, ty)
             }
+            "arith.ceildivsi" | "arith.floordivsi" => {
+                let ceil = name == "arith.ceildivsi";
+                self.lanewise(args, ty, &mut |e, x| {
+                    let zero = e.dom.literal(&BigUint::from(0u8), w);
+                    let one1 = e.dom.literal(&BigUint::from(1u8), 1);
+                    let is_zero = e.dom.compare(BvCmp::Eq, &x[1], &zero, w);
+                    let nonzero = e.dom.binary(BvBinOp::Xor, &is_zero, &one1, 1);
+                    e.require(nonzero);
+                    let min = e.dom.literal(&(BigUint::from(1u8) << (w - 1)), w);
+                    let ones = e.dom.literal(&((BigUint::from(1u8) << w) - 1u8), w);
+                    let a_min = e.dom.compare(BvCmp::Eq, &x[0], &min, w);
+                    let b_m1 = e.dom.compare(BvCmp::Eq, &x[1], &ones, w);
+                    let both = e.dom.binary(BvBinOp::And, &a_min, &b_m1, 1);
+                    let fine = e.dom.binary(BvBinOp::Xor, &both, &one1, 1);
+                    e.require(fine);
+                    let q = e.dom.binary(BvBinOp::SDiv, &x[0], &x[1], w);
+                    let r = e.dom.binary(BvBinOp::SRem, &x[0], &x[1], w);
+                    let r_zero = e.dom.compare(BvCmp::Eq, &r, &zero, w);
+                    let a_neg = e.dom.compare(BvCmp::Slt, &x[0], &zero, w);
+                    let b_neg = e.dom.compare(BvCmp::Slt, &x[1], &zero, w);
+                    let differ = e.dom.binary(BvBinOp::Xor, &a_neg, &b_neg, 1);
+                    // Round away from the truncated quotient when inexact:
+                    // up for ceil with equal signs, down for floor with different.
+                    let wanted = if ceil { e.dom.binary(BvBinOp::Xor, &differ, &one1, 1) } else { differ };
+                    let inexact = e.dom.binary(BvBinOp::Xor, &r_zero, &one1, 1);
+                    let adjust = e.dom.binary(BvBinOp::And, &wanted, &inexact, 1);
+                    let step = e.dom.literal(&BigUint::from(1u8), w);
+                    let moved = if ceil { e.dom.binary(BvBinOp::Add, &q, &step, w) } else { e.dom.binary(BvBinOp::Sub, &q, &step, w) };
+                    e.dom.ite(&adjust, &moved, &q, w)
+                })
+            }
+            "vector.extract" | "vector.insert" => {
+                let pos = op.attribute("static_position").and_then(int_list).ok_or_else(|| malformed(op, "its position"))?;
+                let (vector, dest) = if name == "vector.extract" { (&args[0], None) } else { (&args[1], Some(&args[0])) };
+                let dims = &vector.ty.dims;
+                if pos.len() > dims.len() || pos.iter().zip(dims).any(|(p, d)| *p < 0 || *p >= i64::from(*d)) || args.len() > 2 {
+                    return Err(SemaError::Unsupported(format!("{name} at a dynamic position")));
+                }
+                let inner: u32 = dims[pos.len()..].iter().product();
+                let mut offset = 0u32;
+                for (k, p) in pos.iter().enumerate() {
+                    offset += (*p as u32) * dims[k + 1..].iter().product::<u32>();
+                }
+                let mut lanes = self.lanes(vector);
+                let (o, n) = (offset as usize, inner as usize);
+                match dest {
+                    None => {
+                        let part = lanes[o..o + n].to_vec();
+                        self.pack(part, ty)
+                    }
+                    Some(value) => {
+                        let part = self.lanes(value);
+                        lanes.splice(o..o + n, part);
+                        self.pack(lanes, ty)
+                    }
+                }
+            }
+            "vector.insert_strided_slice" => {
+                let offsets = op.attribute("offsets").and_then(int_list).ok_or_else(|| malformed(op, "its offsets"))?;
+                let strides = op.attribute("strides").and_then(int_list).unwrap_or_else(|| vec![1]);
+                if offsets.len() != 1 || args[1].ty.dims.len() != 1 || strides != [1] {
+                    return Err(SemaError::Unsupported(format!("{name} into {}", args[1].ty)));
+                }
+                let part = self.lanes(&args[0]);
+                let mut lanes = self.lanes(&args[1]);
+                let o = offsets[0] as usize;
+                let n = part.len();
+                lanes.splice(o..o + n, part);
+                self.pack(lanes, ty)
+            }
             "vector.extract_strided_slice" => {
                 let offsets = op.attribute("offsets").and_then(int_list).ok_or_else(|| malformed(op, "its offsets"))?;
                 let strides = op.attribute("strides").and_then(int_list).unwrap_or_else(|| vec![1]);
@@ -433,6 +503,11 @@ pub fn supported(name: &str) -> bool {
             | "vector.shuffle"
             | "vector.interleave"
             | "vector.extract_strided_slice"
+            | "vector.insert_strided_slice"
+            | "vector.extract"
+            | "vector.insert"
+            | "arith.ceildivsi"
+            | "arith.floordivsi"
     )
 }
 
