@@ -173,6 +173,24 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         self.defined.push(cond);
     }
 
+    /// `a / b` is defined: `b != 0`, and for signed division not `MIN / -1`.
+    fn require_division_defined(&mut self, a: &D::Bv, b: &D::Bv, w: u32, signed: bool) {
+        let zero = self.dom.literal(&BigUint::from(0u8), w);
+        let one = self.dom.literal(&BigUint::from(1u8), 1);
+        let is_zero = self.dom.compare(BvCmp::Eq, b, &zero, w);
+        let nonzero = self.dom.binary(BvBinOp::Xor, &is_zero, &one, 1);
+        self.require(nonzero);
+        if signed {
+            let min = self.dom.literal(&(BigUint::from(1u8) << (w - 1)), w);
+            let ones = self.dom.literal(&((BigUint::from(1u8) << w) - 1u8), w);
+            let a_min = self.dom.compare(BvCmp::Eq, a, &min, w);
+            let b_m1 = self.dom.compare(BvCmp::Eq, b, &ones, w);
+            let both = self.dom.binary(BvBinOp::And, &a_min, &b_m1, 1);
+            let fine = self.dom.binary(BvBinOp::Xor, &both, &one, 1);
+            self.require(fine);
+        }
+    }
+
     /// The results of `op` given its operands.
     pub fn eval(&mut self, op: &BlockOp, args: &[Val<D::Bv>]) -> Result<Vec<Val<D::Bv>>, SemaError> {
         let result_ty = |k: usize| op.result_types.get(k).and_then(|t| Ty::parse(t)).ok_or_else(|| malformed(op, "a result type"));
@@ -223,20 +241,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     _ => BvBinOp::URem,
                 };
                 self.lanewise(args, ty, &mut |e, x| {
-                    let zero = e.dom.literal(&BigUint::from(0u8), w);
-                    let is_zero = e.dom.compare(BvCmp::Eq, &x[1], &zero, w);
-                    let one = e.dom.literal(&BigUint::from(1u8), 1);
-                    let nonzero = e.dom.binary(BvBinOp::Xor, &is_zero, &one, 1);
-                    e.require(nonzero);
-                    if signed {
-                        let min = e.dom.literal(&(BigUint::from(1u8) << (w - 1)), w);
-                        let ones = e.dom.literal(&((BigUint::from(1u8) << w) - 1u8), w);
-                        let a_min = e.dom.compare(BvCmp::Eq, &x[0], &min, w);
-                        let b_m1 = e.dom.compare(BvCmp::Eq, &x[1], &ones, w);
-                        let both = e.dom.binary(BvBinOp::And, &a_min, &b_m1, 1);
-                        let fine = e.dom.binary(BvBinOp::Xor, &both, &one, 1);
-                        e.require(fine);
-                    }
+                    e.require_division_defined(&x[0], &x[1], w, signed);
                     e.dom.binary(o, &x[0], &x[1], w)
                 })
             }
@@ -363,18 +368,9 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             "arith.ceildivsi" | "arith.floordivsi" => {
                 let ceil = name == "arith.ceildivsi";
                 self.lanewise(args, ty, &mut |e, x| {
+                    e.require_division_defined(&x[0], &x[1], w, true);
                     let zero = e.dom.literal(&BigUint::from(0u8), w);
                     let one1 = e.dom.literal(&BigUint::from(1u8), 1);
-                    let is_zero = e.dom.compare(BvCmp::Eq, &x[1], &zero, w);
-                    let nonzero = e.dom.binary(BvBinOp::Xor, &is_zero, &one1, 1);
-                    e.require(nonzero);
-                    let min = e.dom.literal(&(BigUint::from(1u8) << (w - 1)), w);
-                    let ones = e.dom.literal(&((BigUint::from(1u8) << w) - 1u8), w);
-                    let a_min = e.dom.compare(BvCmp::Eq, &x[0], &min, w);
-                    let b_m1 = e.dom.compare(BvCmp::Eq, &x[1], &ones, w);
-                    let both = e.dom.binary(BvBinOp::And, &a_min, &b_m1, 1);
-                    let fine = e.dom.binary(BvBinOp::Xor, &both, &one1, 1);
-                    e.require(fine);
                     let q = e.dom.binary(BvBinOp::SDiv, &x[0], &x[1], w);
                     let r = e.dom.binary(BvBinOp::SRem, &x[0], &x[1], w);
                     let r_zero = e.dom.compare(BvCmp::Eq, &r, &zero, w);
@@ -417,28 +413,23 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     }
                 }
             }
-            "vector.insert_strided_slice" => {
+            "vector.insert_strided_slice" | "vector.extract_strided_slice" => {
+                let insert = name == "vector.insert_strided_slice";
+                let whole = if insert { &args[1] } else { &args[0] };
                 let offsets = op.attribute("offsets").and_then(int_list).ok_or_else(|| malformed(op, "its offsets"))?;
                 let strides = op.attribute("strides").and_then(int_list).unwrap_or_else(|| vec![1]);
-                if offsets.len() != 1 || args[1].ty.dims.len() != 1 || strides != [1] {
-                    return Err(SemaError::Unsupported(format!("{name} into {}", args[1].ty)));
+                if offsets.len() != 1 || whole.ty.dims.len() != 1 || strides != [1] {
+                    return Err(SemaError::Unsupported(format!("{name} of {}", whole.ty)));
                 }
-                let part = self.lanes(&args[0]);
-                let mut lanes = self.lanes(&args[1]);
                 let o = offsets[0] as usize;
-                let n = part.len();
-                lanes.splice(o..o + n, part);
-                self.pack(lanes, ty)
-            }
-            "vector.extract_strided_slice" => {
-                let offsets = op.attribute("offsets").and_then(int_list).ok_or_else(|| malformed(op, "its offsets"))?;
-                let strides = op.attribute("strides").and_then(int_list).unwrap_or_else(|| vec![1]);
-                if offsets.len() != 1 || args[0].ty.dims.len() != 1 || strides != [1] {
-                    return Err(SemaError::Unsupported(format!("{name} of {}", args[0].ty)));
+                let mut lanes = self.lanes(whole);
+                if insert {
+                    let part = self.lanes(&args[0]);
+                    let n = part.len();
+                    lanes.splice(o..o + n, part);
+                } else {
+                    lanes = lanes[o..o + ty.lanes() as usize].to_vec();
                 }
-                let lanes = self.lanes(&args[0]);
-                let o = offsets[0] as usize;
-                let lanes = lanes[o..o + ty.lanes() as usize].to_vec();
                 self.pack(lanes, ty)
             }
             _ => return Err(SemaError::Unsupported(name.to_string())),
