@@ -85,3 +85,17 @@ fn an_avx2_target_uses_no_avx512_instruction() {
     let c = grammar.candidates.iter().find(|c| c.class_op == plan.rewrites[0].op && c.result.bits() == 256).unwrap();
     assert!(Target::X86Avx2.allows(&c.cpuid), "{:?}", c.cpuid);
 }
+
+#[test]
+fn a_window_out_of_time_is_left_alone_and_not_memoized() {
+    let grammar = Grammar::embedded().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut hurried = options(dir.path());
+    hurried.limits.window_ms = 0;
+    let plan = lower_block(&clamp_add(-32768), grammar, &hurried).unwrap();
+    assert!(plan.rewrites.is_empty(), "{plan:?}");
+    assert!(plan.remarks.iter().any(|(_, why)| why.contains("time limit")), "{plan:?}");
+    // With time, the same window is found: nothing was memoized.
+    let plan = lower_block(&clamp_add(-32768), grammar, &options(dir.path())).unwrap();
+    assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
+}

@@ -70,7 +70,7 @@ fn encode(grammar: &Grammar, outcome: &Outcome) -> String {
             let imms: Vec<String> = f.immediates.iter().map(|(n, v)| format!("{n}={v}")).collect();
             format!("found {} {} {}", grammar.candidates[f.candidate].intrinsic, ops.join(","), imms.join(","))
         }
-        Outcome::Unchanged(why) => format!("unchanged {why}"),
+        Outcome::Unchanged(why) | Outcome::OutOfTime(why) => format!("unchanged {why}"),
     }
 }
 
@@ -122,7 +122,9 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
                 }));
                 match attempt {
                     Ok(o) => {
-                        options.cache.put(&key, &encode(grammar, &o));
+                        if !matches!(o, Outcome::OutOfTime(_)) {
+                            options.cache.put(&key, &encode(grammar, &o));
+                        }
                         o
                     }
                     Err(_) => Outcome::Unchanged("internal error in synthesis (please report this window)".into()),
@@ -146,7 +148,9 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
                 });
                 consumed.extend(window.ops.iter().filter(|p| ops[**p].name != "arith.constant"));
             }
-            Outcome::Unchanged(why) => plan.remarks.push((root, format!("window of {computing} ops left unchanged: {why}"))),
+            Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
+                plan.remarks.push((root, format!("window of {computing} ops left unchanged: {why}")))
+            }
         }
     }
     Ok(plan)

@@ -31,6 +31,8 @@ pub enum Outcome {
     Found(Found),
     /// Why no rewrite was made.
     Unchanged(String),
+    /// The window's time limit ran out (not memoized: more time may find one).
+    OutOfTime(String),
 }
 
 pub struct Limits {
@@ -42,11 +44,13 @@ pub struct Limits {
     pub bindings: usize,
     /// Candidates proved at most per window.
     pub proofs: usize,
+    /// Wall-clock limit for one window (screening and proofs), in milliseconds.
+    pub window_ms: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { target: super::grammar::Target::X86Avx512, proof_ms: 20_000, bindings: 512, proofs: 4 }
+        Limits { target: super::grammar::Target::X86Avx512, proof_ms: 20_000, bindings: 512, proofs: 4, window_ms: 60_000 }
     }
 }
 
@@ -240,8 +244,14 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         }
     }
     let started = std::time::Instant::now();
+    let deadline = std::time::Duration::from_millis(limits.window_ms);
+    let out_of_time = std::sync::atomic::AtomicBool::new(false);
     let screen_one = |ci: usize, c: &Candidate| -> Vec<(usize, Found)> {
         let mut out = Vec::new();
+        if started.elapsed() > deadline {
+            out_of_time.store(true, std::sync::atomic::Ordering::Relaxed);
+            return out;
+        }
         if c.result.bits() != root_ty.bits() || c.operands.len() < window.leaves.len() || !limits.target.allows(&c.cpuid) {
             return out;
         }
@@ -273,12 +283,19 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     if trace {
         eprintln!("hydride: screening {} candidates took {:?}; {} survive", grammar.candidates.len(), started.elapsed(), survivors.len());
     }
+    let timed_out = |what: &str| Outcome::OutOfTime(format!("time limit of {} ms reached while {what}", limits.window_ms));
     if survivors.is_empty() {
+        if out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
+            return timed_out("screening candidates");
+        }
         return Outcome::Unchanged("no instruction of the target computes this window on sample inputs".into());
     }
     survivors.sort_by_key(|(cost, f)| (*cost, f.candidate));
     let mut reasons = Vec::new();
     for (_, found) in survivors.into_iter().take(limits.proofs) {
+        if started.elapsed() > deadline {
+            return timed_out("proving candidates");
+        }
         let c = &grammar.candidates[found.candidate];
         let proving = std::time::Instant::now();
         let verdict = prove(flow, window, &leaf_types, c, &found, limits.proof_ms);
