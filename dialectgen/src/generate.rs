@@ -8,7 +8,6 @@ use crate::design::{build, render::render};
 use crate::report::Report;
 use crate::validate::ValidationConfig;
 use crate::x86::survey::{survey, Progress, SurveyOptions};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// Written into every generated file's header.
@@ -110,7 +109,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
     write(&opts.out.join("op-variants.json"), &variant_table(&[&autollvm, &target])?)?;
     let calls = crate::design::llvm_call::llvm_calls(&target.name, &classes, &semantics, &lowerings, &cpuids);
-    write(&opts.out.join("x86/llvm-calls.json"), &one_entry_per_line(&calls)?)?;
+    write(&opts.out.join("x86/llvm-calls.json"), &one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?)?;
     let one_to_one = opts.lit_dir.join("Lower").join("x86").join("autollvm-to-x86.mlir");
     write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
     for design in [&autollvm, &target] {
@@ -121,9 +120,11 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
 }
 
 /// `{"_generated_by": …, "key": value, …}`, one entry per line.
-fn one_entry_per_line<T: serde::Serialize>(map: &BTreeMap<String, T>) -> Result<String, GenError> {
+fn one_entry_per_line<'a, T: serde::Serialize + 'a>(
+    entries: impl IntoIterator<Item = (String, &'a T)>,
+) -> Result<String, GenError> {
     let mut out = format!("{{\"_generated_by\": {GENERATED_BY:?}");
-    for (key, value) in map {
+    for (key, value) in entries {
         out.push_str(&format!(",\n{key:?}: {}", serde_json::to_string(value)?));
     }
     out.push_str("\n}\n");
@@ -133,16 +134,7 @@ fn one_entry_per_line<T: serde::Serialize>(map: &BTreeMap<String, T>) -> Result<
 /// `{"dialect.op": [variant, …], …}`, one op per line: what the plugin's
 /// compiled verifier and the one-to-one lowering read.
 fn variant_table(designs: &[&crate::design::DialectDesign]) -> Result<String, GenError> {
-    let mut out = format!("{{\"_generated_by\": {GENERATED_BY:?}");
-    for d in designs {
-        for op in &d.ops {
-            out.push_str(&format!(
-                ",\n{:?}: {}",
-                format!("{}.{}", d.name, op.name),
-                serde_json::to_string(&op.variants)?
-            ));
-        }
-    }
-    out.push_str("\n}\n");
-    Ok(out)
+    one_entry_per_line(
+        designs.iter().flat_map(|d| d.ops.iter().map(move |op| (format!("{}.{}", d.name, op.name), &op.variants))),
+    )
 }

@@ -4,7 +4,7 @@
 use super::canon::{canonicalize, Canonical};
 use super::mask::{apply_mask, split_mask, MaskShape, Masking};
 use super::proof::{prove_equal, Verdict};
-use super::template::{hole, instantiate, parameterize, signature_len, Parameterized};
+use super::template::{hole, instantiate, parameterize, set_signature, signature_len, Parameterized};
 use crate::sema::ir::{Expr, Semantics};
 use crate::sema::visit::walk_semantics_mut;
 use num_bigint::BigInt;
@@ -382,17 +382,7 @@ pub fn member_semantics(class: &SimilarityClass, member: &ClassMember) -> Semant
         },
         &mut |_| {},
     );
-    let sig = &member.signature;
-    for (i, a) in s.args.iter_mut().enumerate() {
-        a.width = sig.get(3 * i).copied().unwrap_or(0);
-        a.elem.width = sig.get(3 * i + 1).copied().unwrap_or(0);
-        a.imm_bits = a.imm_bits.map(|_| sig.get(3 * i + 2).copied().unwrap_or(0));
-    }
-    let n = sig.len();
-    if n >= 2 {
-        s.result.width = sig[n - 2];
-        s.result.elem.width = sig[n - 1];
-    }
+    set_signature(&mut s, |k| member.signature.get(k).copied().unwrap_or(0));
     s.name = member.intrinsic.clone();
     s
 }

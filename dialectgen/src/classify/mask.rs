@@ -10,7 +10,7 @@
 //! `apply_mask(split) == original` for every member it splits.
 
 use crate::sema::ir::{Arg, ArgKind, BinOp, Expr, Place, Semantics, Stmt, StmtKind};
-use crate::sema::visit::walk_semantics_mut;
+use crate::sema::visit::{child_blocks, walk_semantics_mut};
 use num_bigint::BigInt;
 use serde::Serialize;
 
@@ -175,14 +175,8 @@ fn span_width(hi: &Expr, lo: &Expr) -> Option<u32> {
 
 /// Whether `st` assigns to `var` anywhere.
 fn writes(st: &Stmt, var: &str) -> bool {
-    let any = |b: &[Stmt]| b.iter().any(|x| writes(x, var));
-    match &st.kind {
-        StmtKind::Assign { place, .. } => place.var == var,
-        StmtKind::For { body, .. } | StmtKind::While { body, .. } => any(body),
-        StmtKind::If { then, otherwise, .. } => any(then) || any(otherwise),
-        StmtKind::Case { arms, .. } => arms.iter().any(|a| any(&a.body)),
-        StmtKind::Return { .. } | StmtKind::Call { .. } => false,
-    }
+    matches!(&st.kind, StmtKind::Assign { place, .. } if place.var == var)
+        || child_blocks(st).into_iter().flatten().any(|x| writes(x, var))
 }
 
 /// The body of the innermost of directly nested loops (`body` is the

@@ -3,7 +3,7 @@
 //! and its looped 128-bit sibling look alike.
 
 use crate::sema::ir::{BinOp, Expr, Stmt, StmtKind};
-use crate::sema::visit::{child_blocks_mut, clear_spans, walk_stmts_mut};
+use crate::sema::visit::{child_blocks, child_blocks_mut, clear_spans, walk_stmts_mut};
 use num_bigint::BigInt;
 
 /// Rerolls `body` and every nested block. Loop counters are named
@@ -148,14 +148,8 @@ fn collect_counters(body: &[Stmt], out: &mut Vec<String>) {
         if let StmtKind::For { var, .. } = &st.kind {
             out.push(var.clone());
         }
-        match &st.kind {
-            StmtKind::For { body, .. } | StmtKind::While { body, .. } => collect_counters(body, out),
-            StmtKind::If { then, otherwise, .. } => {
-                collect_counters(then, out);
-                collect_counters(otherwise, out);
-            }
-            StmtKind::Case { arms, .. } => arms.iter().for_each(|a| collect_counters(&a.body, out)),
-            StmtKind::Assign { .. } | StmtKind::Return { .. } | StmtKind::Call { .. } => {}
+        for block in child_blocks(st) {
+            collect_counters(block, out);
         }
     }
 }

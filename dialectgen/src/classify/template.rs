@@ -80,15 +80,21 @@ pub fn instantiate(template: &Semantics, values: &[BigInt], name: &str) -> Seman
         },
         &mut |_| {},
     );
-    let num = |v: &BigInt| u32::try_from(v).unwrap_or(0);
-    for (i, a) in s.args.iter_mut().enumerate() {
-        let base = body_holes + 3 * i;
-        a.width = num(&values[base]);
-        a.elem.width = num(&values[base + 1]);
-        a.imm_bits = a.imm_bits.map(|_| num(&values[base + 2]));
-    }
-    s.result.width = num(&values[values.len() - 2]);
-    s.result.elem.width = num(&values[values.len() - 1]);
+    set_signature(&mut s, |k| u32::try_from(&values[body_holes + k]).unwrap_or(0));
     s.name = name.to_string();
     s
+}
+
+/// Sets the widths of `s` from signature numbers (`sig(k)` is the `k`th):
+/// per argument its width, element width and immediate bits, then the
+/// result's width and element width.
+pub fn set_signature(s: &mut Semantics, sig: impl Fn(usize) -> u32) {
+    for (i, a) in s.args.iter_mut().enumerate() {
+        a.width = sig(3 * i);
+        a.elem.width = sig(3 * i + 1);
+        a.imm_bits = a.imm_bits.map(|_| sig(3 * i + 2));
+    }
+    let results = 3 * s.args.len();
+    s.result.width = sig(results);
+    s.result.elem.width = sig(results + 1);
 }

@@ -60,6 +60,16 @@ pub fn own_exprs_mut(s: &mut Stmt, on_expr: &mut impl FnMut(&mut Expr), on_name:
 }
 
 /// The blocks nested directly in a statement (loop bodies, branches, arms).
+pub fn child_blocks(s: &Stmt) -> Vec<&Vec<Stmt>> {
+    match &s.kind {
+        StmtKind::For { body, .. } | StmtKind::While { body, .. } => vec![body],
+        StmtKind::If { then, otherwise, .. } => vec![then, otherwise],
+        StmtKind::Case { arms, .. } => arms.iter().map(|a| &a.body).collect(),
+        StmtKind::Assign { .. } | StmtKind::Return { .. } | StmtKind::Call { .. } => Vec::new(),
+    }
+}
+
+/// [`child_blocks`], mutable.
 pub fn child_blocks_mut(s: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
     match &mut s.kind {
         StmtKind::For { body, .. } | StmtKind::While { body, .. } => vec![body],
