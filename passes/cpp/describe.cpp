@@ -1,4 +1,5 @@
-// Ops as text for the Rust side of verification and lowering.
+// Ops as text for the Rust side of verification and lowering, and the
+// answers coming back.
 #include "shim.h"
 
 #include "mlir/IR/BuiltinAttributes.h"
@@ -23,5 +24,17 @@ std::string hydride::describe(mlir::Operation *op) {
   for (mlir::Type t : op->getResultTypes())
     os << "result " << t << "\n";
   os << "regions " << op->getNumRegions() << "\n";
+  return text;
+}
+
+mlir::FailureOr<std::string> hydride::takeAnswer(char *answer, char **error,
+                                                 llvm::function_ref<mlir::InFlightDiagnostic()> report) {
+  if (!answer) {
+    report() << llvm::Twine(*error ? *error : "no answer");
+    hydride_free_string(*error);
+    return mlir::failure();
+  }
+  std::string text(answer);
+  hydride_free_string(answer);
   return text;
 }

@@ -99,19 +99,18 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
         continue;
       unsigned index = ops.size();
       ops.push_back(&op);
+      // Value numbers, then their types.
+      auto numbered = [&](auto range) {
+        for (mlir::Value v : range)
+          os << id(v) << " ";
+        os << "\t";
+        for (mlir::Value v : range)
+          os << v.getType() << "\x1f";
+        os << "\t";
+      };
       os << index << "\t" << op.getName().getStringRef() << "\t";
-      for (mlir::Value v : op.getOperands())
-        os << id(v) << " ";
-      os << "\t";
-      for (mlir::Type t : op.getOperandTypes())
-        os << t << "\x1f";
-      os << "\t";
-      for (mlir::Value v : op.getResults())
-        os << id(v) << " ";
-      os << "\t";
-      for (mlir::Type t : op.getResultTypes())
-        os << t << "\x1f";
-      os << "\t";
+      numbered(op.getOperands());
+      numbered(op.getResults());
       for (mlir::NamedAttribute a : op.getAttrs()) {
         os << a.getName().getValue() << "=";
         a.getValue().print(os);
@@ -124,15 +123,12 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
     char *error = nullptr;
     std::string dir = cacheDir;
     std::string tgt = target;
-    char *answer = hydride_lower_block(text.data(), text.size(), tgt.data(), tgt.size(), dir.data(), dir.size(), &error);
-    if (!answer) {
-      auto diag = ops.front()->emitError() << "lower-to-autollvm: " << llvm::Twine(error ? error : "no answer");
-      hydride_free_string(error);
-      return diag;
-    }
-    std::string plan(answer);
-    hydride_free_string(answer);
-    return apply(plan, ops, values);
+    auto plan = hydride::takeAnswer(
+        hydride_lower_block(text.data(), text.size(), tgt.data(), tgt.size(), dir.data(), dir.size(), &error), &error,
+        [&] { return ops.front()->emitError() << "lower-to-autollvm: "; });
+    if (mlir::failed(plan))
+      return mlir::failure();
+    return apply(*plan, ops, values);
   }
 
   mlir::LogicalResult apply(const std::string &plan, llvm::ArrayRef<mlir::Operation *> ops,

@@ -31,14 +31,12 @@ struct ConvertAutollvmToX86 : mlir::PassWrapper<ConvertAutollvmToX86, mlir::Oper
   static mlir::LogicalResult convert(mlir::Operation *op) {
     std::string desc = hydride::describe(op);
     char *error = nullptr;
-    char *answer = hydride_target_of(desc.data(), desc.size(), &error);
-    if (!answer) {
-      auto diag = op->emitOpError() << "cannot be lowered to x86: " << llvm::Twine(error ? error : "no answer");
-      hydride_free_string(error);
-      return diag;
-    }
+    auto answer = hydride::takeAnswer(hydride_target_of(desc.data(), desc.size(), &error), &error,
+                                      [&] { return op->emitOpError() << "cannot be lowered to x86: "; });
+    if (mlir::failed(answer))
+      return mlir::failure();
     llvm::SmallVector<llvm::StringRef> lines;
-    llvm::StringRef(answer).split(lines, '\n', -1, /*KeepEmpty=*/true);
+    llvm::StringRef(*answer).split(lines, '\n', -1, /*KeepEmpty=*/true);
     mlir::OperationState state(op->getLoc(), lines[0]);
     llvm::SmallVector<llvm::StringRef> indices;
     lines[1].split(indices, ' ', -1, /*KeepEmpty=*/false);
@@ -50,7 +48,6 @@ struct ConvertAutollvmToX86 : mlir::PassWrapper<ConvertAutollvmToX86, mlir::Oper
         state.addAttribute(target, op->getAttr(source));
     }
     state.addTypes(op->getResultTypes());
-    hydride_free_string(answer);
     mlir::OpBuilder builder(op);
     mlir::Operation *replacement = builder.create(state);
     op->replaceAllUsesWith(replacement);

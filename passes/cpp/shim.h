@@ -2,7 +2,9 @@
 // and the op description the Rust side reads.
 #pragma once
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <string>
 
 extern "C" {
@@ -26,6 +28,11 @@ namespace hydride {
 // The op as text: name, then `attr NAME VALUE`, `operand TYPE`,
 // `result TYPE`, `regions N` lines (integers in decimal, strings bare).
 std::string describe(mlir::Operation *op);
+// What a Rust call answered (freed here), or failure after `report()`
+// received the reason the call left in *error (also freed; read only here,
+// after the call, whatever the order arguments are evaluated in).
+mlir::FailureOr<std::string> takeAnswer(char *answer, char **error,
+                                        llvm::function_ref<mlir::InFlightDiagnostic()> report);
 // Registers convert-hydride-x86-to-llvm (to_llvm.cpp).
 void registerToLLVMPass();
 // Registers lower-to-autollvm (lower_to_autollvm.cpp).

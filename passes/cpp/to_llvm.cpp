@@ -55,14 +55,11 @@ struct ConvertHydrideX86ToLLVM : mlir::PassWrapper<ConvertHydrideX86ToLLVM, mlir
   static mlir::LogicalResult convert(mlir::Operation *op) {
     llvm::StringRef name = op->getName().getStringRef();
     char *error = nullptr;
-    char *answer = hydride_llvm_call_of(name.data(), name.size(), &error);
-    if (!answer) {
-      auto diag = op->emitOpError() << "cannot be lowered to LLVM: " << llvm::Twine(error ? error : "no answer");
-      hydride_free_string(error);
-      return diag;
-    }
-    std::string plan(answer);
-    hydride_free_string(answer);
+    auto answer = hydride::takeAnswer(hydride_llvm_call_of(name.data(), name.size(), &error), &error,
+                                      [&] { return op->emitOpError() << "cannot be lowered to LLVM: "; });
+    if (mlir::failed(answer))
+      return mlir::failure();
+    const std::string &plan = *answer;
     mlir::MLIRContext *ctx = op->getContext();
     mlir::OpBuilder b(op);
     mlir::Location loc = op->getLoc();

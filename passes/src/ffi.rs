@@ -89,6 +89,22 @@ fn to_c(text: String) -> *mut c_char {
     CString::new(text.replace('\0', " ")).expect("NULs replaced").into_raw()
 }
 
+/// The answer of a call from the shim: the text, or null with the reason
+/// in `*error`.
+///
+/// # Safety
+/// `error` is writable.
+unsafe fn answer(result: Result<String, String>, error: *mut *mut c_char) -> *mut c_char {
+    match result {
+        Ok(text) => to_c(text),
+        Err(e) => {
+            // SAFETY: guaranteed by the caller.
+            unsafe { *error = to_c(e) };
+            std::ptr::null_mut()
+        }
+    }
+}
+
 /// Called by the shim's verifier: null when the op is one of its variants,
 /// else the error message.
 ///
@@ -114,21 +130,16 @@ pub unsafe extern "C" fn hydride_check_op(desc: *const c_char, len: usize) -> *m
 pub unsafe extern "C" fn hydride_target_of(desc: *const c_char, len: usize, error: *mut *mut c_char) -> *mut c_char {
     // SAFETY: forwarded from the caller.
     let found = unsafe { read_instance(desc, len) }.and_then(|op| VariantTable::embedded()?.target(&op).cloned());
-    match found {
-        Ok(t) => {
-            let mut text = format!("{}\n", t.op);
-            text += &t.operands.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
-            for (target, class) in &t.attributes {
-                text += &format!("\n{target} {class}");
-            }
-            to_c(text)
+    let text = found.map(|t| {
+        let mut text = format!("{}\n", t.op);
+        text += &t.operands.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
+        for (target, class) in &t.attributes {
+            text += &format!("\n{target} {class}");
         }
-        Err(e) => {
-            // SAFETY: `error` is writable (caller's contract).
-            unsafe { *error = to_c(e) };
-            std::ptr::null_mut()
-        }
-    }
+        text
+    });
+    // SAFETY: `error` is writable (caller's contract).
+    unsafe { answer(text, error) }
 }
 
 /// Called by `convert-hydride-x86-to-llvm`: the LLVM call of a target op
@@ -138,22 +149,15 @@ pub unsafe extern "C" fn hydride_target_of(desc: *const c_char, len: usize, erro
 /// `name` points to `len` readable bytes; `error` is writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn hydride_llvm_call_of(name: *const c_char, len: usize, error: *mut *mut c_char) -> *mut c_char {
-    // SAFETY: guaranteed by the caller.
-    let bytes = unsafe { std::slice::from_raw_parts(name.cast::<u8>(), len) };
-    let name = String::from_utf8_lossy(bytes);
+    // SAFETY: forwarded from the caller.
+    let name = unsafe { text_arg(name, len) };
     let found = crate::llvm_calls::CallTable::embedded().and_then(|t| {
         t.get(&name).map(crate::llvm_calls::protocol).ok_or_else(|| {
             format!("no LLVM lowering for {name}: clang lowers it to generic LLVM IR, not to one intrinsic")
         })
     });
-    match found {
-        Ok(text) => to_c(text),
-        Err(e) => {
-            // SAFETY: `error` is writable (caller's contract).
-            unsafe { *error = to_c(e) };
-            std::ptr::null_mut()
-        }
-    }
+    // SAFETY: `error` is writable (caller's contract).
+    unsafe { answer(found, error) }
 }
 
 /// # Safety
@@ -195,14 +199,8 @@ pub unsafe extern "C" fn hydride_lower_block(
         };
         lower::lower_block(&block, grammar, &options).map(|p| lower::plan_text(&p))
     };
-    match run() {
-        Ok(text) => to_c(text),
-        Err(e) => {
-            // SAFETY: `error` is writable (caller's contract).
-            unsafe { *error = to_c(e) };
-            std::ptr::null_mut()
-        }
-    }
+    // SAFETY: `error` is writable (caller's contract).
+    unsafe { answer(run(), error) }
 }
 
 /// Frees a string returned by the functions above.

@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-fn fnv(text: &str) -> u64 {
+/// FNV-1a of `text`: file names, checksums, the database version.
+pub fn fnv(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 

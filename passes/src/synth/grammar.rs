@@ -78,10 +78,6 @@ pub struct Grammar {
 
 const DATABASE: &str = include_str!("../../../generated/x86/class-database.json");
 
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
-}
-
 impl Grammar {
     pub fn embedded() -> Result<&'static Grammar, String> {
         static G: OnceLock<Result<Grammar, String>> = OnceLock::new();
@@ -157,6 +153,6 @@ impl Grammar {
                 });
             }
         }
-        Ok(Grammar { candidates, version: fnv(database) })
+        Ok(Grammar { candidates, version: super::cache::fnv(database) })
     }
 }

@@ -47,7 +47,7 @@ fn canonical(flow: &Dataflow, w: &Window, target: Target, version: u64) -> Strin
             .iter()
             .map(|v| match w.leaves.iter().position(|l| l == v) {
                 Some(i) => format!("L{i}"),
-                None => format!("T{}", local.iter().position(|x| x == v).map_or(usize::MAX, |k| k)),
+                None => format!("T{}", local.iter().position(|x| x == v).unwrap_or(usize::MAX)),
             })
             .collect();
         local.extend(&op.results);

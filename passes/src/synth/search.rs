@@ -11,6 +11,7 @@ use super::types::Ty;
 use dialectgen::eval::domain::Domain;
 use dialectgen::eval::smt::Smt;
 use dialectgen::eval::{Concrete, Machine};
+use dialectgen::validate::cases::{random_bits, Rng};
 use num_bigint::BigUint;
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -89,45 +90,24 @@ pub fn eval_window<D: Domain>(
 /// apart at once), then zeros, all ones, and every element at its signed
 /// maximum or minimum (saturation and overflow show there).
 fn samples(types: &[Ty], count: usize) -> Vec<Vec<BigUint>> {
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let per_element = |t: &Ty, element: &BigUint| {
         (0..t.lanes()).fold(BigUint::from(0u8), |acc, i| acc | (element << (i * t.elem_bits)))
     };
+    let edge = |k: usize, t: &Ty| {
+        let top = BigUint::from(1u8) << (t.elem_bits - 1);
+        match k {
+            0 => BigUint::from(0u8),
+            1 => (BigUint::from(1u8) << t.bits()) - 1u8,
+            2 => per_element(t, &(&top - 1u8)),
+            _ => per_element(t, &top),
+        }
+    };
     (0..count)
-        .map(|k| {
-            types
-                .iter()
-                .map(|t| {
-                    let w = t.bits();
-                    let ones = (BigUint::from(1u8) << w) - 1u8;
-                    let top = BigUint::from(1u8) << (t.elem_bits - 1);
-                    match k {
-                        0 => BigUint::from(0u8),
-                        1 => ones,
-                        2 => per_element(t, &(&top - 1u8)),
-                        3 => per_element(t, &top),
-                        _ => {
-                            let mut x = BigUint::from(0u8);
-                            for _ in 0..w.div_ceil(64) {
-                                x = (x << 64) | BigUint::from(next());
-                            }
-                            x & ones
-                        }
-                    }
-                })
-                .collect()
+        .map(|k| match k.checked_sub(count.saturating_sub(4)) {
+            Some(e) => types.iter().map(|t| edge(e, t)).collect(),
+            None => types.iter().map(|t| random_bits(&mut rng, t.bits())).collect(),
         })
-        .collect::<Vec<_>>()
-        .into_iter()
-        .cycle()
-        .skip(4)
-        .take(count)
         .collect()
 }
 
@@ -269,17 +249,17 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         }
         out
     };
+    let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
     let screen = |(ci, c): (usize, &Candidate)| -> Vec<(usize, Found)> {
         let t0 = std::time::Instant::now();
         let out = screen_one(ci, c);
-        if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() && t0.elapsed().as_millis() > 50 {
+        if trace && t0.elapsed().as_millis() > 50 {
             eprintln!("hydride:   {} screened in {:?}", c.intrinsic, t0.elapsed());
         }
         out
     };
     let mut survivors: Vec<(usize, Found)> =
         grammar.candidates.par_iter().enumerate().flat_map_iter(screen).collect();
-    let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
     if trace {
         eprintln!("hydride: screening {} candidates took {:?}; {} survive", grammar.candidates.len(), started.elapsed(), survivors.len());
     }

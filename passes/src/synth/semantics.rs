@@ -197,16 +197,17 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         let ty = result_ty(0)?;
         let w = ty.elem_bits;
         let name = op.name.as_str();
-        let bin = |o: BvBinOp| o;
+        if name == "arith.muli" {
+            if let Some(v) = self.narrow_product(args, &ty) {
+                return Ok(vec![v]);
+            }
+        }
         let v = match name {
             "arith.constant" => {
                 let text = op.attribute("value").ok_or_else(|| malformed(op, "its value"))?;
                 let xs = constant_lanes(text, ty.lanes()).ok_or_else(|| malformed(op, "its value"))?;
                 let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
                 self.pack(lanes, ty)
-            }
-            "arith.muli" if self.narrow_product(args, &ty).is_some() => {
-                self.narrow_product(args, &ty).expect("checked")
             }
             "arith.addi" | "arith.subi" | "arith.muli" | "arith.andi" | "arith.ori" | "arith.xori" => {
                 let o = match name {
@@ -217,7 +218,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     "arith.ori" => BvBinOp::Or,
                     _ => BvBinOp::Xor,
                 };
-                self.lanewise(args, ty, &mut |e, x| e.dom.binary(bin(o), &x[0], &x[1], w))
+                self.lanewise(args, ty, &mut |e, x| e.dom.binary(o, &x[0], &x[1], w))
             }
             "arith.shli" | "arith.shrsi" | "arith.shrui" => {
                 let o = match name {
