@@ -6,7 +6,14 @@ fn main() {
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
     cc::Build::new()
         .cpp(true)
-        .files(["cpp/dialects.cpp", "cpp/describe.cpp", "cpp/one_to_one.cpp", "cpp/to_llvm.cpp", "cpp/lower_to_autollvm.cpp", "cpp/pipeline.cpp"])
+        .files([
+            "cpp/dialects.cpp",
+            "cpp/describe.cpp",
+            "cpp/one_to_one.cpp",
+            "cpp/to_llvm.cpp",
+            "cpp/lower_to_autollvm.cpp",
+            "cpp/pipeline.cpp",
+        ])
         .include(format!("{prefix}/include"))
         .flag("-std=c++17")
         .flag("-fno-rtti")

@@ -16,6 +16,8 @@
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 namespace {
 // `v` as `t` (same number of bits): shape_cast to one dimension, bitcast,
 // shape_cast to t's shape.
@@ -54,6 +56,18 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
       *this, "cache-dir",
       llvm::cl::desc("Directory of the synthesis memo (default: $HYDRIDE_CACHE_DIR, else ~/.cache/hydride)"),
       llvm::cl::init("")};
+  Option<unsigned> proofMs{*this, "proof-ms", llvm::cl::desc("Z3 budget per proof, in milliseconds"),
+                           llvm::cl::init(20000)};
+  Option<unsigned> windowMs{*this, "window-ms",
+                            llvm::cl::desc("Wall-clock limit per window, in milliseconds (a window out of time is "
+                                           "left unchanged and not memoized)"),
+                            llvm::cl::init(60000)};
+  Option<unsigned> maxOps{*this, "max-ops", llvm::cl::desc("Largest window, in ops"), llvm::cl::init(16)};
+  Option<unsigned> twoStepBudget{
+      *this, "two-step-budget",
+      llvm::cl::desc("Pairings of a second instruction with an intermediate value screened per window (0: one "
+                     "instruction only)"),
+      llvm::cl::init(20000)};
 
   llvm::StringRef getArgument() const final { return "lower-to-autollvm"; }
   llvm::StringRef getDescription() const final {
@@ -122,9 +136,12 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
       return mlir::success();
     char *error = nullptr;
     std::string dir = cacheDir;
-    std::string tgt = target;
+    std::string options;
+    llvm::raw_string_ostream(options) << "target=" << target << " proof-ms=" << proofMs << " window-ms=" << windowMs
+                                      << " max-ops=" << maxOps << " two-step-budget=" << twoStepBudget;
     auto plan = hydride::takeAnswer(
-        hydride_lower_block(text.data(), text.size(), tgt.data(), tgt.size(), dir.data(), dir.size(), &error), &error,
+        hydride_lower_block(text.data(), text.size(), options.data(), options.size(), dir.data(), dir.size(), &error),
+        &error,
         [&] { return ops.front()->emitError() << "lower-to-autollvm: "; });
     if (mlir::failed(plan))
       return mlir::failure();
@@ -150,27 +167,43 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
       mlir::MLIRContext *ctx = root->getContext();
       mlir::OpBuilder b(root);
       mlir::Location loc = root->getLoc();
-      mlir::OperationState state(loc, "");
-      mlir::Type resultType;
+      llvm::SmallVector<mlir::Value> created;
+      std::optional<mlir::OperationState> state;
       for (++i; i < lines.size() && lines[i] != "end"; ++i) {
         auto [k, r] = lines[i].split(' ');
         if (k == "op") {
-          state.name = mlir::OperationName(r, ctx);
-        } else if (k == "attr") {
+          state.emplace(loc, mlir::OperationName(r, ctx));
+        } else if (k == "attr" && state) {
           auto [name, value] = r.split(' ');
           mlir::Attribute attr = mlir::parseAttribute(value, ctx);
           if (!attr)
             return root->emitError() << "lower-to-autollvm: bad attribute in plan: " << value;
-          state.addAttribute(name, attr);
-        } else if (k == "operand") {
-          auto [v, t] = r.split(' ');
+          state->addAttribute(name, attr);
+        } else if (k == "operand" && state) {
+          auto [ref, t] = r.split(' ');
           mlir::Type type = mlir::parseType(t, ctx);
+          size_t n = std::stoul(ref.drop_front().str());
+          bool fromStep = ref.starts_with("s");
+          if (!type || (fromStep ? n >= created.size() : n >= values.size()))
+            return root->emitError() << "lower-to-autollvm: bad operand in plan: " << r;
+          state->addOperands(reshape(b, loc, fromStep ? created[n] : values[n], type));
+        } else if (k == "result" && state) {
+          mlir::Type type = mlir::parseType(r, ctx);
           if (!type)
-            return root->emitError() << "lower-to-autollvm: bad type in plan: " << t;
-          state.addOperands(reshape(b, loc, values[std::stoul(v.str())], type));
-        } else if (k == "result") {
-          resultType = mlir::parseType(r, ctx);
-          state.addTypes(resultType);
+            return root->emitError() << "lower-to-autollvm: bad type in plan: " << r;
+          mlir::Operation *op;
+          if (state->name.getStringRef() == mlir::vector::ShuffleOp::getOperationName()) {
+            // Built by its own builder: the mask is a property.
+            auto mask = llvm::dyn_cast_if_present<mlir::DenseI64ArrayAttr>(state->attributes.get("mask"));
+            if (!mask || state->operands.size() != 2)
+              return root->emitError() << "lower-to-autollvm: bad shuffle in plan";
+            op = mlir::vector::ShuffleOp::create(b, loc, state->operands[0], state->operands[1], mask.asArrayRef());
+          } else {
+            state->addTypes(type);
+            op = b.create(*state);
+          }
+          created.push_back(op->getResult(0));
+          state.reset();
         } else if (k == "window") {
           llvm::SmallVector<llvm::StringRef> idx;
           r.split(idx, ' ', -1, false);
@@ -178,8 +211,9 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
             windowOps.insert(ops[std::stoul(x.str())]);
         }
       }
-      mlir::Operation *created = b.create(state);
-      mlir::Value result = reshape(b, loc, created->getResult(0), root->getResult(0).getType());
+      if (created.empty())
+        return root->emitError() << "lower-to-autollvm: a rewrite in the plan creates nothing";
+      mlir::Value result = reshape(b, loc, created.back(), root->getResult(0).getType());
       root->getResult(0).replaceAllUsesWith(result);
     }
     // The replaced windows' ops, as far as nothing uses them any more

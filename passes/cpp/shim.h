@@ -19,7 +19,7 @@ char *hydride_target_of(const char *desc, size_t len, char **error);
 char *hydride_llvm_call_of(const char *name, size_t len, char **error);
 // lower-to-autollvm's plan for one block (line protocol of
 // passes/src/synth/lower.rs), or nullptr with the reason in *error.
-char *hydride_lower_block(const char *block, size_t block_len, const char *target, size_t target_len,
+char *hydride_lower_block(const char *block, size_t block_len, const char *options, size_t options_len,
                           const char *cache_dir, size_t cache_dir_len, char **error);
 void hydride_free_string(char *s);
 }

@@ -178,25 +178,20 @@ unsafe fn text_arg(ptr: *const c_char, len: usize) -> String {
 pub unsafe extern "C" fn hydride_lower_block(
     block: *const c_char,
     block_len: usize,
-    target: *const c_char,
-    target_len: usize,
+    options: *const c_char,
+    options_len: usize,
     cache_dir: *const c_char,
     cache_dir_len: usize,
     error: *mut *mut c_char,
 ) -> *mut c_char {
     use crate::synth::{cache, grammar::Grammar, lower};
     // SAFETY: forwarded from the caller.
-    let (block, target, dir) =
-        unsafe { (text_arg(block, block_len), text_arg(target, target_len), text_arg(cache_dir, cache_dir_len)) };
+    let (block, options, dir) =
+        unsafe { (text_arg(block, block_len), text_arg(options, options_len), text_arg(cache_dir, cache_dir_len)) };
     let run = || -> Result<String, String> {
-        let target = crate::synth::grammar::Target::parse(&target)?;
-        let grammar = Grammar::embedded()?;
         let dir = if dir.is_empty() { cache::default_dir() } else { Some(std::path::PathBuf::from(dir)) };
-        let options = lower::Options {
-            cache: cache::Cache::new(dir.as_deref()),
-            limits: crate::synth::search::Limits { target, ..Default::default() },
-            max_ops: 16,
-        };
+        let options = lower::Options::parse(&options, cache::Cache::new(dir.as_deref()))?;
+        let grammar = Grammar::embedded()?;
         lower::lower_block(&block, grammar, &options).map(|p| lower::plan_text(&p))
     };
     // SAFETY: `error` is writable (caller's contract).

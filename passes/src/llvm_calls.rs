@@ -26,7 +26,10 @@ impl CallTable {
     /// The table built into the plugin.
     pub fn embedded() -> Result<&'static CallTable, String> {
         static TABLE: OnceLock<Result<CallTable, String>> = OnceLock::new();
-        TABLE.get_or_init(|| CallTable::parse(include_str!("../../generated/x86/llvm-calls.json"))).as_ref().map_err(Clone::clone)
+        TABLE
+            .get_or_init(|| CallTable::parse(include_str!("../../generated/x86/llvm-calls.json")))
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     pub fn get(&self, op: &str) -> Option<&LlvmCall> {

@@ -2,13 +2,21 @@
 
 use hydride::synth::cache::Cache;
 use hydride::synth::grammar::{Grammar, Target};
-use hydride::synth::lower::{lower_block, Options};
+use hydride::synth::lower::{lower_block, Options, Ref};
 use hydride::synth::search::Limits;
 
 const SEP: &str = "\u{1f}";
 
 /// One protocol line: index, name, operands, operand types, results, result types, attributes.
-fn line(index: usize, name: &str, operands: &[usize], types: &[&str], result: usize, ty: &str, attrs: &[&str]) -> String {
+fn line(
+    index: usize,
+    name: &str,
+    operands: &[usize],
+    types: &[&str],
+    result: usize,
+    ty: &str,
+    attrs: &[&str],
+) -> String {
     let list = |xs: &[&str]| xs.iter().map(|x| format!("{x}{SEP}")).collect::<String>();
     let ops: Vec<String> = operands.iter().map(|o| o.to_string()).collect();
     format!("{index}\t{name}\t{}\t{}\t{result}\t{ty}{SEP}\t{}\t0\n", ops.join(" "), list(types), list(attrs))
@@ -46,8 +54,9 @@ fn a_clamped_add_becomes_a_saturating_add() {
     let plan = lower_block(&clamp_add(-32768), grammar, &options(dir.path())).unwrap();
     assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
     let r = &plan.rewrites[0];
-    assert_eq!((r.root, r.op.as_str()), (7, "autollvm.adds_epi"));
-    assert_eq!(r.operands, vec![(0, "vector<32xi16>".to_string()), (1, "vector<32xi16>".to_string())]);
+    assert_eq!((r.root, r.ops.len(), r.ops[0].op.as_str()), (7, 1, "autollvm.adds_epi"));
+    let inputs = vec![(Ref::Value(0), "vector<32xi16>".to_string()), (Ref::Value(1), "vector<32xi16>".to_string())];
+    assert_eq!(r.ops[0].operands, inputs);
     // The memo gives the same plan.
     assert_eq!(lower_block(&clamp_add(-32768), grammar, &options(dir.path())).unwrap(), plan);
 }
@@ -82,7 +91,8 @@ fn an_avx2_target_uses_no_avx512_instruction() {
     let narrow = wide.replace("vector<32xi32>", "vector<16xi32>").replace("vector<32xi16>", "vector<16xi16>");
     let plan = lower_block(&narrow, grammar, &options_for(Target::X86Avx2, dir.path())).unwrap();
     assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
-    let c = grammar.candidates.iter().find(|c| c.class_op == plan.rewrites[0].op && c.result.bits() == 256).unwrap();
+    let c =
+        grammar.candidates.iter().find(|c| c.class_op == plan.rewrites[0].ops[0].op && c.result.bits() == 256).unwrap();
     assert!(Target::X86Avx2.allows(&c.cpuid), "{:?}", c.cpuid);
 }
 

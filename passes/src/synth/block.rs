@@ -113,9 +113,16 @@ impl<'a> Dataflow<'a> {
     }
 
     /// The largest window ending at op `root` of ops `supported` accepts,
-    /// each inner value used only inside the window, at most `max_ops` ops
+    /// each inner value used only inside the window (other results of its
+    /// op used at most once), at most `max_ops` ops
     /// and `max_depth` levels deep.
-    pub fn window(&self, root: usize, max_ops: usize, max_depth: usize, supported: &dyn Fn(&BlockOp) -> bool) -> Window {
+    pub fn window(
+        &self,
+        root: usize,
+        max_ops: usize,
+        max_depth: usize,
+        supported: &dyn Fn(&BlockOp) -> bool,
+    ) -> Window {
         let mut inside: BTreeSet<usize> = BTreeSet::from([root]);
         let mut frontier = vec![(root, 0usize)];
         while let Some((pos, depth)) = frontier.pop() {
@@ -125,7 +132,10 @@ impl<'a> Dataflow<'a> {
             for v in &self.ops[pos].operands {
                 let Some(&def) = self.defined_by.get(v) else { continue };
                 let op = &self.ops[def];
-                let single_use = self.uses.get(v) == Some(&1) && op.results.len() == 1;
+                // Used once, here; any other result of the op (a
+                // multi-result op's) used at most once too.
+                let single_use =
+                    self.uses.get(v) == Some(&1) && op.results.iter().all(|r| self.uses.get(r).is_none_or(|n| *n <= 1));
                 let constant = op.name == "arith.constant";
                 if inside.contains(&def) || !supported(op) || inside.len() >= max_ops || !(single_use || constant) {
                     continue;
@@ -135,6 +145,22 @@ impl<'a> Dataflow<'a> {
             }
         }
         self.close(inside, root)
+    }
+
+    /// The op defining `value` if it is an `arith.constant`.
+    pub fn constant(&self, value: usize) -> Option<&BlockOp> {
+        self.defined_by.get(&value).map(|&d| &self.ops[d]).filter(|op| op.name == "arith.constant")
+    }
+
+    /// The window with its constants as leaves (after the other leaves), so
+    /// that an instruction can read a constant as an operand.
+    pub fn lift_constants(&self, w: &Window) -> Window {
+        let ops: Vec<usize> = w.ops.iter().copied().filter(|&p| self.ops[p].name != "arith.constant").collect();
+        let lifted = self.close(ops.iter().copied().collect(), w.root);
+        let (mut leaves, constants): (Vec<usize>, Vec<usize>) =
+            lifted.leaves.iter().partition(|v| self.constant(**v).is_none());
+        leaves.extend(constants);
+        Window { ops, leaves, root: w.root }
     }
 
     /// The window of exactly the ops `inside`.

@@ -56,7 +56,11 @@ impl Cache {
         let text = serde_json::json!({ "key": key, "result": result, "check": check }).to_string();
         static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let tmp = dir.join(format!(".{}.{}.{n}.tmp", path.file_name().and_then(|f| f.to_str()).unwrap_or("entry"), std::process::id()));
+        let tmp = dir.join(format!(
+            ".{}.{}.{n}.tmp",
+            path.file_name().and_then(|f| f.to_str()).unwrap_or("entry"),
+            std::process::id()
+        ));
         if std::fs::write(&tmp, text).is_ok() && std::fs::rename(&tmp, &path).is_err() {
             let _ = std::fs::remove_file(&tmp);
         }

@@ -63,7 +63,9 @@ impl Target {
             Target::X86Avx512 => true,
             Target::X86Avx2 => {
                 !cpuid.is_empty()
-                    && cpuid.iter().all(|c| matches!(c.as_str(), "SSE2" | "SSE3" | "SSSE3" | "SSE4.1" | "SSE4.2" | "AVX" | "AVX2"))
+                    && cpuid
+                        .iter()
+                        .all(|c| matches!(c.as_str(), "SSE2" | "SSE3" | "SSSE3" | "SSE4.1" | "SSE4.2" | "AVX" | "AVX2"))
             }
         }
     }
@@ -98,10 +100,8 @@ impl Grammar {
             for (m, raw_member) in class.members.iter().zip(raw["members"].as_array().into_iter().flatten()) {
                 let target = format!("hydride_x86.{}", dialectgen::design::build::op_name(&m.intrinsic));
                 let Some(call) = calls.get(&target).filter(|_| m.masking == Masking::None) else { continue };
-                let Some(variant) = variants
-                    .variants(&class_op)
-                    .iter()
-                    .find(|v| v.target.as_ref().is_some_and(|t| t.op == target))
+                let Some(variant) =
+                    variants.variants(&class_op).iter().find(|v| v.target.as_ref().is_some_and(|t| t.op == target))
                 else {
                     continue;
                 };

@@ -1,11 +1,13 @@
 //! `lower-to-autollvm` for one block: windows from the last op backwards,
-//! each replaced by the cheapest proved class op, or left alone with the
-//! reason. The answer is a plan the C++ shim applies (see [`plan_text`]).
+//! each replaced by the cheapest proved program (class ops and swizzles),
+//! or left alone with the reason. The answer is a plan the C++ shim applies
+//! (see [`plan_text`]).
 
 use super::block::{parse_block, Dataflow, Window};
 use super::cache::Cache;
 use super::grammar::{Grammar, Target};
-use super::search::{synthesize, Found, Limits, Outcome};
+use super::program::{Program, Source, Step, StepOp, Swizzle};
+use super::search::{synthesize, Limits, Outcome};
 use super::semantics::supported;
 use std::collections::BTreeSet;
 
@@ -16,15 +18,53 @@ pub struct Options {
     pub max_ops: usize,
 }
 
-/// One rewrite for the shim: replace op `root` by `op` over `operands`.
+impl Options {
+    /// The pass options as the shim sends them: `name=value` separated by
+    /// spaces (`target`, `proof-ms`, `window-ms`, `max-ops`,
+    /// `two-step-budget`); the rest default.
+    pub fn parse(text: &str, cache: Cache) -> Result<Options, String> {
+        let mut options = Options { cache, limits: Limits::default(), max_ops: 16 };
+        for item in text.split_whitespace() {
+            let (name, value) = item.split_once('=').ok_or_else(|| format!("option '{item}' is not name=value"))?;
+            let number = || value.parse::<u64>().map_err(|_| format!("option {name}: '{value}' is not a number"));
+            let l = &mut options.limits;
+            match name {
+                "target" => l.target = Target::parse(value)?,
+                "proof-ms" => l.proof_ms = u32::try_from(number()?).map_err(|_| format!("option {name}: too large"))?,
+                "window-ms" => l.window_ms = number()?,
+                "max-ops" => options.max_ops = (number()? as usize).max(1),
+                "two-step-budget" => l.evaluations = number()? as usize,
+                _ => return Err(format!("unknown option '{name}'")),
+            }
+        }
+        Ok(options)
+    }
+}
+
+/// Where an op of a rewrite reads an operand: a value of the block, or an
+/// earlier op of the same rewrite.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ref {
+    Value(usize),
+    Step(usize),
+}
+
+/// One op a rewrite creates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewOp {
+    /// `autollvm.adds_epi`, or `vector.shuffle` for a swizzle.
+    pub op: String,
+    pub attributes: Vec<(String, String)>,
+    /// Where each operand comes from and the type the op takes it as.
+    pub operands: Vec<(Ref, String)>,
+    pub result: String,
+}
+
+/// One rewrite for the shim: replace op `root` by the last of `ops`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rewrite {
     pub root: usize,
-    pub op: String,
-    pub attributes: Vec<(String, String)>,
-    /// Value number and the type the class op takes it as.
-    pub operands: Vec<(usize, String)>,
-    pub result: String,
+    pub ops: Vec<NewOp>,
     /// The window's ops, to erase once nothing uses them.
     pub window: Vec<usize>,
 }
@@ -37,9 +77,16 @@ pub struct Plan {
 }
 
 /// The window as text independent of value numbering and position: the cache key.
-fn canonical(flow: &Dataflow, w: &Window, target: Target, version: u64) -> String {
+fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> String {
     let mut local: Vec<usize> = Vec::new();
-    let mut text = format!("{} {version:016x}\n", target.name());
+    // The limits that change what is found are part of the key (the time
+    // limit is not: a window out of time is not memoized).
+    let mut text = format!(
+        "program-v2 {} {version:016x} proof-ms={} two-step-budget={}\n",
+        limits.target.name(),
+        limits.proof_ms,
+        limits.evaluations
+    );
     for &pos in &w.ops {
         let op = &flow.ops[pos];
         let refs: Vec<String> = op
@@ -63,14 +110,90 @@ fn canonical(flow: &Dataflow, w: &Window, target: Target, version: u64) -> Strin
     text
 }
 
+fn source_text(s: &Source) -> String {
+    match s {
+        Source::Leaf(l) => format!("L{l}"),
+        Source::Step(k) => format!("S{k}"),
+    }
+}
+
+fn parse_source(t: &str) -> Option<Source> {
+    match t.split_at_checked(1)? {
+        ("L", n) => Some(Source::Leaf(n.parse().ok()?)),
+        ("S", n) => Some(Source::Step(n.parse().ok()?)),
+        _ => None,
+    }
+}
+
+fn numbers_text<T: ToString>(xs: &[T]) -> String {
+    xs.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
+}
+
+/// The memo's text of an outcome: `found STEP ; STEP …` with steps
+/// `i INTRINSIC SOURCES IMMS` or `z NAME ELEM_BITS OPERAND_BITS SOURCES MASK`.
 fn encode(grammar: &Grammar, outcome: &Outcome) -> String {
     match outcome {
-        Outcome::Found(f) => {
-            let ops: Vec<String> = f.operands.iter().map(|l| l.to_string()).collect();
-            let imms: Vec<String> = f.immediates.iter().map(|(n, v)| format!("{n}={v}")).collect();
-            format!("found {} {} {}", grammar.candidates[f.candidate].intrinsic, ops.join(","), imms.join(","))
+        Outcome::Found(p) => {
+            let steps: Vec<String> = p
+                .steps
+                .iter()
+                .map(|s| {
+                    let sources: Vec<String> = s.operands.iter().map(source_text).collect();
+                    match &s.op {
+                        StepOp::Instr { candidate, immediates } => {
+                            let imms: Vec<String> = immediates.iter().map(|(n, v)| format!("{n}={v}")).collect();
+                            format!(
+                                "i {} {} {}",
+                                grammar.candidates[*candidate].intrinsic,
+                                sources.join(","),
+                                imms.join(",")
+                            )
+                        }
+                        StepOp::Swizzle(z) => {
+                            format!(
+                                "z {} {} {} {} {}",
+                                z.name,
+                                z.elem_bits,
+                                z.operand_bits,
+                                sources.join(","),
+                                numbers_text(&z.mask)
+                            )
+                        }
+                    }
+                })
+                .collect();
+            format!("found {}", steps.join(" ; "))
         }
         Outcome::Unchanged(why) | Outcome::OutOfTime(why) => format!("unchanged {why}"),
+    }
+}
+
+fn decode_step(grammar: &Grammar, text: &str) -> Option<Step> {
+    let f: Vec<&str> = text.split(' ').collect();
+    let sources = |t: &str| t.split(',').filter(|s| !s.is_empty()).map(parse_source).collect::<Option<Vec<_>>>();
+    match f.as_slice() {
+        ["i", intrinsic, srcs, rest @ ..] => {
+            let candidate = grammar.candidates.iter().position(|c| c.intrinsic == *intrinsic)?;
+            let immediates = rest
+                .first()
+                .unwrap_or(&"")
+                .split(',')
+                .filter(|s| !s.is_empty())
+                .map(|s| s.split_once('=').and_then(|(n, v)| Some((n.to_string(), v.parse().ok()?))))
+                .collect::<Option<_>>()?;
+            Some(Step { op: StepOp::Instr { candidate, immediates }, operands: sources(srcs)? })
+        }
+        ["z", name, elem, bits, srcs, mask] => {
+            let operands = sources(srcs)?;
+            let operand_bits: u32 = bits.parse().ok()?;
+            let mask = mask.split(',').map(|m| m.parse().ok()).collect::<Option<Vec<u32>>>()?;
+            // Only patterns the synthesizer makes are accepted back.
+            let z = Swizzle::family(operand_bits, operands.len())
+                .into_iter()
+                .find(|z| z.name == *name && z.elem_bits.to_string() == *elem && z.mask == mask)?;
+            Some(Step { op: StepOp::Swizzle(z), operands })
+        }
+        _ => None,
     }
 }
 
@@ -78,18 +201,44 @@ fn decode(grammar: &Grammar, text: &str) -> Option<Outcome> {
     if let Some(why) = text.strip_prefix("unchanged ") {
         return Some(Outcome::Unchanged(why.to_string()));
     }
-    let mut w = text.strip_prefix("found ")?.splitn(3, ' ');
-    let intrinsic = w.next()?;
-    let candidate = grammar.candidates.iter().position(|c| c.intrinsic == intrinsic)?;
-    let operands = w.next()?.split(',').filter(|s| !s.is_empty()).map(|s| s.parse().ok()).collect::<Option<_>>()?;
-    let immediates = w
-        .next()
-        .unwrap_or("")
-        .split(',')
-        .filter(|s| !s.is_empty())
-        .map(|s| s.split_once('=').and_then(|(n, v)| Some((n.to_string(), v.parse().ok()?))))
-        .collect::<Option<_>>()?;
-    Some(Outcome::Found(Found { candidate, operands, immediates }))
+    let steps =
+        text.strip_prefix("found ")?.split(" ; ").map(|s| decode_step(grammar, s)).collect::<Option<Vec<_>>>()?;
+    (!steps.is_empty()).then_some(Outcome::Found(Program { steps }))
+}
+
+/// The ops a program becomes, operands typed as each op takes them.
+fn new_ops(grammar: &Grammar, program: &Program, window: &Window) -> Vec<NewOp> {
+    let reference = |s: &Source| match s {
+        Source::Leaf(l) => Ref::Value(window.leaves[*l]),
+        Source::Step(k) => Ref::Step(*k),
+    };
+    program
+        .steps
+        .iter()
+        .map(|s| match &s.op {
+            StepOp::Instr { candidate, immediates } => {
+                let c = &grammar.candidates[*candidate];
+                let mut attributes = c.fixed_attributes.clone();
+                attributes.extend(immediates.iter().map(|(n, v)| (n.clone(), format!("{v} : i32"))));
+                let operands =
+                    s.operands.iter().zip(&c.operands).map(|(src, (_, t))| (reference(src), t.to_string())).collect();
+                NewOp { op: c.class_op.clone(), attributes, operands, result: c.result.to_string() }
+            }
+            StepOp::Swizzle(z) => {
+                let ty = |bits: u32| format!("vector<{}xi{}>", bits / z.elem_bits, z.elem_bits);
+                // vector.shuffle reads two vectors of one type; a one-operand swizzle reads its operand twice.
+                let first = reference(&s.operands[0]);
+                let second = s.operands.get(1).map(reference).unwrap_or(first);
+                let mask = z.mask.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
+                NewOp {
+                    op: "vector.shuffle".into(),
+                    attributes: vec![("mask".into(), format!("array<i64: {mask}>"))],
+                    operands: vec![(first, ty(z.operand_bits)), (second, ty(z.operand_bits))],
+                    result: ty(z.result_bits()),
+                }
+            }
+        })
+        .collect()
 }
 
 pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<Plan, String> {
@@ -99,26 +248,29 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
     let mut plan = Plan::default();
     for root in (0..ops.len()).rev() {
         let op = &ops[root];
-        if consumed.contains(&root) || !supported(&op.name) || op.has_regions || op.results.len() != 1 || op.name == "arith.constant" {
+        if consumed.contains(&root)
+            || !supported(&op.name)
+            || op.has_regions
+            || op.results.len() != 1
+            || op.name == "arith.constant"
+        {
             continue;
         }
         let accept = |o: &super::block::BlockOp| supported(&o.name) && !o.has_regions;
         let window = flow.window(root, options.max_ops, 8, &accept);
-        let window = Window {
-            ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(),
-            ..window
-        };
+        let window = Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
         let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();
         if computing < 2 {
             continue;
         }
-        let key = canonical(&flow, &window, options.limits.target, grammar.version);
+        let key = canonical(&flow, &window, &options.limits, grammar.version);
+        let lifted = flow.lift_constants(&window);
         let outcome = match options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
             Some(o) => o,
             None => {
                 // A fault in synthesis costs this window, not the compilation.
                 let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    synthesize(&flow, &window, grammar, &options.limits)
+                    synthesize(&flow, &lifted, grammar, &options.limits)
                 }));
                 match attempt {
                     Ok(o) => {
@@ -132,18 +284,10 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
             }
         };
         match outcome {
-            Outcome::Found(f) => {
-                let c = &grammar.candidates[f.candidate];
-                let mut attributes = c.fixed_attributes.clone();
-                attributes.extend(f.immediates.iter().map(|(n, v)| (n.clone(), format!("{v} : i32"))));
-                let operands =
-                    f.operands.iter().zip(&c.operands).map(|(l, (_, t))| (window.leaves[*l], t.to_string())).collect();
+            Outcome::Found(program) => {
                 plan.rewrites.push(Rewrite {
                     root,
-                    op: c.class_op.clone(),
-                    attributes,
-                    operands,
-                    result: c.result.to_string(),
+                    ops: new_ops(grammar, &program, &lifted),
                     window: window.ops.clone(),
                 });
                 consumed.extend(window.ops.iter().filter(|p| ops[**p].name != "arith.constant"));
@@ -156,21 +300,31 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
     Ok(plan)
 }
 
-/// The plan in the shim's line protocol: per rewrite `rewrite ROOT`,
-/// `op NAME`, `attr NAME TEXT`…, `operand VALUE TYPE`…, `result TYPE`,
-/// `window OP…`, `end`; per remark `remark OP TEXT`.
+/// The plan in the shim's line protocol: per rewrite `rewrite ROOT`, then
+/// per new op `op NAME`, `attr NAME TEXT`…, `operand REF TYPE`… (REF `vN`
+/// a block value, `sK` the K-th new op), `result TYPE`; then `window OP…`,
+/// `end`. Per remark `remark OP TEXT`. The root's result becomes the last
+/// new op's.
 pub fn plan_text(plan: &Plan) -> String {
     let mut out = String::new();
     for r in &plan.rewrites {
-        out += &format!("rewrite {}\nop {}\n", r.root, r.op);
-        for (n, v) in &r.attributes {
-            out += &format!("attr {n} {v}\n");
-        }
-        for (v, t) in &r.operands {
-            out += &format!("operand {v} {t}\n");
+        out += &format!("rewrite {}\n", r.root);
+        for op in &r.ops {
+            out += &format!("op {}\n", op.op);
+            for (n, v) in &op.attributes {
+                out += &format!("attr {n} {v}\n");
+            }
+            for (reference, t) in &op.operands {
+                let reference = match reference {
+                    Ref::Value(v) => format!("v{v}"),
+                    Ref::Step(k) => format!("s{k}"),
+                };
+                out += &format!("operand {reference} {t}\n");
+            }
+            out += &format!("result {}\n", op.result);
         }
         let window: Vec<String> = r.window.iter().map(|p| p.to_string()).collect();
-        out += &format!("result {}\nwindow {}\nend\n", r.result, window.join(" "));
+        out += &format!("window {}\nend\n", window.join(" "));
     }
     for (op, text) in &plan.remarks {
         out += &format!("remark {op} {}\n", text.replace('\n', " "));

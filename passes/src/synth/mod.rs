@@ -3,8 +3,10 @@
 
 pub mod block;
 pub mod cache;
+pub mod compose;
 pub mod grammar;
 pub mod lower;
+pub mod program;
 pub mod search;
 pub mod semantics;
 pub mod types;

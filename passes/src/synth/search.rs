@@ -1,11 +1,14 @@
-//! Finding one instruction that computes a window: candidates from the
-//! grammar whose result and operands fit the window's root and leaves by
-//! size, every binding of operands to leaves and every immediate, screened
-//! on concrete inputs, then the cheapest survivors proved equal by Z3 over
-//! the full width (where the window is defined). Nothing unproved is used.
+//! Finding a program that computes a window. First one instruction:
+//! candidates from the grammar whose result and operands fit the window's
+//! root and leaves by size, every binding of operands to leaves and every
+//! immediate, screened on concrete inputs. If none survives, two steps (see
+//! [`super::compose`]). The cheapest survivors, at most a few per class, are
+//! proved equal by Z3 over the full width (where the window is defined).
+//! Nothing unproved is used.
 
 use super::block::{Dataflow, Window};
 use super::grammar::{Candidate, Grammar};
+use super::program::{arguments, Program};
 use super::semantics::{SemaError, Val};
 use super::types::Ty;
 use dialectgen::eval::domain::Domain;
@@ -17,19 +20,10 @@ use rayon::prelude::*;
 use std::collections::HashMap;
 use z3::ast::{Ast, BV};
 
-/// A proved replacement of a window by one class op.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Found {
-    pub candidate: usize,
-    /// For each operand of the class op, the leaf (index into `Window::leaves`).
-    pub operands: Vec<usize>,
-    /// Immediate attributes and their values.
-    pub immediates: Vec<(String, u32)>,
-}
-
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
-    Found(Found),
+    /// A proved replacement.
+    Found(Program),
     /// Why no rewrite was made.
     Unchanged(String),
     /// The window's time limit ran out (not memoized: more time may find one).
@@ -45,13 +39,30 @@ pub struct Limits {
     pub bindings: usize,
     /// Candidates proved at most per window.
     pub proofs: usize,
+    /// Survivors of one class (by the last instruction's class) proved at most.
+    pub per_class: usize,
+    /// Two-step programs: intermediate values kept (the cheapest distinct ones).
+    pub components: usize,
+    /// Two-step programs: pairings of a second instruction with an
+    /// intermediate value screened at most (a count, not a time, so the
+    /// outcome is the same on every machine); 0 turns two-step programs off.
+    pub evaluations: usize,
     /// Wall-clock limit for one window (screening and proofs), in milliseconds.
     pub window_ms: u64,
 }
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { target: super::grammar::Target::X86Avx512, proof_ms: 20_000, bindings: 512, proofs: 4, window_ms: 60_000 }
+        Limits {
+            target: super::grammar::Target::X86Avx512,
+            proof_ms: 20_000,
+            bindings: 512,
+            proofs: 4,
+            per_class: 2,
+            components: 256,
+            evaluations: 20_000,
+            window_ms: 60_000,
+        }
     }
 }
 
@@ -68,7 +79,6 @@ pub fn eval_window<D: Domain>(
         env.insert(*v, Val::new(bits.clone(), ty));
     }
     let mut ev = super::semantics::Evaluator::new(dom);
-    let mut last = None;
     for &pos in &window.ops {
         let op = &flow.ops[pos];
         let args: Vec<Val<D::Bv>> = op
@@ -78,11 +88,22 @@ pub fn eval_window<D: Domain>(
             .collect::<Result<_, _>>()?;
         let results = ev.eval(op, &args)?;
         for (v, r) in op.results.iter().zip(results) {
-            env.insert(*v, r.clone());
-            last = Some(r);
+            env.insert(*v, r);
         }
     }
-    let root = last.ok_or_else(|| SemaError::Unsupported("an empty window".into()))?;
+    // The root's result: its only one, or the one the window's consumer reads.
+    let root = &flow.ops[window.root];
+    let value = match root.results.as_slice() {
+        [only] => *only,
+        _ => {
+            return Err(SemaError::Unsupported(format!(
+                "a window ending in `{}` with {} results",
+                root.name,
+                root.results.len()
+            )))
+        }
+    };
+    let root = env.remove(&value).ok_or_else(|| SemaError::Unsupported("an empty window".into()))?;
     Ok((root, ev.defined))
 }
 
@@ -111,57 +132,52 @@ fn samples(types: &[Ty], count: usize) -> Vec<Vec<BigUint>> {
         .collect()
 }
 
-/// Candidate operand bindings: each operand to a leaf of its size, every
-/// leaf used; at most `limit`.
-fn bindings(c: &Candidate, leaf_types: &[Ty], limit: usize) -> Vec<Vec<usize>> {
-    let options: Vec<Vec<usize>> = c
-        .operands
-        .iter()
-        .map(|(_, t)| (0..leaf_types.len()).filter(|&l| leaf_types[l].bits() == t.bits()).collect())
-        .collect();
+/// Operand bindings: each operand to one of `options[k]`; with `cover`,
+/// every leaf `0..cover` used; at most `limit`.
+pub fn assignments(options: &[Vec<usize>], cover: usize, limit: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     let mut current = Vec::new();
-    fn go(options: &[Vec<usize>], leaves: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, limit: usize) {
+    fn go(options: &[Vec<usize>], cover: usize, current: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, limit: usize) {
         if out.len() >= limit {
             return;
         }
         if current.len() == options.len() {
-            if (0..leaves).all(|l| current.contains(&l)) {
+            if (0..cover).all(|l| current.contains(&l)) {
                 out.push(current.clone());
             }
             return;
         }
         for &l in &options[current.len()] {
             current.push(l);
-            go(options, leaves, current, out, limit);
+            go(options, cover, current, out, limit);
             current.pop();
         }
     }
-    go(&options, leaf_types.len(), &mut current, &mut out, limit);
+    go(options, cover, &mut current, &mut out, limit);
     out
 }
 
-/// The candidate's arguments: bound leaves and immediates.
-fn arguments<T: Clone>(c: &Candidate, binding: &[usize], imms: &[u32], leaf: &dyn Fn(usize) -> T, imm: &dyn Fn(u32, u32) -> T) -> Vec<T> {
-    let mut args: Vec<Option<T>> = vec![None; c.semantics.args.len()];
-    for ((pos, _), &l) in c.operands.iter().zip(binding) {
-        args[*pos] = Some(leaf(l));
-    }
-    for ((pos, _, _), &v) in c.immediates.iter().zip(imms) {
-        args[*pos] = Some(imm(v, c.semantics.args[*pos].width));
-    }
-    args.into_iter().map(|a| a.expect("every argument bound")).collect()
+/// For each operand of `c`, the leaves of its size.
+pub fn leaf_options(c: &Candidate, leaf_types: &[Ty]) -> Vec<Vec<usize>> {
+    c.operands
+        .iter()
+        .map(|(_, t)| (0..leaf_types.len()).filter(|&l| leaf_types[l].bits() == t.bits()).collect())
+        .collect()
 }
 
 /// The immediate (at most one) that makes the candidate agree with the
-/// window on a few samples, solved for by Z3 with the inputs concrete (the
+/// window on the samples, solved for by Z3 with the operands concrete (the
 /// synthesis step of CEGIS; the proof that follows is the verification).
+/// Lane-scaled: the first query constrains only a few result lanes of one
+/// sample; each counterexample adds a sample with twice the lanes, up to
+/// the full width. `operands[s]` are the operand values for sample `s`.
 /// `Some(vec![])` for a candidate without immediates.
-fn immediates_for(c: &Candidate, binding: &[usize], inputs: &[Vec<BigUint>], expected: &[Option<BigUint>]) -> Option<Vec<u32>> {
+pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Option<BigUint>]) -> Option<Vec<u32>> {
     let [(pos, _, bits)] = c.immediates.as_slice() else {
         return c.immediates.is_empty().then(Vec::new);
     };
     let width = c.semantics.args[*pos].width;
+    let (elem, all_lanes) = (c.result.elem_bits, c.result.lanes());
     z3::with_z3_config(&z3::Config::new(), || {
         let imm = BV::new_const("imm", width);
         let solver = z3::Solver::new();
@@ -170,37 +186,115 @@ fn immediates_for(c: &Candidate, binding: &[usize], inputs: &[Vec<BigUint>], exp
         }
         let mut dom = Smt::exact();
         let defined: Vec<(&Vec<BigUint>, &BigUint)> =
-            inputs.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
-        // Counterexample-guided: constrain by one sample, try the solution
-        // on all of them, add the first that disagrees, repeat.
+            operands.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
+        let agrees = |v: u32, s: &Vec<BigUint>, want: &BigUint| {
+            let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
+            matches!(Machine::new(&mut Concrete, &c.semantics).run(&args), Ok(got) if got == *want)
+        };
         let mut next = defined.first().copied();
-        for _ in 0..4 {
+        let mut lanes = all_lanes.min(4);
+        for _ in 0..6 {
             let (s, want) = next?;
-            let leaves: Vec<BV> = s.iter().enumerate().map(|(l, x)| dom.literal(x, leaf_width(c, binding, l))).collect();
-            let args = arguments(c, binding, &[0], &|l| leaves[l].clone(), &|_, _| imm.clone());
+            let ops: Vec<BV> = s.iter().zip(&c.operands).map(|(x, (_, t))| dom.literal(x, t.bits())).collect();
+            let args = arguments(c, &ops, &[0], &|_, _| imm.clone());
             let got = dialectgen::eval::typing::formula_over(&c.semantics, &args).ok()?;
-            solver.assert(got.eq(dom.literal(want, c.semantics.result.width)));
+            let want = dom.literal(want, c.semantics.result.width);
+            let top = (lanes * elem).min(c.semantics.result.width) - 1;
+            solver.assert(got.extract(top, 0).eq(want.extract(top, 0)));
             if solver.check() != z3::SatResult::Sat {
                 return None;
             }
             let v = u32::try_from(solver.get_model()?.eval(&imm, true)?.as_u64()?).ok()?;
-            next = defined.iter().copied().find(|(s, want)| {
-                let args = arguments(c, binding, &[v], &|l| s[l].clone(), &|v, _| BigUint::from(v));
-                !matches!(Machine::new(&mut Concrete, &c.semantics).run(&args), Ok(got) if got == **want)
-            });
+            next = defined.iter().copied().find(|(s, want)| !agrees(v, s, want));
             if next.is_none() {
                 return Some(vec![v]);
             }
+            lanes = (lanes * 2).min(all_lanes);
         }
         None
     })
 }
 
-/// The width of leaf `l` as the candidate's operand bound to it takes it.
-fn leaf_width(c: &Candidate, binding: &[usize], l: usize) -> u32 {
-    binding.iter().position(|&b| b == l).map(|k| c.operands[k].1.bits()).unwrap_or(0)
+/// The values of the window's constant leaves (the trailing leaves an
+/// `arith.constant` defines).
+fn constant_leaves(flow: &Dataflow, window: &Window) -> Result<Vec<BigUint>, SemaError> {
+    let mut out = Vec::new();
+    for v in window.leaves.iter().rev() {
+        let Some(op) = flow.constant(*v) else { break };
+        let mut dom = Concrete;
+        let mut ev = super::semantics::Evaluator::new(&mut dom);
+        let value = ev.eval(op, &[])?.remove(0);
+        out.push(value.bits);
+    }
+    out.reverse();
+    Ok(out)
 }
 
+/// What screening needs to know about a window.
+pub struct Screen<'a> {
+    pub grammar: &'a Grammar,
+    pub limits: &'a Limits,
+    pub leaf_types: Vec<Ty>,
+    /// Leaves `0..variable` are inputs; the rest are constants, which a
+    /// program may read but need not.
+    pub variable: usize,
+    pub root_bits: u32,
+    /// Element sizes of the window's values (leaves, intermediates, root).
+    pub elem_bits: Vec<u32>,
+    /// Sizes of the window's values.
+    pub value_bits: Vec<u32>,
+    /// Leaf values per sample.
+    pub inputs: Vec<Vec<BigUint>>,
+    /// The window's result per sample, `None` where it is undefined.
+    pub expected: Vec<Option<BigUint>>,
+    pub started: std::time::Instant,
+    pub out_of_time: std::sync::atomic::AtomicBool,
+}
+
+impl Screen<'_> {
+    /// Whether the window's time is up (and remembers that it was).
+    pub fn expired(&self) -> bool {
+        let over = self.started.elapsed() > std::time::Duration::from_millis(self.limits.window_ms);
+        if over {
+            self.out_of_time.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        over
+    }
+
+    /// Whether `program` computes the expected value on every sample where the window is defined.
+    pub fn agrees(&self, program: &Program) -> bool {
+        self.inputs.iter().zip(&self.expected).all(|(s, want)| {
+            want.as_ref().is_none_or(|want| program.run_concrete(self.grammar, s).as_ref() == Some(want))
+        })
+    }
+
+    /// One-instruction programs that agree with the window on the samples.
+    fn single(&self, ci: usize, c: &Candidate) -> Vec<Program> {
+        let mut out = Vec::new();
+        if self.expired()
+            || c.result.bits() != self.root_bits
+            || c.operands.len() < self.variable
+            || !self.limits.target.allows(&c.cpuid)
+        {
+            return out;
+        }
+        for binding in assignments(&leaf_options(c, &self.leaf_types), self.variable, self.limits.bindings) {
+            let operands: Vec<Vec<BigUint>> =
+                self.inputs.iter().map(|s| binding.iter().map(|&l| s[l].clone()).collect()).collect();
+            let Some(imms) = immediates_for(c, &operands, &self.expected) else { continue };
+            let immediates = c.immediates.iter().zip(&imms).map(|((_, n, _), v)| (n.clone(), *v)).collect();
+            let program = Program::single(ci, &binding, immediates);
+            if self.agrees(&program) {
+                out.push(program);
+            }
+        }
+        out
+    }
+}
+
+/// Searches for a program computing `window`, whose constants must be
+/// leaves already (see [`Dataflow::lift_constants`]): the constants' values
+/// are fixed in samples and proofs, the other leaves vary.
 pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &Limits) -> Outcome {
     let root_op = &flow.ops[window.root];
     let Some(root_ty) = root_op.result_types.first().and_then(|t| Ty::parse(t)) else {
@@ -210,8 +304,15 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let Some(leaf_types) = leaf_types else {
         return Outcome::Unchanged("an input is not an integer or integer vector".into());
     };
-    let inputs = samples(&leaf_types, 12);
-    // The window on the samples (None where it is undefined).
+    let constants = match constant_leaves(flow, window) {
+        Ok(c) => c,
+        Err(e) => return Outcome::Unchanged(e.to_string()),
+    };
+    let variable = leaf_types.len() - constants.len();
+    let mut inputs = samples(&leaf_types[..variable], 12);
+    for s in &mut inputs {
+        s.extend(constants.iter().cloned());
+    }
     let mut expected = Vec::new();
     for s in &inputs {
         let mut dom = Concrete;
@@ -223,83 +324,138 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
             Err(e) => return Outcome::Unchanged(e.to_string()),
         }
     }
-    let started = std::time::Instant::now();
-    let deadline = std::time::Duration::from_millis(limits.window_ms);
-    let out_of_time = std::sync::atomic::AtomicBool::new(false);
-    let screen_one = |ci: usize, c: &Candidate| -> Vec<(usize, Found)> {
-        let mut out = Vec::new();
-        if started.elapsed() > deadline {
-            out_of_time.store(true, std::sync::atomic::Ordering::Relaxed);
-            return out;
-        }
-        if c.result.bits() != root_ty.bits() || c.operands.len() < window.leaves.len() || !limits.target.allows(&c.cpuid) {
-            return out;
-        }
-        for binding in bindings(c, &leaf_types, limits.bindings) {
-            let Some(imms) = immediates_for(c, &binding, &inputs, &expected) else { continue };
-            let agrees = inputs.iter().zip(&expected).all(|(s, want)| {
-                let Some(want) = want else { return true };
-                let args = arguments(c, &binding, &imms, &|l| s[l].clone(), &|v, _| BigUint::from(v));
-                matches!(Machine::new(&mut Concrete, &c.semantics).run(&args), Ok(got) if got == *want)
-            });
-            if agrees {
-                let immediates = c.immediates.iter().zip(&imms).map(|((_, n, _), v)| (n.clone(), *v)).collect();
-                out.push((c.cost, Found { candidate: ci, operands: binding.clone(), immediates }));
-            }
-        }
-        out
+    let mut types = leaf_types.clone();
+    for &pos in &window.ops {
+        types.extend(flow.ops[pos].result_types.iter().filter_map(|t| Ty::parse(t)));
+    }
+    let sizes = |f: fn(&Ty) -> u32| {
+        let mut v: Vec<u32> = types.iter().map(f).collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    };
+    let (elem_bits, value_bits) = (sizes(|t| t.elem_bits), sizes(|t| t.bits()));
+    let screen = Screen {
+        grammar,
+        limits,
+        leaf_types,
+        variable,
+        root_bits: root_ty.bits(),
+        elem_bits,
+        value_bits,
+        inputs,
+        expected,
+        started: std::time::Instant::now(),
+        out_of_time: std::sync::atomic::AtomicBool::new(false),
     };
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
-    let screen = |(ci, c): (usize, &Candidate)| -> Vec<(usize, Found)> {
+    let one = |(ci, c): (usize, &Candidate)| -> Vec<Program> {
         let t0 = std::time::Instant::now();
-        let out = screen_one(ci, c);
+        let out = screen.single(ci, c);
         if trace && t0.elapsed().as_millis() > 50 {
             eprintln!("hydride:   {} screened in {:?}", c.intrinsic, t0.elapsed());
         }
         out
     };
-    let mut survivors: Vec<(usize, Found)> =
-        grammar.candidates.par_iter().enumerate().flat_map_iter(screen).collect();
+    let mut survivors: Vec<Program> = grammar.candidates.par_iter().enumerate().flat_map_iter(one).collect();
     if trace {
-        eprintln!("hydride: screening {} candidates took {:?}; {} survive", grammar.candidates.len(), started.elapsed(), survivors.len());
+        eprintln!(
+            "hydride: one instruction: {} candidates in {:?}; {} survive",
+            grammar.candidates.len(),
+            screen.started.elapsed(),
+            survivors.len()
+        );
     }
-    let timed_out = |what: &str| Outcome::OutOfTime(format!("time limit of {} ms reached while {what}", limits.window_ms));
+    if survivors.is_empty() && limits.evaluations > 0 && !screen.expired() {
+        survivors = super::compose::two_steps(&screen);
+        if trace {
+            eprintln!("hydride: two steps: {:?} in all; {} survive", screen.started.elapsed(), survivors.len());
+        }
+    }
+    let timed_out =
+        |what: &str| Outcome::OutOfTime(format!("time limit of {} ms reached while {what}", limits.window_ms));
     if survivors.is_empty() {
-        if out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
+        if screen.out_of_time.load(std::sync::atomic::Ordering::Relaxed) {
             return timed_out("screening candidates");
         }
-        return Outcome::Unchanged("no instruction of the target computes this window on sample inputs".into());
+        return Outcome::Unchanged(
+            "no program of one or two target instructions computes this window on sample inputs".into(),
+        );
     }
-    survivors.sort_by_key(|(cost, f)| (*cost, f.candidate));
     let mut reasons = Vec::new();
-    for (_, found) in survivors.into_iter().take(limits.proofs) {
-        if started.elapsed() > deadline {
+    for program in shortlist(grammar, survivors, limits) {
+        if screen.expired() {
             return timed_out("proving candidates");
         }
-        let c = &grammar.candidates[found.candidate];
         let proving = std::time::Instant::now();
-        let verdict = prove(flow, window, &leaf_types, c, &found, limits.proof_ms);
+        let verdict = prove(flow, window, &screen.leaf_types, &constants, grammar, &program, limits.proof_ms);
         if trace {
-            eprintln!("hydride: proof against {} took {:?}: {verdict:?}", c.intrinsic, proving.elapsed());
+            eprintln!("hydride: proof of {} took {:?}: {verdict:?}", program.describe(grammar), proving.elapsed());
         }
         match verdict {
-            Ok(()) => return Outcome::Found(found),
-            Err(why) => reasons.push(format!("{}: {why}", c.intrinsic)),
+            Ok(()) => return Outcome::Found(program),
+            Err(why) => reasons.push(format!("{}: {why}", program.describe(grammar))),
         }
     }
     Outcome::Unchanged(format!("no candidate proved equal ({})", reasons.join("; ")))
 }
 
-/// Z3: where the window is defined, the candidate computes the same bits.
-fn prove(flow: &Dataflow, window: &Window, leaf_types: &[Ty], c: &Candidate, found: &Found, ms: u32) -> Result<(), String> {
+/// The survivors worth proving: cheapest first (ties in grammar order), at
+/// most `per_class` per class of the last instruction, `proofs` in all.
+fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) -> Vec<Program> {
+    let order = |p: &Program| {
+        let ids: Vec<usize> = p
+            .steps
+            .iter()
+            .map(|s| match &s.op {
+                super::program::StepOp::Instr { candidate, .. } => *candidate,
+                super::program::StepOp::Swizzle(_) => usize::MAX,
+            })
+            .collect();
+        (p.cost(grammar), p.steps.len(), ids)
+    };
+    survivors.sort_by_cached_key(order);
+    let class_of = |p: &Program| {
+        p.steps.iter().rev().find_map(|s| match &s.op {
+            super::program::StepOp::Instr { candidate, .. } => Some(grammar.candidates[*candidate].class_op.clone()),
+            super::program::StepOp::Swizzle(_) => None,
+        })
+    };
+    let mut per_class: HashMap<Option<String>, usize> = HashMap::new();
+    survivors
+        .into_iter()
+        .filter(|p| {
+            let n = per_class.entry(class_of(p)).or_default();
+            *n += 1;
+            *n <= limits.per_class
+        })
+        .take(limits.proofs)
+        .collect()
+}
+
+/// Z3: where the window is defined, the program computes the same bits.
+fn prove(
+    flow: &Dataflow,
+    window: &Window,
+    leaf_types: &[Ty],
+    constants: &[BigUint],
+    grammar: &Grammar,
+    program: &Program,
+    ms: u32,
+) -> Result<(), String> {
     z3::with_z3_config(&z3::Config::new(), || {
-        let leaves: Vec<BV> =
-            leaf_types.iter().enumerate().map(|(i, t)| BV::new_const(format!("leaf{i}"), t.bits())).collect();
         let mut dom = Smt::exact();
+        let variable = leaf_types.len() - constants.len();
+        let leaves: Vec<BV> = leaf_types
+            .iter()
+            .enumerate()
+            .map(|(i, t)| match i.checked_sub(variable) {
+                Some(k) => dom.literal(&constants[k], t.bits()),
+                None => BV::new_const(format!("leaf{i}"), t.bits()),
+            })
+            .collect();
         let (root, defined) = eval_window(&mut dom, flow, window, &leaves).map_err(|e| e.to_string())?;
-        let imms: Vec<u32> = found.immediates.iter().map(|(_, v)| *v).collect();
-        let args = arguments(c, &found.operands, &imms, &|l| leaves[l].clone(), &|v, w| BV::from_u64(u64::from(v), w));
-        let theirs = dialectgen::eval::typing::formula_over(&c.semantics, &args).map_err(|e| e.to_string())?;
+        let theirs = program.formula(grammar, &leaves)?;
         let solver = z3::Solver::new();
         let mut params = z3::Params::new();
         params.set_u32("rlimit", ms.saturating_mul(dialectgen::classify::proof::RLIMIT_PER_MS));

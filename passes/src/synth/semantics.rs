@@ -193,7 +193,8 @@ impl<'d, D: Domain> Evaluator<'d, D> {
 
     /// The results of `op` given its operands.
     pub fn eval(&mut self, op: &BlockOp, args: &[Val<D::Bv>]) -> Result<Vec<Val<D::Bv>>, SemaError> {
-        let result_ty = |k: usize| op.result_types.get(k).and_then(|t| Ty::parse(t)).ok_or_else(|| malformed(op, "a result type"));
+        let result_ty =
+            |k: usize| op.result_types.get(k).and_then(|t| Ty::parse(t)).ok_or_else(|| malformed(op, "a result type"));
         let ty = result_ty(0)?;
         let w = ty.elem_bits;
         let name = op.name.as_str();
@@ -201,6 +202,34 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             if let Some(v) = self.narrow_product(args, &ty) {
                 return Ok(vec![v]);
             }
+        }
+        match name {
+            // The full product at twice the width: low half, high half.
+            "arith.mulsi_extended" | "arith.mului_extended" => {
+                let signed = name == "arith.mulsi_extended";
+                let (mut low, mut high) = (Vec::new(), Vec::new());
+                let (xs, ys) = (self.lanes(&args[0]), self.lanes(&args[1]));
+                for (x, y) in xs.iter().zip(&ys) {
+                    let (x, y) = if signed {
+                        (self.dom.sign_extend(x, w, w), self.dom.sign_extend(y, w, w))
+                    } else {
+                        (self.dom.zero_extend(x, w, w), self.dom.zero_extend(y, w, w))
+                    };
+                    let p = self.dom.binary(BvBinOp::Mul, &x, &y, 2 * w);
+                    low.push(self.dom.extract(&p, 2 * w, w - 1, 0));
+                    high.push(self.dom.extract(&p, 2 * w, 2 * w - 1, w));
+                }
+                return Ok(vec![self.pack(low, ty.clone()), self.pack(high, ty)]);
+            }
+            // Even elements, odd elements.
+            "vector.deinterleave" => {
+                let lanes = self.lanes(&args[0]);
+                let even = lanes.iter().step_by(2).cloned().collect();
+                let odd = lanes.iter().skip(1).step_by(2).cloned().collect();
+                let second = result_ty(1)?;
+                return Ok(vec![self.pack(even, ty), self.pack(odd, second)]);
+            }
+            _ => {}
         }
         let v = match name {
             "arith.constant" => {
@@ -273,7 +302,8 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 v
             }
             "arith.cmpi" => {
-                let p = op.attribute("predicate").and_then(leading_int).ok_or_else(|| malformed(op, "its predicate"))?;
+                let p =
+                    op.attribute("predicate").and_then(leading_int).ok_or_else(|| malformed(op, "its predicate"))?;
                 let aw = args[0].ty.elem_bits;
                 self.lanewise(args, ty, &mut |e, x| {
                     let (a, b) = (&x[0], &x[1]);
@@ -324,7 +354,8 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 let inner = if name == "vector.reduction" {
                     src.ty.lanes()
                 } else {
-                    let dims = op.attribute("reduction_dims").and_then(int_list).ok_or_else(|| malformed(op, "its dims"))?;
+                    let dims =
+                        op.attribute("reduction_dims").and_then(int_list).ok_or_else(|| malformed(op, "its dims"))?;
                     if src.ty.dims.len() != 2 || dims != [1] {
                         return Err(SemaError::Unsupported(format!("{name} over dims {dims:?} of {}", src.ty)));
                     }
@@ -345,7 +376,9 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                         None => (group[0].clone(), &group[1..]),
                     };
                     for x in rest {
-                        acc = self.combine(&k, &acc, x, w).ok_or_else(|| SemaError::Unsupported(format!("{name} <{k}>")))?;
+                        acc = self
+                            .combine(&k, &acc, x, w)
+                            .ok_or_else(|| SemaError::Unsupported(format!("{name} <{k}>")))?;
                     }
                     out.push(acc);
                 }
@@ -357,7 +390,11 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 all.extend(self.lanes(&args[1]));
                 let lanes = mask
                     .iter()
-                    .map(|&m| all.get(m as usize).cloned().ok_or_else(|| SemaError::Unsupported("poison shuffle lanes".into())))
+                    .map(|&m| {
+                        all.get(m as usize)
+                            .cloned()
+                            .ok_or_else(|| SemaError::Unsupported("poison shuffle lanes".into()))
+                    })
                     .collect::<Result<Vec<_>, _>>()?;
                 self.pack(lanes, ty)
             }
@@ -384,15 +421,24 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                     let inexact = e.dom.binary(BvBinOp::Xor, &r_zero, &one1, 1);
                     let adjust = e.dom.binary(BvBinOp::And, &wanted, &inexact, 1);
                     let step = e.dom.literal(&BigUint::from(1u8), w);
-                    let moved = if ceil { e.dom.binary(BvBinOp::Add, &q, &step, w) } else { e.dom.binary(BvBinOp::Sub, &q, &step, w) };
+                    let moved = if ceil {
+                        e.dom.binary(BvBinOp::Add, &q, &step, w)
+                    } else {
+                        e.dom.binary(BvBinOp::Sub, &q, &step, w)
+                    };
                     e.dom.ite(&adjust, &moved, &q, w)
                 })
             }
             "vector.extract" | "vector.insert" => {
-                let pos = op.attribute("static_position").and_then(int_list).ok_or_else(|| malformed(op, "its position"))?;
-                let (vector, dest) = if name == "vector.extract" { (&args[0], None) } else { (&args[1], Some(&args[0])) };
+                let pos =
+                    op.attribute("static_position").and_then(int_list).ok_or_else(|| malformed(op, "its position"))?;
+                let (vector, dest) =
+                    if name == "vector.extract" { (&args[0], None) } else { (&args[1], Some(&args[0])) };
                 let dims = &vector.ty.dims;
-                if pos.len() > dims.len() || pos.iter().zip(dims).any(|(p, d)| *p < 0 || *p >= i64::from(*d)) || args.len() > 2 {
+                if pos.len() > dims.len()
+                    || pos.iter().zip(dims).any(|(p, d)| *p < 0 || *p >= i64::from(*d))
+                    || args.len() > 2
+                {
                     return Err(SemaError::Unsupported(format!("{name} at a dynamic position")));
                 }
                 let inner: u32 = dims[pos.len()..].iter().product();
@@ -465,6 +511,9 @@ pub fn supported(name: &str) -> bool {
     matches!(
         name,
         "arith.constant"
+            | "arith.mulsi_extended"
+            | "arith.mului_extended"
+            | "vector.deinterleave"
             | "arith.addi"
             | "arith.subi"
             | "arith.muli"

@@ -30,6 +30,14 @@ v32i16 hydride_clamp_i16(v32i16);
 v32i8 packus_i16(v32i16);
 v32i8 hydride_packus_i16(v32i16);
 KERNEL2(v64i8, interleave_i8, v32i8, v32i8)
+typedef int16_t v8i16 __attribute__((vector_size(16)));
+typedef int8_t v8i8 __attribute__((vector_size(8)));
+typedef int8_t v16i8 __attribute__((vector_size(16)));
+v8i8 packus_i16_x8(v8i16);
+v8i8 hydride_packus_i16_x8(v8i16);
+KERNEL2(v16i8, packs_i16_x16, v8i16, v8i16)
+KERNEL2(v8i16, hadd_i16, v8i16, v8i16)
+KERNEL2(v32i16, mulhi_relu_i16, v32i16, v32i16)
 
 static uint64_t state = 0x2545f4914f6cdd1dull;
 static uint8_t next_byte(void) {
@@ -57,10 +65,11 @@ static void fill(void *p, int round) {
   } while (0)
 
 int main(void) {
-  enum { ROUNDS = 1000, KERNELS = 11 };
+  enum { ROUNDS = 1000, KERNELS = 15 };
   static const char *names[KERNELS] = {"dot_u8s8_acc", "madd_i16",   "adds_i16_clamp", "subs_u8",
                                        "avg_u8",       "mulhi_i16",  "negative_adds_off_by_one",
-                                       "absdiff_u8",   "clamp_i16",  "packus_i16",     "interleave_i8"};
+                                       "absdiff_u8",   "clamp_i16",  "packus_i16",     "interleave_i8",
+                                       "packus_i16_x8", "packs_i16_x16", "hadd_i16", "mulhi_relu_i16"};
   int mismatches[KERNELS] = {0};
   for (int round = 0; round < ROUNDS; ++round) {
     union {
@@ -68,6 +77,7 @@ int main(void) {
       v32i16 w;
       v16i32 d;
       v32i8 h;
+      v8i16 s;
     } x, y, z;
     fill(&x, round);
     fill(&y, round);
@@ -84,6 +94,10 @@ int main(void) {
     CHECK(clamp, hydride_clamp_i16(x.w), clamp_i16(x.w), v32i16);
     CHECK(packus, hydride_packus_i16(x.w), packus_i16(x.w), v32i8);
     CHECK(interleave, hydride_interleave_i8(x.h, y.h), interleave_i8(x.h, y.h), v64i8);
+    CHECK(packus8, hydride_packus_i16_x8(x.s), packus_i16_x8(x.s), v8i8);
+    CHECK(packs, hydride_packs_i16_x16(x.s, y.s), packs_i16_x16(x.s, y.s), v16i8);
+    CHECK(hadd, hydride_hadd_i16(x.s, y.s), hadd_i16(x.s, y.s), v8i16);
+    CHECK(mulhi_relu, hydride_mulhi_relu_i16(x.w, y.w), mulhi_relu_i16(x.w, y.w), v32i16);
   }
   int total = 0;
   for (int k = 0; k < KERNELS; ++k) {

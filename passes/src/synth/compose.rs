@@ -1,0 +1,252 @@
+//! Two-step programs, tried when no single instruction computes a window.
+//!
+//! Bottom-up and observational: every value one step can compute from the
+//! leaves (an instruction without immediates, or a swizzle) is evaluated on
+//! the samples; values that agree on every sample are one value, kept at its
+//! cheapest (as in enumerative synthesis with observational equivalence).
+//! The cheapest `Limits::components` values then feed a second step: an
+//! instruction reading one of them
+//! and leaves, or a swizzle of one or two of them. Survivors go to the
+//! proof like one-instruction programs. Second-step instructions with
+//! immediates are not tried (a solver call per pairing is too slow).
+
+use super::program::{Program, Source, Step, StepOp, Swizzle};
+use super::search::{assignments, leaf_options, Screen};
+use num_bigint::BigUint;
+use rayon::prelude::*;
+use std::collections::HashMap;
+
+/// A value computed by one step from leaves, on every sample.
+struct Component {
+    step: Step,
+    cost: usize,
+    bits: u32,
+    values: Vec<BigUint>,
+    /// Leaves it reads.
+    reads: Vec<usize>,
+    /// How far its sizes are from the window's values' (0 to 2).
+    relevance: usize,
+}
+
+fn leaves_read(step: &Step) -> Vec<usize> {
+    let mut r: Vec<usize> =
+        step.operands.iter().filter_map(|s| if let Source::Leaf(l) = s { Some(*l) } else { None }).collect();
+    r.sort_unstable();
+    r.dedup();
+    r
+}
+
+/// Every one-step value over the leaves, deduplicated, cheapest first.
+fn components(screen: &Screen) -> Vec<Component> {
+    let g = screen.grammar;
+    let leaf_count = screen.leaf_types.len();
+    let evaluate = |step: Step, cost: usize, bits: u32, elem_bits: u32| -> Option<Component> {
+        let program = Program { steps: vec![step] };
+        let values: Option<Vec<BigUint>> = screen.inputs.iter().map(|s| program.run_concrete(g, s)).collect();
+        let step = program.steps.into_iter().next()?;
+        let reads = leaves_read(&step);
+        let relevance = distance(screen, elem_bits) + usize::from(!screen.value_bits.contains(&bits));
+        Some(Component { step, cost, bits, values: values?, reads, relevance })
+    };
+    let mut found: Vec<Component> = g
+        .candidates
+        .par_iter()
+        .enumerate()
+        .filter(|(_, c)| c.immediates.is_empty() && screen.limits.target.allows(&c.cpuid))
+        .flat_map_iter(|(ci, c)| {
+            if screen.expired() {
+                return Vec::new();
+            }
+            assignments(&leaf_options(c, &screen.leaf_types), 0, screen.limits.bindings)
+                .into_iter()
+                .filter_map(|binding| {
+                    let operands = binding.iter().map(|l| Source::Leaf(*l)).collect();
+                    let step = Step { op: StepOp::Instr { candidate: ci, immediates: vec![] }, operands };
+                    evaluate(step, c.cost, c.result.bits(), c.result.elem_bits)
+                })
+                .collect()
+        })
+        .collect();
+    for (l, t) in screen.leaf_types.iter().enumerate().take(screen.variable) {
+        for z in Swizzle::family(t.bits(), 1) {
+            let (cost, bits, elem) = (z.cost(), z.result_bits(), z.elem_bits);
+            found.extend(evaluate(Step { op: StepOp::Swizzle(z), operands: vec![Source::Leaf(l)] }, cost, bits, elem));
+        }
+        for m in (0..screen.variable).filter(|&m| m != l && screen.leaf_types[m].bits() == t.bits()) {
+            for z in Swizzle::family(t.bits(), 2) {
+                let (cost, bits, elem) = (z.cost(), z.result_bits(), z.elem_bits);
+                let operands = vec![Source::Leaf(l), Source::Leaf(m)];
+                found.extend(evaluate(Step { op: StepOp::Swizzle(z), operands }, cost, bits, elem));
+            }
+        }
+    }
+    // A value equal to a leaf on every sample adds nothing.
+    let leaf_values: Vec<(u32, Vec<BigUint>)> = (0..leaf_count)
+        .map(|l| (screen.leaf_types[l].bits(), screen.inputs.iter().map(|s| s[l].clone()).collect()))
+        .collect();
+    found.sort_by_key(|c| (c.cost + c.relevance, c.cost));
+    let mut seen: HashMap<(u32, Vec<BigUint>), ()> = leaf_values.into_iter().map(|k| (k, ())).collect();
+    let mut kept = Vec::new();
+    for c in found {
+        // A value of constants alone is a constant: nothing to compute.
+        let reads_input = c.reads.iter().any(|&l| l < screen.variable);
+        if reads_input && seen.insert((c.bits, c.values.clone()), ()).is_none() {
+            kept.push(c);
+        }
+    }
+    if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
+        eprintln!("hydride: {} distinct one-step values", kept.len());
+    }
+    kept.truncate(screen.limits.components);
+    kept
+}
+
+/// How far an element size is from the window's: 0 if the window has
+/// values of that element size, else 1.
+fn distance(screen: &Screen, elem_bits: u32) -> usize {
+    usize::from(!screen.elem_bits.contains(&elem_bits))
+}
+
+/// Elements (of `elem_bits` ≤ 64 bits) of `value` at the positions given.
+fn elements(value: &BigUint, elem_bits: u32, at: &mut dyn Iterator<Item = u32>) -> Vec<u64> {
+    let mask = (BigUint::from(1u8) << elem_bits) - 1u8;
+    at.map(|i| u64::try_from((value >> (i * elem_bits)) & &mask).unwrap_or(0)).collect()
+}
+
+/// Two-step programs that agree with the window on the samples.
+pub fn two_steps(screen: &Screen) -> Vec<Program> {
+    let g = screen.grammar;
+    let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
+    let parts = components(screen);
+    if trace {
+        eprintln!("hydride: {} one-step values after {:?}", parts.len(), screen.started.elapsed());
+    }
+    let leaf_count = screen.leaf_types.len();
+    let covers = |reads: &[usize], binding_leaves: &[usize]| {
+        (0..screen.variable).all(|l| reads.contains(&l) || binding_leaves.contains(&l))
+    };
+    // Second step an instruction without immediates: each operand a leaf of
+    // its size or the component (index `leaf_count` in a binding), the
+    // component at least once. Pairs are tried most relevant first (element
+    // sizes the window has, cheap), up to the evaluation budget, so the
+    // outcome does not depend on the machine's speed.
+    let mut work: Vec<(usize, usize, usize, Vec<usize>)> = Vec::new();
+    for (ci, c) in g.candidates.iter().enumerate() {
+        if c.result.bits() != screen.root_bits || !c.immediates.is_empty() || !screen.limits.target.allows(&c.cpuid) {
+            continue;
+        }
+        let c_score = distance(screen, c.result.elem_bits)
+            + c.operands.iter().map(|(_, t)| distance(screen, t.elem_bits)).sum::<usize>();
+        for (pi, part) in parts.iter().enumerate() {
+            let mut options = leaf_options(c, &screen.leaf_types);
+            for (k, (_, t)) in c.operands.iter().enumerate() {
+                if t.bits() == part.bits {
+                    options[k].push(leaf_count);
+                }
+            }
+            for binding in assignments(&options, 0, screen.limits.bindings) {
+                let used: Vec<usize> = binding.iter().copied().filter(|&l| l < leaf_count).collect();
+                if binding.contains(&leaf_count) && covers(&part.reads, &used) {
+                    work.push((c_score + part.relevance + c.cost + part.cost, ci, pi, binding));
+                }
+            }
+        }
+    }
+    work.sort();
+    let total = work.len();
+    work.truncate(screen.limits.evaluations);
+    if trace {
+        eprintln!("hydride: second step: {} of {total} pairings within the budget", work.len());
+    }
+    let mut out: Vec<Program> = work
+        .par_iter()
+        .filter_map(|(_, ci, pi, binding)| {
+            let (c, part) = (&g.candidates[*ci], &parts[*pi]);
+            let sources =
+                binding.iter().map(|&l| if l == leaf_count { Source::Step(0) } else { Source::Leaf(l) }).collect();
+            let program = Program {
+                steps: vec![
+                    part.step.clone(),
+                    Step { op: StepOp::Instr { candidate: *ci, immediates: vec![] }, operands: sources },
+                ],
+            };
+            // The first defined sample rejects most pairings; then all of them.
+            let first = screen.expected.iter().position(Option::is_some)?;
+            let operands: Vec<BigUint> = binding
+                .iter()
+                .map(|&l| if l == leaf_count { part.values[first].clone() } else { screen.inputs[first][l].clone() })
+                .collect();
+            let args = super::program::arguments(c, &operands, &[], &|v, _| BigUint::from(v));
+            let got = dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, &c.semantics).run(&args).ok();
+            (got.as_ref() == screen.expected[first].as_ref() && screen.agrees(&program)).then_some(program)
+        })
+        .collect();
+    // Second step a swizzle of one component.
+    for a in &parts {
+        for z in Swizzle::family(a.bits, 1).into_iter().filter(|z| z.result_bits() == screen.root_bits) {
+            if covers(&a.reads, &[]) {
+                let program = Program {
+                    steps: vec![a.step.clone(), Step { op: StepOp::Swizzle(z), operands: vec![Source::Step(0)] }],
+                };
+                if screen.agrees(&program) {
+                    out.push(program);
+                }
+            }
+        }
+    }
+    // Second step a swizzle of two values, each a component or a leaf,
+    // together reading every leaf: goal-directed. On the first defined
+    // sample the wanted result fixes the elements each operand must have
+    // where the swizzle reads it; values are looked up by those elements,
+    // and each pair found is checked on all samples.
+    let Some(first) = screen.expected.iter().position(Option::is_some) else { return out };
+    let want = screen.expected[first].as_ref().expect("a defined sample");
+    // (bits, value on the first sample, leaves read, the step computing it or the leaf)
+    let mut pieces: Vec<(u32, &BigUint, Vec<usize>, Result<&Step, usize>)> =
+        parts.iter().map(|p| (p.bits, &p.values[first], p.reads.clone(), Ok(&p.step))).collect();
+    for l in 0..screen.variable {
+        pieces.push((screen.leaf_types[l].bits(), &screen.inputs[first][l], vec![l], Err(l)));
+    }
+    let mut operand_bits: Vec<u32> = pieces.iter().map(|p| p.0).collect();
+    operand_bits.sort_unstable();
+    operand_bits.dedup();
+    for bits in operand_bits {
+        for z in Swizzle::family(bits, 2).into_iter().filter(|z| z.result_bits() == screen.root_bits) {
+            let n = bits / z.elem_bits;
+            let reads = |k: u32| -> Vec<(u32, u32)> {
+                z.mask.iter().enumerate().filter(|(_, m)| **m / n == k).map(|(j, m)| (j as u32, m % n)).collect()
+            };
+            let (reads0, reads1) = (reads(0), reads(1));
+            let key = |value: &BigUint, at: &mut dyn Iterator<Item = u32>| elements(value, z.elem_bits, at);
+            let mut by_elements: HashMap<Vec<u64>, Vec<usize>> = HashMap::new();
+            for (i, p) in pieces.iter().enumerate().filter(|(_, p)| p.0 == bits) {
+                by_elements.entry(key(p.1, &mut reads1.iter().map(|r| r.1))).or_default().push(i);
+            }
+            let Some(seconds) = by_elements.get(&key(want, &mut reads1.iter().map(|r| r.0))) else { continue };
+            let wanted0 = key(want, &mut reads0.iter().map(|r| r.0));
+            for a in pieces.iter().filter(|p| p.0 == bits && key(p.1, &mut reads0.iter().map(|r| r.1)) == wanted0) {
+                for b in seconds.iter().map(|&i| &pieces[i]) {
+                    let all: Vec<usize> = a.2.iter().chain(&b.2).copied().collect();
+                    if !covers(&all, &[]) || (a.3.is_err() && b.3.is_err()) {
+                        continue;
+                    }
+                    let mut steps = Vec::new();
+                    let mut source = |piece: &Result<&Step, usize>| match piece {
+                        Ok(step) => {
+                            steps.push((*step).clone());
+                            Source::Step(steps.len() - 1)
+                        }
+                        Err(l) => Source::Leaf(*l),
+                    };
+                    let operands = vec![source(&a.3), source(&b.3)];
+                    steps.push(Step { op: StepOp::Swizzle(z.clone()), operands });
+                    let program = Program { steps };
+                    if screen.agrees(&program) {
+                        out.push(program);
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,242 @@
+//! What synthesis finds: a short straight-line program of target
+//! instructions (class members) and swizzles over the window's leaves, the
+//! last step computing the window's root. Evaluated concretely for
+//! screening and symbolically (Z3) for the proof, from the same code.
+
+use super::grammar::{Candidate, Grammar};
+use dialectgen::eval::domain::Domain;
+use dialectgen::eval::{Concrete, Machine};
+use num_bigint::BigUint;
+use z3::ast::BV;
+
+/// Where a step's operand comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Source {
+    /// A leaf of the window (index into `Window::leaves`).
+    Leaf(usize),
+    /// The result of an earlier step.
+    Step(usize),
+}
+
+/// A data movement with a fixed pattern (the paper's §4.4 swizzles):
+/// element `i` of the result is element `mask[i]` of the operands' elements
+/// laid end to end (first operand's elements first).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Swizzle {
+    /// `low_half`, `concat`, `interleave_lo`, …: for remarks and traces.
+    pub name: &'static str,
+    pub elem_bits: u32,
+    /// Bits of each operand.
+    pub operand_bits: u32,
+    pub operands: usize,
+    pub mask: Vec<u32>,
+}
+
+impl Swizzle {
+    pub fn result_bits(&self) -> u32 {
+        self.mask.len() as u32 * self.elem_bits
+    }
+
+    /// Machine instructions it costs: taking the low half of a register is
+    /// free (a narrower view of it); a full interleave is two (unpack low
+    /// and high); every other pattern is one shuffle.
+    pub fn cost(&self) -> usize {
+        match self.name {
+            "low_half" => 0,
+            "interleave" => 2,
+            _ => 1,
+        }
+    }
+
+    /// The swizzles over `operands` operands of `bits` bits each, for every
+    /// element size that divides them: halves, concatenation, interleaving
+    /// (of all elements, or of the low or high halves), even or odd elements.
+    pub fn family(bits: u32, operands: usize) -> Vec<Swizzle> {
+        let make =
+            |name, elem_bits: u32, mask: Vec<u32>| Swizzle { name, elem_bits, operand_bits: bits, operands, mask };
+        // Halves and concatenation move whole halves: the widest element that fits.
+        let widest = |total: u32| [64u32, 32, 16, 8].into_iter().find(|e| total % e == 0);
+        let mut out = Vec::new();
+        if operands == 1 {
+            if let Some(e) = widest(bits / 2).filter(|_| bits % 2 == 0) {
+                let n = bits / e;
+                out.push(make("low_half", e, (0..n / 2).collect()));
+                out.push(make("high_half", e, (n / 2..n).collect()));
+            }
+            return out;
+        }
+        if let Some(e) = widest(bits) {
+            out.push(make("concat", e, (0..2 * bits / e).collect()));
+        }
+        for e in [8u32, 16, 32, 64].into_iter().filter(|e| bits % e == 0) {
+            let n = bits / e;
+            out.push(make("interleave", e, (0..n).flat_map(|i| [i, n + i]).collect()));
+        }
+        for e in [8u32, 16, 32, 64] {
+            if bits % (2 * e) != 0 {
+                continue;
+            }
+            let n = bits / e;
+            out.push(make("interleave_lo", e, (0..n / 2).flat_map(|i| [i, n + i]).collect()));
+            out.push(make("interleave_hi", e, (n / 2..n).flat_map(|i| [i, n + i]).collect()));
+            out.push(make("even", e, (0..n).map(|i| 2 * i).collect()));
+            out.push(make("odd", e, (0..n).map(|i| 2 * i + 1).collect()));
+        }
+        out
+    }
+
+    pub fn apply<D: Domain>(&self, dom: &mut D, operands: &[D::Bv]) -> D::Bv {
+        let (w, n) = (self.elem_bits, self.operand_bits / self.elem_bits);
+        let element = |dom: &mut D, k: u32| {
+            let (op, i) = ((k / n) as usize, k % n);
+            dom.extract(&operands[op.min(operands.len() - 1)], self.operand_bits, (i + 1) * w - 1, i * w)
+        };
+        let mut bits = element(dom, self.mask[0]);
+        for (j, &k) in self.mask.iter().enumerate().skip(1) {
+            let e = element(dom, k);
+            bits = dom.concat(&e, w, &bits, j as u32 * w);
+        }
+        bits
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepOp {
+    /// A target instruction: the grammar's candidate and its immediates.
+    Instr {
+        candidate: usize,
+        immediates: Vec<(String, u32)>,
+    },
+    Swizzle(Swizzle),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    pub op: StepOp,
+    /// One per operand of the instruction (immediates excluded) or swizzle.
+    pub operands: Vec<Source>,
+}
+
+/// Steps in order; the last computes the window's root.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub steps: Vec<Step>,
+}
+
+impl Program {
+    pub fn single(candidate: usize, operands: &[usize], immediates: Vec<(String, u32)>) -> Program {
+        let operands = operands.iter().map(|l| Source::Leaf(*l)).collect();
+        Program { steps: vec![Step { op: StepOp::Instr { candidate, immediates }, operands }] }
+    }
+
+    /// Sum of the steps' costs (class database costs; swizzles as [`Swizzle::cost`]).
+    pub fn cost(&self, grammar: &Grammar) -> usize {
+        self.steps
+            .iter()
+            .map(|s| match &s.op {
+                StepOp::Instr { candidate, .. } => grammar.candidates[*candidate].cost,
+                StepOp::Swizzle(z) => z.cost(),
+            })
+            .sum()
+    }
+
+    /// `autollvm.x(…) ; shuffle(…)`: for remarks and traces.
+    pub fn describe(&self, grammar: &Grammar) -> String {
+        let names: Vec<String> = self
+            .steps
+            .iter()
+            .map(|s| match &s.op {
+                StepOp::Instr { candidate, .. } => grammar.candidates[*candidate].intrinsic.clone(),
+                StepOp::Swizzle(z) => format!("{}<{}>", z.name, z.elem_bits),
+            })
+            .collect();
+        names.join(" ; ")
+    }
+
+    /// The program's result on concrete leaves; `None` where an
+    /// instruction's semantics cannot be evaluated.
+    pub fn run_concrete(&self, grammar: &Grammar, leaves: &[BigUint]) -> Option<BigUint> {
+        let mut values: Vec<BigUint> = Vec::with_capacity(self.steps.len());
+        for step in &self.steps {
+            let ops: Vec<BigUint> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
+            let v = match &step.op {
+                StepOp::Instr { candidate, immediates } => {
+                    let c = &grammar.candidates[*candidate];
+                    let imms: Vec<u32> = immediates.iter().map(|(_, v)| *v).collect();
+                    let args = arguments(c, &ops, &imms, &|v, _| BigUint::from(v));
+                    Machine::new(&mut Concrete, &c.semantics).run(&args).ok()?
+                }
+                StepOp::Swizzle(z) => z.apply(&mut Concrete, &ops),
+            };
+            values.push(v);
+        }
+        values.pop()
+    }
+
+    /// The program's result as a Z3 term over the leaves' terms.
+    pub fn formula(&self, grammar: &Grammar, leaves: &[BV]) -> Result<BV, String> {
+        let mut dom = dialectgen::eval::smt::Smt::exact();
+        let mut values: Vec<BV> = Vec::with_capacity(self.steps.len());
+        for step in &self.steps {
+            let ops: Vec<BV> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
+            let v = match &step.op {
+                StepOp::Instr { candidate, immediates } => {
+                    let c = &grammar.candidates[*candidate];
+                    let imms: Vec<u32> = immediates.iter().map(|(_, v)| *v).collect();
+                    let args = arguments(c, &ops, &imms, &|v, w| BV::from_u64(u64::from(v), w));
+                    dialectgen::eval::typing::formula_over(&c.semantics, &args).map_err(|e| e.to_string())?
+                }
+                StepOp::Swizzle(z) => z.apply(&mut dom, &ops),
+            };
+            values.push(v);
+        }
+        values.pop().ok_or_else(|| "an empty program".to_string())
+    }
+}
+
+fn fetch<'a, T>(s: &Source, leaves: &'a [T], values: &'a [T]) -> &'a T {
+    match s {
+        Source::Leaf(l) => &leaves[*l],
+        Source::Step(k) => &values[*k],
+    }
+}
+
+/// A candidate's arguments in its semantics' order: operand values as
+/// given, immediates made by `imm(value, width)`.
+pub fn arguments<T: Clone>(c: &Candidate, operands: &[T], imms: &[u32], imm: &dyn Fn(u32, u32) -> T) -> Vec<T> {
+    let mut args: Vec<Option<T>> = vec![None; c.semantics.args.len()];
+    for ((pos, _), v) in c.operands.iter().zip(operands) {
+        args[*pos] = Some(v.clone());
+    }
+    for ((pos, _, _), &v) in c.immediates.iter().zip(imms) {
+        args[*pos] = Some(imm(v, c.semantics.args[*pos].width));
+    }
+    args.into_iter().map(|a| a.expect("every argument bound")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lanes(x: &BigUint, w: u32, n: u32) -> Vec<u64> {
+        (0..n).map(|i| ((x >> (i * w)) & BigUint::from((1u64 << w) - 1)).try_into().unwrap()).collect()
+    }
+
+    #[test]
+    fn swizzles_move_elements_as_named() {
+        let a = BigUint::from(0x0706_0504_0302_0100u64);
+        let b = BigUint::from(0x1716_1514_1312_1110u64);
+        let family = Swizzle::family(64, 2);
+        let by = |name: &str, w: u32| family.iter().find(|z| z.name == name && z.elem_bits == w).unwrap();
+        let r = by("interleave_lo", 8).apply(&mut Concrete, &[a.clone(), b.clone()]);
+        assert_eq!(lanes(&r, 8, 8), [0x00, 0x10, 0x01, 0x11, 0x02, 0x12, 0x03, 0x13]);
+        let r = by("odd", 16).apply(&mut Concrete, &[a.clone(), b.clone()]);
+        assert_eq!(lanes(&r, 16, 4), [0x0302, 0x0706, 0x1312, 0x1716]);
+        let r = by("concat", 64).apply(&mut Concrete, &[a.clone(), b.clone()]);
+        assert_eq!(r, (b << 64u32) | &a);
+        let halves = Swizzle::family(128, 1);
+        let x = BigUint::from(0x1111u64) | (BigUint::from(0x2222u64) << 64u32);
+        let hi = halves.iter().find(|z| z.name == "high_half").unwrap().apply(&mut Concrete, &[x]);
+        assert_eq!(hi, BigUint::from(0x2222u64));
+    }
+}
