@@ -181,10 +181,15 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
             (got.as_ref() == screen.expected[first].as_ref() && screen.agrees(&program)).then_some(program)
         })
         .collect();
-    // Second step a swizzle of one component.
+    // Second step a swizzle of one component (checked on the component's
+    // values first, without running its instruction again).
+    let first_defined = screen.expected.iter().position(Option::is_some);
     for a in &parts {
         for z in Swizzle::family(a.bits, 1).into_iter().filter(|z| z.result_bits() == screen.root_bits) {
-            if covers(&a.reads, &[]) {
+            let plausible = first_defined.is_some_and(|i| {
+                Some(&z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.values[i]))) == screen.expected[i].as_ref()
+            });
+            if plausible && covers(&a.reads, &[]) {
                 let program = Program {
                     steps: vec![a.step.clone(), Step { op: StepOp::Swizzle(z), operands: vec![Source::Step(0)] }],
                 };

@@ -49,8 +49,10 @@ impl Swizzle {
     }
 
     /// The swizzles over `operands` operands of `bits` bits each, for every
-    /// element size that divides them: halves, concatenation, interleaving
-    /// (of all elements, or of the low or high halves), even or odd elements.
+    /// element size that divides them. One operand: its low or high half,
+    /// halves swapped, rotation by one element. Two: concatenation,
+    /// interleaving (of all elements, or of the low or high halves), even
+    /// or odd elements (deinterleaving).
     pub fn family(bits: u32, operands: usize) -> Vec<Swizzle> {
         let make =
             |name, elem_bits: u32, mask: Vec<u32>| Swizzle { name, elem_bits, operand_bits: bits, operands, mask };
@@ -62,6 +64,13 @@ impl Swizzle {
                 let n = bits / e;
                 out.push(make("low_half", e, (0..n / 2).collect()));
                 out.push(make("high_half", e, (n / 2..n).collect()));
+                out.push(make("swap_halves", e, (0..n).map(|i| (i + n / 2) % n).collect()));
+            }
+            // Rotations by one element, down and up.
+            for e in [8u32, 16, 32, 64].into_iter().filter(|e| bits % e == 0 && bits / e > 2) {
+                let n = bits / e;
+                out.push(make("rotate_down", e, (0..n).map(|i| (i + 1) % n).collect()));
+                out.push(make("rotate_up", e, (0..n).map(|i| (i + n - 1) % n).collect()));
             }
             return out;
         }
@@ -236,7 +245,9 @@ mod tests {
         assert_eq!(r, (b << 64u32) | &a);
         let halves = Swizzle::family(128, 1);
         let x = BigUint::from(0x1111u64) | (BigUint::from(0x2222u64) << 64u32);
-        let hi = halves.iter().find(|z| z.name == "high_half").unwrap().apply(&mut Concrete, &[x]);
+        let hi = halves.iter().find(|z| z.name == "high_half").unwrap().apply(&mut Concrete, &[x.clone()]);
         assert_eq!(hi, BigUint::from(0x2222u64));
+        let r = halves.iter().find(|z| z.name == "rotate_down" && z.elem_bits == 16).unwrap().apply(&mut Concrete, &[x]);
+        assert_eq!(lanes(&r, 16, 8), [0, 0, 0, 0x2222, 0, 0, 0, 0x1111]);
     }
 }
