@@ -36,13 +36,32 @@ fn leaves_read(step: &Step) -> Vec<usize> {
     r
 }
 
+/// Samples a one-step value is first evaluated on (a random one and an
+/// edge one); it is evaluated on the others only if kept.
+const PROBES: [usize; 2] = [0, usize::MAX];
+
 /// Every one-step value over the leaves, deduplicated, cheapest first.
+/// Values are told apart on two samples first, and only the kept ones are
+/// evaluated on all of them (then told apart again).
 fn components(screen: &Screen) -> Vec<Component> {
     let g = screen.grammar;
     let leaf_count = screen.leaf_types.len();
+    let probes: Vec<usize> = PROBES.iter().map(|&p| p.min(screen.inputs.len() - 1)).collect();
+    // Sizes a second step can read: operands of instructions with the
+    // root's size, and what swizzles make the root's size from.
+    let root = screen.root_bits;
+    let mut useful: Vec<u32> = vec![root, 2 * root, root / 2];
+    for c in &g.candidates {
+        if c.result.bits() == root && c.immediates.is_empty() {
+            useful.extend(c.operands.iter().map(|(_, t)| t.bits()));
+        }
+    }
     let evaluate = |step: Step, cost: usize, bits: u32, elem_bits: u32| -> Option<Component> {
+        if !useful.contains(&bits) {
+            return None;
+        }
         let program = Program { steps: vec![step] };
-        let values: Option<Vec<BigUint>> = screen.inputs.iter().map(|s| program.run_concrete(g, s)).collect();
+        let values: Option<Vec<BigUint>> = probes.iter().map(|&p| program.run_concrete(g, &screen.inputs[p])).collect();
         let step = program.steps.into_iter().next()?;
         let reads = leaves_read(&step);
         let relevance = distance(screen, elem_bits) + usize::from(!screen.value_bits.contains(&bits));
@@ -80,24 +99,37 @@ fn components(screen: &Screen) -> Vec<Component> {
             }
         }
     }
-    // A value equal to a leaf on every sample adds nothing.
-    let leaf_values: Vec<(u32, Vec<BigUint>)> = (0..leaf_count)
-        .map(|l| (screen.leaf_types[l].bits(), screen.inputs.iter().map(|s| s[l].clone()).collect()))
-        .collect();
     found.sort_by_key(|c| (c.cost + c.relevance, c.cost));
-    let mut seen: HashMap<(u32, Vec<BigUint>), ()> = leaf_values.into_iter().map(|k| (k, ())).collect();
-    let mut kept = Vec::new();
-    for c in found {
-        // A value of constants alone is a constant: nothing to compute.
-        let reads_input = c.reads.iter().any(|&l| l < screen.variable);
-        if reads_input && seen.insert((c.bits, c.values.clone()), ()).is_none() {
-            kept.push(c);
+    // A value equal to a leaf adds nothing; a value of constants alone is a
+    // constant, nothing to compute.
+    let distinct = |found: Vec<Component>, on: &[usize]| {
+        let mut seen: std::collections::HashSet<(u32, Vec<BigUint>)> = (0..leaf_count)
+            .map(|l| (screen.leaf_types[l].bits(), on.iter().map(|&s| screen.inputs[s][l].clone()).collect()))
+            .collect();
+        let mut kept = Vec::new();
+        for c in found {
+            let reads_input = c.reads.iter().any(|&l| l < screen.variable);
+            if reads_input && seen.insert((c.bits, c.values.clone())) {
+                kept.push(c);
+            }
         }
-    }
-    if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
-        eprintln!("hydride: {} distinct one-step values", kept.len());
-    }
+        kept
+    };
+    let mut kept = distinct(found, &probes);
     kept.truncate(screen.limits.components);
+    let kept: Vec<Component> = kept
+        .into_par_iter()
+        .filter_map(|mut c| {
+            let program = Program { steps: vec![c.step.clone()] };
+            c.values = screen.inputs.iter().map(|s| program.run_concrete(g, s)).collect::<Option<Vec<_>>>()?;
+            Some(c)
+        })
+        .collect();
+    let all: Vec<usize> = (0..screen.inputs.len()).collect();
+    let kept = distinct(kept, &all);
+    if std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some() {
+        eprintln!("hydride: {} distinct one-step values kept", kept.len());
+    }
     kept
 }
 

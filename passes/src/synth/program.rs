@@ -182,9 +182,12 @@ impl Program {
         values.pop()
     }
 
-    /// The program's result as a Z3 term over the leaves' terms.
-    pub fn formula(&self, grammar: &Grammar, leaves: &[BV]) -> Result<BV, String> {
-        let mut dom = dialectgen::eval::smt::Smt::exact();
+    /// The program's result as a Z3 term over the leaves' terms; with
+    /// `abstracted`, products and quotients are uninterpreted functions.
+    pub fn formula(&self, grammar: &Grammar, leaves: &[BV], abstracted: bool) -> Result<BV, String> {
+        use dialectgen::eval::smt::Smt;
+        use dialectgen::eval::typing::{abstract_formula_over, formula_over};
+        let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
         let mut values: Vec<BV> = Vec::with_capacity(self.steps.len());
         for step in &self.steps {
             let ops: Vec<BV> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
@@ -193,7 +196,8 @@ impl Program {
                     let c = &grammar.candidates[*candidate];
                     let imms: Vec<u32> = immediates.iter().map(|(_, v)| *v).collect();
                     let args = arguments(c, &ops, &imms, &|v, w| BV::from_u64(u64::from(v), w));
-                    dialectgen::eval::typing::formula_over(&c.semantics, &args).map_err(|e| e.to_string())?
+                    let f = if abstracted { abstract_formula_over(&c.semantics, &args) } else { formula_over(&c.semantics, &args) };
+                    f.map_err(|e| e.to_string())?
                 }
                 StepOp::Swizzle(z) => z.apply(&mut dom, &ops),
             };

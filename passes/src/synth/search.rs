@@ -275,6 +275,8 @@ impl Screen<'_> {
             || c.result.bits() != self.root_bits
             || c.operands.len() < self.variable
             || !self.limits.target.allows(&c.cpuid)
+            // Immediates cost a solver call per binding: only for element sizes the window has.
+            || (!c.immediates.is_empty() && !self.elem_bits.contains(&c.result.elem_bits))
         {
             return out;
         }
@@ -348,6 +350,11 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         started: std::time::Instant::now(),
         out_of_time: std::sync::atomic::AtomicBool::new(false),
     };
+    // One instruction reads every input; two read at most twice its operands but one.
+    let most = grammar.candidates.iter().map(|c| c.operands.len()).max().unwrap_or(0);
+    if screen.variable > 2 * most - 1 {
+        return Outcome::Unchanged(format!("the window reads {} inputs, more than two instructions can", screen.variable));
+    }
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
     let one = |(ci, c): (usize, &Candidate)| -> Vec<Program> {
         let t0 = std::time::Instant::now();
@@ -381,6 +388,23 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         return Outcome::Unchanged(
             "no program of one or two target instructions computes this window on sample inputs".into(),
         );
+    }
+    // A program must be cheaper than the window as written (one instruction
+    // per op that computes), or as cheap and a single instruction.
+    let window_cost = window
+        .ops
+        .iter()
+        .filter(|&&p| !matches!(flow.ops[p].name.as_str(), "arith.constant" | "vector.shape_cast" | "vector.bitcast"))
+        .count();
+    let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
+    survivors.retain(|p| {
+        let cost = p.cost(grammar);
+        cost < window_cost || (cost == window_cost && p.steps.len() == 1)
+    });
+    if survivors.is_empty() {
+        return Outcome::Unchanged(format!(
+            "the cheapest program found costs {cheapest} instructions, not fewer than the window's {window_cost} ops"
+        ));
     }
     let mut reasons = Vec::new();
     for program in shortlist(grammar, survivors, limits) {
@@ -434,6 +458,10 @@ fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) ->
 }
 
 /// Z3: where the window is defined, the program computes the same bits.
+/// First with products and quotients as uninterpreted functions on both
+/// sides (equal there is equal for the real operations, and often quick when
+/// both multiply the same extended values), with a quarter of the budget;
+/// then exactly.
 fn prove(
     flow: &Dataflow,
     window: &Window,
@@ -443,8 +471,25 @@ fn prove(
     program: &Program,
     ms: u32,
 ) -> Result<(), String> {
+    if check(flow, window, leaf_types, constants, grammar, program, (ms / 4).max(1), true) == Ok(()) {
+        return Ok(());
+    }
+    check(flow, window, leaf_types, constants, grammar, program, ms, false)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn check(
+    flow: &Dataflow,
+    window: &Window,
+    leaf_types: &[Ty],
+    constants: &[BigUint],
+    grammar: &Grammar,
+    program: &Program,
+    ms: u32,
+    abstracted: bool,
+) -> Result<(), String> {
     z3::with_z3_config(&z3::Config::new(), || {
-        let mut dom = Smt::exact();
+        let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
         let variable = leaf_types.len() - constants.len();
         let leaves: Vec<BV> = leaf_types
             .iter()
@@ -455,7 +500,7 @@ fn prove(
             })
             .collect();
         let (root, defined) = eval_window(&mut dom, flow, window, &leaves).map_err(|e| e.to_string())?;
-        let theirs = program.formula(grammar, &leaves)?;
+        let theirs = program.formula(grammar, &leaves, abstracted)?;
         let solver = z3::Solver::new();
         let mut params = z3::Params::new();
         params.set_u32("rlimit", ms.saturating_mul(dialectgen::classify::proof::RLIMIT_PER_MS));
