@@ -9,7 +9,7 @@ and Rake papers use: 1920x1080 u8 images, model layers of a few hundred
 to a few thousand elements.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 WIDTH, HEIGHT = 1920, 1080
 VECTOR_BITS = 512
@@ -144,9 +144,8 @@ class Mlir:
         self.memo[e] = v
         return v
 
-    offsets = {}
-
-    def offset_name(self, offset):
+    @staticmethod
+    def offset_name(offset):
         return f"{'m' if offset < 0 else 'p'}{abs(offset)}"
 
 

@@ -186,6 +186,20 @@ func.func @mulhi_adds_i16(%a: vector<8xi16>, %b: vector<8xi16>, %c: vector<8xi16
   return %r : vector<8xi16>
 }
 
+// Squares summed in pairs onto an accumulator (one value read twice by the
+// product): vpdpwssd with the same operand twice.
+// CHECK-LABEL: func.func @sumsq_i16_acc
+// CHECK: "autollvm.dpwssd_epi"(%arg0, %arg0, %arg1)
+// CHECK-NOT: arith.
+// CHECK: return
+func.func @sumsq_i16_acc(%x: vector<32xi16>, %acc: vector<16xi32>) -> vector<16xi32> {
+  %e = arith.extsi %x : vector<32xi16> to vector<32xi32>
+  %sq = arith.muli %e, %e : vector<32xi32>
+  %sq2 = vector.shape_cast %sq : vector<32xi32> to vector<16x2xi32>
+  %s = vector.multi_reduction <add>, %sq2, %acc [1] : vector<16x2xi32> to vector<16xi32>
+  return %s : vector<16xi32>
+}
+
 // CHECK-LABEL: func.func @interleave_i8
 // CHECK: return
 func.func @interleave_i8(%a: vector<32xi8>, %b: vector<32xi8>) -> vector<64xi8> {

@@ -86,6 +86,7 @@ pub struct Window {
 pub struct Dataflow<'a> {
     pub ops: &'a [BlockOp],
     defined_by: HashMap<usize, usize>,
+    /// Ops reading each value.
     uses: HashMap<usize, usize>,
     types: HashMap<usize, String>,
 }
@@ -100,8 +101,11 @@ impl<'a> Dataflow<'a> {
                 defined_by.insert(*v, pos);
                 types.insert(*v, t.clone());
             }
-            for (v, t) in op.operands.iter().zip(&op.operand_types) {
-                *uses.entry(*v).or_default() += 1;
+            // Uses count the ops that read a value (`x * x` reads it once).
+            for (k, (v, t)) in op.operands.iter().zip(&op.operand_types).enumerate() {
+                if !op.operands[..k].contains(v) {
+                    *uses.entry(*v).or_default() += 1;
+                }
                 types.entry(*v).or_insert_with(|| t.clone());
             }
         }

@@ -38,6 +38,7 @@ v8i8 hydride_packus_i16_x8(v8i16);
 KERNEL2(v16i8, packs_i16_x16, v8i16, v8i16)
 KERNEL2(v8i16, hadd_i16, v8i16, v8i16)
 KERNEL3(v8i16, mulhi_adds_i16, v8i16, v8i16, v8i16)
+KERNEL2(v16i32, sumsq_i16_acc, v32i16, v16i32)
 
 static uint64_t state = 0x2545f4914f6cdd1dull;
 static uint8_t next_byte(void) {
@@ -65,11 +66,11 @@ static void fill(void *p, int round) {
   } while (0)
 
 int main(void) {
-  enum { ROUNDS = 1000, KERNELS = 15 };
+  enum { ROUNDS = 1000, KERNELS = 16 };
   static const char *names[KERNELS] = {"dot_u8s8_acc", "madd_i16",   "adds_i16_clamp", "subs_u8",
                                        "avg_u8",       "mulhi_i16",  "negative_adds_off_by_one",
                                        "absdiff_u8",   "clamp_i16",  "packus_i16",     "interleave_i8",
-                                       "packus_i16_x8", "packs_i16_x16", "hadd_i16", "mulhi_adds_i16"};
+                                       "packus_i16_x8", "packs_i16_x16", "hadd_i16", "mulhi_adds_i16", "sumsq_i16_acc"};
   int mismatches[KERNELS] = {0};
   for (int round = 0; round < ROUNDS; ++round) {
     union {
@@ -98,6 +99,7 @@ int main(void) {
     CHECK(packs, hydride_packs_i16_x16(x.s, y.s), packs_i16_x16(x.s, y.s), v16i8);
     CHECK(hadd, hydride_hadd_i16(x.s, y.s), hadd_i16(x.s, y.s), v8i16);
     CHECK(mulhi_adds, hydride_mulhi_adds_i16(x.s, y.s, z.s), mulhi_adds_i16(x.s, y.s, z.s), v8i16);
+    CHECK(sumsq, hydride_sumsq_i16_acc(x.w, z.d), sumsq_i16_acc(x.w, z.d), v16i32);
   }
   int total = 0;
   for (int k = 0; k < KERNELS; ++k) {
