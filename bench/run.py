@@ -225,6 +225,9 @@ def main():
         with open(os.path.join(a.out, "bench-x86.md"), "w") as f:
             f.write("\n".join(md) + "\n")
         print("\n".join(md))
+        chart = os.path.join(ROOT, "target", "release", "bench-chart")
+        run([chart, "--csv", os.path.join(a.out, "bench-x86.csv"), "--out", os.path.join(a.out, "bench-x86.png")])
+        print(f"\nwrote {a.out}/bench-x86.csv, bench-x86.md and bench-x86.png")
         geo = lambda xs: statistics.geometric_mean([x for x in xs if x == x and x > 0]) if xs else float("nan")
         print(f"\ngeomean speedup over LLVM 22 (native time, median of 9 runs each): {geo([r['speedup'] for r in rows]):.3f}")
         print(f"geomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s, "
