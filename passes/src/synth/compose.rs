@@ -219,7 +219,8 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     for a in &parts {
         for z in Swizzle::family(a.bits, 1).into_iter().filter(|z| z.result_bits() == screen.root_bits) {
             let plausible = first_defined.is_some_and(|i| {
-                Some(&z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.values[i]))) == screen.expected[i].as_ref()
+                Some(&z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.values[i])))
+                    == screen.expected[i].as_ref()
             });
             if plausible && covers(&a.reads, &[]) {
                 let program = Program {

@@ -165,41 +165,42 @@ impl Program {
     /// The program's result on concrete leaves; `None` where an
     /// instruction's semantics cannot be evaluated.
     pub fn run_concrete(&self, grammar: &Grammar, leaves: &[BigUint]) -> Option<BigUint> {
-        let mut values: Vec<BigUint> = Vec::with_capacity(self.steps.len());
-        for step in &self.steps {
-            let ops: Vec<BigUint> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
-            let v = match &step.op {
-                StepOp::Instr { candidate, immediates } => {
-                    let c = &grammar.candidates[*candidate];
-                    let imms: Vec<u32> = immediates.iter().map(|(_, v)| *v).collect();
-                    let args = arguments(c, &ops, &imms, &|v, _| BigUint::from(v));
-                    Machine::new(&mut Concrete, &c.semantics).run(&args).ok()?
-                }
-                StepOp::Swizzle(z) => z.apply(&mut Concrete, &ops),
-            };
-            values.push(v);
-        }
-        values.pop()
+        self.evaluate(&mut Concrete, grammar, leaves).ok()
     }
 
     /// The program's result as a Z3 term over the leaves' terms; with
     /// `abstracted`, products and quotients are uninterpreted functions.
     pub fn formula(&self, grammar: &Grammar, leaves: &[BV], abstracted: bool) -> Result<BV, String> {
         use dialectgen::eval::smt::Smt;
-        use dialectgen::eval::typing::{abstract_formula_over, formula_over};
         let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
-        let mut values: Vec<BV> = Vec::with_capacity(self.steps.len());
+        self.evaluate(&mut dom, grammar, leaves)
+    }
+
+    /// The program's result over any evaluation domain.
+    fn evaluate<D: Domain>(&self, dom: &mut D, grammar: &Grammar, leaves: &[D::Bv]) -> Result<D::Bv, String> {
+        let mut values: Vec<D::Bv> = Vec::with_capacity(self.steps.len());
         for step in &self.steps {
-            let ops: Vec<BV> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
+            let ops: Vec<D::Bv> = step.operands.iter().map(|s| fetch(s, leaves, &values).clone()).collect();
             let v = match &step.op {
                 StepOp::Instr { candidate, immediates } => {
                     let c = &grammar.candidates[*candidate];
                     let imms: Vec<u32> = immediates.iter().map(|(_, v)| *v).collect();
-                    let args = arguments(c, &ops, &imms, &|v, w| BV::from_u64(u64::from(v), w));
-                    let f = if abstracted { abstract_formula_over(&c.semantics, &args) } else { formula_over(&c.semantics, &args) };
-                    f.map_err(|e| e.to_string())?
+                    // Immediates as literals of their widths, made before `arguments` borrows them.
+                    let literals: Vec<((u32, u32), D::Bv)> = c
+                        .immediates
+                        .iter()
+                        .zip(&imms)
+                        .map(|((pos, _, _), &v)| {
+                            let w = c.semantics.args[*pos].width;
+                            ((v, w), dom.literal(&BigUint::from(v), w))
+                        })
+                        .collect();
+                    let literal =
+                        |v: u32, w: u32| literals.iter().find(|(k, _)| *k == (v, w)).expect("made above").1.clone();
+                    let args = arguments(c, &ops, &imms, &literal);
+                    Machine::new(&mut *dom, &c.semantics).run(&args).map_err(|e| e.to_string())?
                 }
-                StepOp::Swizzle(z) => z.apply(&mut dom, &ops),
+                StepOp::Swizzle(z) => z.apply(dom, &ops),
             };
             values.push(v);
         }
@@ -251,7 +252,8 @@ mod tests {
         let x = BigUint::from(0x1111u64) | (BigUint::from(0x2222u64) << 64u32);
         let hi = halves.iter().find(|z| z.name == "high_half").unwrap().apply(&mut Concrete, &[x.clone()]);
         assert_eq!(hi, BigUint::from(0x2222u64));
-        let r = halves.iter().find(|z| z.name == "rotate_down" && z.elem_bits == 16).unwrap().apply(&mut Concrete, &[x]);
+        let r =
+            halves.iter().find(|z| z.name == "rotate_down" && z.elem_bits == 16).unwrap().apply(&mut Concrete, &[x]);
         assert_eq!(lanes(&r, 16, 8), [0, 0, 0, 0x2222, 0, 0, 0, 0x1111]);
     }
 }

@@ -353,7 +353,10 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     // One instruction reads every input; two read at most twice its operands but one.
     let most = grammar.candidates.iter().map(|c| c.operands.len()).max().unwrap_or(0);
     if screen.variable > 2 * most - 1 {
-        return Outcome::Unchanged(format!("the window reads {} inputs, more than two instructions can", screen.variable));
+        return Outcome::Unchanged(format!(
+            "the window reads {} inputs, more than two instructions can",
+            screen.variable
+        ));
     }
     let trace = std::env::var_os("HYDRIDE_SYNTH_TRACE").is_some();
     let one = |(ci, c): (usize, &Candidate)| -> Vec<Program> {
@@ -412,7 +415,9 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
             return timed_out("proving candidates");
         }
         let proving = std::time::Instant::now();
-        let verdict = prove(flow, window, &screen.leaf_types, &constants, grammar, &program, limits.proof_ms);
+        let claim =
+            Claim { flow, window, leaf_types: &screen.leaf_types, constants: &constants, grammar, program: &program };
+        let verdict = claim.prove(limits.proof_ms);
         if trace {
             eprintln!("hydride: proof of {} took {:?}: {verdict:?}", program.describe(grammar), proving.elapsed());
         }
@@ -457,67 +462,62 @@ fn shortlist(grammar: &Grammar, mut survivors: Vec<Program>, limits: &Limits) ->
         .collect()
 }
 
-/// Z3: where the window is defined, the program computes the same bits.
-/// First with products and quotients as uninterpreted functions on both
-/// sides (equal there is equal for the real operations, and often quick when
-/// both multiply the same extended values), with a quarter of the budget;
-/// then exactly.
-fn prove(
-    flow: &Dataflow,
-    window: &Window,
-    leaf_types: &[Ty],
-    constants: &[BigUint],
-    grammar: &Grammar,
-    program: &Program,
-    ms: u32,
-) -> Result<(), String> {
-    if check(flow, window, leaf_types, constants, grammar, program, (ms / 4).max(1), true) == Ok(()) {
-        return Ok(());
-    }
-    check(flow, window, leaf_types, constants, grammar, program, ms, false)
+/// What a proof compares: the window (its constants' values fixed) and a program.
+struct Claim<'a> {
+    flow: &'a Dataflow<'a>,
+    window: &'a Window,
+    leaf_types: &'a [Ty],
+    constants: &'a [BigUint],
+    grammar: &'a Grammar,
+    program: &'a Program,
 }
 
-#[allow(clippy::too_many_arguments)]
-fn check(
-    flow: &Dataflow,
-    window: &Window,
-    leaf_types: &[Ty],
-    constants: &[BigUint],
-    grammar: &Grammar,
-    program: &Program,
-    ms: u32,
-    abstracted: bool,
-) -> Result<(), String> {
-    z3::with_z3_config(&z3::Config::new(), || {
-        let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
-        let variable = leaf_types.len() - constants.len();
-        let leaves: Vec<BV> = leaf_types
-            .iter()
-            .enumerate()
-            .map(|(i, t)| match i.checked_sub(variable) {
-                Some(k) => dom.literal(&constants[k], t.bits()),
-                None => BV::new_const(format!("leaf{i}"), t.bits()),
-            })
-            .collect();
-        let (root, defined) = eval_window(&mut dom, flow, window, &leaves).map_err(|e| e.to_string())?;
-        let theirs = program.formula(grammar, &leaves, abstracted)?;
-        let solver = z3::Solver::new();
-        let mut params = z3::Params::new();
-        params.set_u32("rlimit", ms.saturating_mul(dialectgen::classify::proof::RLIMIT_PER_MS));
-        params.set_u32("timeout", ms.saturating_mul(dialectgen::classify::proof::WALL_CLOCK_FACTOR));
-        solver.set_params(&params);
-        if root.bits.simplify() == theirs.simplify() {
+impl Claim<'_> {
+    /// Z3: where the window is defined, the program computes the same bits.
+    /// First with products and quotients as uninterpreted functions on both
+    /// sides (equal there is equal for the real operations, and often quick
+    /// when both multiply the same extended values), with a quarter of the
+    /// budget; then exactly.
+    fn prove(&self, ms: u32) -> Result<(), String> {
+        if self.check((ms / 4).max(1), true) == Ok(()) {
             return Ok(());
         }
-        let one = BV::from_u64(1, 1);
-        for d in &defined {
-            solver.assert(d.eq(&one));
-        }
-        solver.assert(root.bits.eq(&theirs).not());
-        match solver.check() {
-            z3::SatResult::Unsat => Ok(()),
-            z3::SatResult::Sat => Err("differs on some input".into()),
-            z3::SatResult::Unknown => Err(format!("unknown ({})", solver.get_reason_unknown().unwrap_or_default())),
-        }
-    })
+        self.check(ms, false)
+    }
+
+    fn check(&self, ms: u32, abstracted: bool) -> Result<(), String> {
+        let Claim { flow, window, leaf_types, constants, grammar, program } = *self;
+        z3::with_z3_config(&z3::Config::new(), || {
+            let mut dom = if abstracted { Smt::abstracted() } else { Smt::exact() };
+            let variable = leaf_types.len() - constants.len();
+            let leaves: Vec<BV> = leaf_types
+                .iter()
+                .enumerate()
+                .map(|(i, t)| match i.checked_sub(variable) {
+                    Some(k) => dom.literal(&constants[k], t.bits()),
+                    None => BV::new_const(format!("leaf{i}"), t.bits()),
+                })
+                .collect();
+            let (root, defined) = eval_window(&mut dom, flow, window, &leaves).map_err(|e| e.to_string())?;
+            let theirs = program.formula(grammar, &leaves, abstracted)?;
+            let solver = z3::Solver::new();
+            let mut params = z3::Params::new();
+            params.set_u32("rlimit", ms.saturating_mul(dialectgen::classify::proof::RLIMIT_PER_MS));
+            params.set_u32("timeout", ms.saturating_mul(dialectgen::classify::proof::WALL_CLOCK_FACTOR));
+            solver.set_params(&params);
+            if root.bits.simplify() == theirs.simplify() {
+                return Ok(());
+            }
+            let one = BV::from_u64(1, 1);
+            for d in &defined {
+                solver.assert(d.eq(&one));
+            }
+            solver.assert(root.bits.eq(&theirs).not());
+            match solver.check() {
+                z3::SatResult::Unsat => Ok(()),
+                z3::SatResult::Sat => Err("differs on some input".into()),
+                z3::SatResult::Unknown => Err(format!("unknown ({})", solver.get_reason_unknown().unwrap_or_default())),
+            }
+        })
+    }
 }
