@@ -168,6 +168,7 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
       mlir::OpBuilder b(root);
       mlir::Location loc = root->getLoc();
       llvm::SmallVector<mlir::Value> created;
+      llvm::DenseMap<std::pair<mlir::Value, mlir::Type>, mlir::Value> reshaped;
       std::optional<mlir::OperationState> state;
       for (++i; i < lines.size() && lines[i] != "end"; ++i) {
         auto [k, r] = lines[i].split(' ');
@@ -186,7 +187,12 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
           bool fromStep = ref.starts_with("s");
           if (!type || (fromStep ? n >= created.size() : n >= values.size()))
             return root->emitError() << "lower-to-autollvm: bad operand in plan: " << r;
-          state->addOperands(reshape(b, loc, fromStep ? created[n] : values[n], type));
+          // A value read twice as one type (a one-operand swizzle) is reshaped once.
+          mlir::Value v = fromStep ? created[n] : values[n];
+          auto [it, fresh] = reshaped.try_emplace({v, type}, mlir::Value());
+          if (fresh)
+            it->second = reshape(b, loc, v, type);
+          state->addOperands(it->second);
         } else if (k == "result" && state) {
           mlir::Type type = mlir::parseType(r, ctx);
           if (!type)
