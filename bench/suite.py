@@ -465,9 +465,10 @@ def dot_loop(acc, a_index, w_index, k_len, a="%A", w="%W", indent="      "):
 
 
 EPILOGUES = {
-    # name: (MLIR lines from %y to %r (i32), C statement from y to r, extra memref)
-    "bias": ("      %r = arith.addi %y, %bn : i32", "r = y;", None),
-    "relu": ("      %z = arith.constant 0 : i32\n      %r = arith.maxsi %y, %z : i32", "r = y > 0 ? y : 0;", None),
+    # name: (MLIR lines from %y (sum + bias, i32) to the result, the result's
+    # name, C statement from y to r, extra memref)
+    "bias": ("", "%y", "r = y;", None),
+    "relu": ("      %z = arith.constant 0 : i32\n      %r = arith.maxsi %y, %z : i32", "%r", "r = y > 0 ? y : 0;", None),
     # Integer GELU approximation (hard-swish form, fixed point 2^8): y * clamp(y + 768, 0, 1536) / 1536.
     "gelu": ("""      %c768 = arith.constant 768 : i32
       %c1536 = arith.constant 1536 : i32
@@ -480,60 +481,67 @@ EPILOGUES = {
       %pr = arith.muli %y64, %t64 : i64
       %d = arith.constant 1536 : i64
       %q = arith.divsi %pr, %d : i64
-      %r = arith.trunci %q : i64 to i32""",
+      %r = arith.trunci %q : i64 to i32""", "%r",
              "{ int32_t t = y + 768; t = t < 0 ? 0 : t; t = t > 1536 ? 1536 : t; r = (int32_t)(((int64_t)y * t) / 1536); }", None),
-    "add": ("      %res = memref.load %R[%oi] : memref<?xi32>\n      %r = arith.addi %y, %res : i32", "r = y + R[b * N + n];", "R"),
+    "add": ("      %res = memref.load %R[%oi] : memref<?xi32>\n      %r = arith.addi %y, %res : i32", "%r", "r = y + R[oi];", "R"),
 }
 
 
-def matmul(name, what, batch, n_out, k_len, epilogue=None, family="nn"):
+def layer_mlir(tag, a, w, bias, batch, n_out, k_len, tail):
+    """Loops over batch rows `b` and outputs `n`: `%y = dot(a[b], w[n]) + bias[n]`
+    (u8 x i8 -> i32), `%oi = b * n_out + n`, then the `tail` lines. Needs
+    `%c0`, `%c1`, `%c64`; `tag` keeps two layers' bounds apart."""
+    return f"""  %nb{tag} = arith.constant {batch} : index
+  %nn{tag} = arith.constant {n_out} : index
+  scf.for %b = %c0 to %nb{tag} step %c1 {{
+    %klen = arith.constant {k_len} : index
+    %arow = arith.muli %b, %klen : index
+    %orow = arith.muli %b, %nn{tag} : index
+    scf.for %n = %c0 to %nn{tag} step %c1 {{
+      %wrow = arith.muli %n, %klen : index
+{dot_loop("acc", "%arow", "%wrow", k_len, a, w)}      %sum = vector.reduction <add>, %acc : vector<16xi32> into i32
+      %bn = memref.load {bias}[%n] : memref<?xi32>
+      %oi = arith.addi %orow, %n : index
+      %y = arith.addi %sum, %bn : i32
+{tail}
+    }}
+  }}
+"""
+
+
+def layer_c(a, w, bias, batch, n_out, k_len, tail):
+    """The scalar reference of `layer_mlir`: `y` and `oi` for the `tail` statement."""
+    return f"""  for (long b = 0; b < {batch}; ++b)
+    for (long n = 0; n < {n_out}; ++n) {{
+      int32_t s = 0;
+      for (long k = 0; k < {k_len}; ++k) s += (int32_t){a}[b * {k_len} + k] * (int32_t)(int8_t){w}[n * {k_len} + k];
+      int32_t y = (int32_t)((uint32_t)s + {bias}[n]);
+      long oi = b * {n_out} + n;
+      {tail}
+    }}
+"""
+
+
+def matmul(name, what, batch, n_out, k_len, epilogue="bias", family="nn"):
     """out[b][n] = epilogue(sum_k A[b][k] * W[n][k] + bias[n]) (u8 x i8 -> i32)."""
-    extra = EPILOGUES[epilogue][2] if epilogue else None
+    epi, result, c_body, extra = EPILOGUES[epilogue]
     params = [("A", 8, batch * k_len), ("W", 8, n_out * k_len), ("bias", 32, n_out)]
     if extra:
         params.append((extra, 32, batch * n_out))
     params.append(("out", 32, batch * n_out))
     sig = ", ".join(f"%{p}: memref<?xi{b}>" for p, b, _ in params)
-    if not epilogue or epilogue == "bias":
-        epi = "      %y = arith.addi %sum, %bn : i32\n      %r = arith.addi %y, %zero32 : i32"
-    else:
-        epi = "      %y = arith.addi %sum, %bn : i32\n" + EPILOGUES[epilogue][0]
+    tail = (epi + "\n" if epi else "") + f"      memref.store {result}, %out[%oi] : memref<?xi32>"
     mlir = f"""func.func @{name}({sig}) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  %nb = arith.constant {batch} : index
-  %nn = arith.constant {n_out} : index
-  %klen = arith.constant {k_len} : index
-  %zero32 = arith.constant 0 : i32
-  scf.for %b = %c0 to %nb step %c1 {{
-    %arow = arith.muli %b, %klen : index
-    %orow = arith.muli %b, %nn : index
-    scf.for %n = %c0 to %nn step %c1 {{
-      %wrow = arith.muli %n, %klen : index
-{dot_loop("acc", "%arow", "%wrow", k_len)}      %sum = vector.reduction <add>, %acc : vector<16xi32> into i32
-      %bn = memref.load %bias[%n] : memref<?xi32>
-      %oi = arith.addi %orow, %n : index
-{epi}
-      memref.store %r, %out[%oi] : memref<?xi32>
-    }}
-  }}
-  return
+{layer_mlir("", "%A", "%W", "%bias", batch, n_out, k_len, tail)}  return
 }}
 """
     cparams = ", ".join(f"{'' if p == 'out' else 'const '}{C_TYPE[b]} *{p}" for p, b, _ in params)
-    c_body = EPILOGUES[epilogue][1] if epilogue else "r = y;"
+    c_tail = c_body + " out[oi] = (uint32_t)r;"
     ref = f"""static void ref_{name}({cparams}) {{
-  enum {{ N = {n_out} }};
-  for (long b = 0; b < {batch}; ++b)
-    for (long n = 0; n < N; ++n) {{
-      int32_t s = 0;
-      for (long k = 0; k < {k_len}; ++k) s += (int32_t)A[b * {k_len} + k] * (int32_t)(int8_t)W[n * {k_len} + k];
-      int32_t y = (int32_t)((uint32_t)s + bias[n]), r;
-      {c_body}
-      out[b * N + n] = (uint32_t)r;
-    }}
-}}
+{layer_c("A", "W", "bias", batch, n_out, k_len, "int32_t r; " + c_tail)}}}
 """
     return Kernel(name, family, mlir, ref, params, ["out"], what)
 
@@ -544,66 +552,26 @@ def mlp_matmul():
     params = [("A", 8, b * k1), ("W1", 8, n1 * k1), ("b1", 32, n1), ("W2", 8, n2 * n1), ("b2", 32, n2),
               ("H", 8, b * n1), ("out", 32, b * n2)]
     sig = ", ".join(f"%{p}: memref<?xi{w}>" for p, w, _ in params)
+    requantize = """      %r0 = arith.maxsi %y, %zero : i32
+      %r1 = arith.shrsi %r0, %c8 : i32
+      %r2 = arith.minsi %r1, %c255 : i32
+      %h = arith.trunci %r2 : i32 to i8
+      memref.store %h, %H[%oi] : memref<?xi8>"""
     mlir = f"""func.func @mlp_matmul({sig}) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c64 = arith.constant 64 : index
-  %nb = arith.constant {b} : index
-  %n1 = arith.constant {n1} : index
-  %n2 = arith.constant {n2} : index
   %zero = arith.constant 0 : i32
   %c8 = arith.constant 8 : i32
   %c255 = arith.constant 255 : i32
-  scf.for %b = %c0 to %nb step %c1 {{
-    %klen = arith.constant {k1} : index
-    %arow = arith.muli %b, %klen : index
-    %hrow = arith.muli %b, %n1 : index
-    scf.for %n = %c0 to %n1 step %c1 {{
-      %wrow = arith.muli %n, %klen : index
-{dot_loop("acc", "%arow", "%wrow", k1, "%A", "%W1")}      %sum = vector.reduction <add>, %acc : vector<16xi32> into i32
-      %bn = memref.load %b1[%n] : memref<?xi32>
-      %y = arith.addi %sum, %bn : i32
-      %r0 = arith.maxsi %y, %zero : i32
-      %r1 = arith.shrsi %r0, %c8 : i32
-      %r2 = arith.minsi %r1, %c255 : i32
-      %h = arith.trunci %r2 : i32 to i8
-      %hi = arith.addi %hrow, %n : index
-      memref.store %h, %H[%hi] : memref<?xi8>
-    }}
-  }}
-  scf.for %b = %c0 to %nb step %c1 {{
-    %klen = arith.constant {n1} : index
-    %arow = arith.muli %b, %klen : index
-    %orow = arith.muli %b, %n2 : index
-    scf.for %n = %c0 to %n2 step %c1 {{
-      %wrow = arith.muli %n, %klen : index
-{dot_loop("acc", "%arow", "%wrow", n1, "%H", "%W2")}      %sum = vector.reduction <add>, %acc : vector<16xi32> into i32
-      %bn = memref.load %b2[%n] : memref<?xi32>
-      %y = arith.addi %sum, %bn : i32
-      %oi = arith.addi %orow, %n : index
-      memref.store %y, %out[%oi] : memref<?xi32>
-    }}
-  }}
-  return
+{layer_mlir("1", "%A", "%W1", "%b1", b, n1, k1, requantize)}\
+{layer_mlir("2", "%H", "%W2", "%b2", b, n2, n1, "      memref.store %y, %out[%oi] : memref<?xi32>")}  return
 }}
 """
     ref = f"""static void ref_mlp_matmul(const uint8_t *A, const uint8_t *W1, const uint32_t *b1, const uint8_t *W2,
                            const uint32_t *b2, uint8_t *H, uint32_t *out) {{
-  for (long b = 0; b < {b}; ++b)
-    for (long n = 0; n < {n1}; ++n) {{
-      int32_t s = 0;
-      for (long k = 0; k < {k1}; ++k) s += (int32_t)A[b * {k1} + k] * (int32_t)(int8_t)W1[n * {k1} + k];
-      int32_t y = (int32_t)((uint32_t)s + b1[n]);
-      y = y > 0 ? y : 0; y >>= 8; y = y < 255 ? y : 255;
-      H[b * {n1} + n] = (uint8_t)y;
-    }}
-  for (long b = 0; b < {b}; ++b)
-    for (long n = 0; n < {n2}; ++n) {{
-      int32_t s = 0;
-      for (long k = 0; k < {n1}; ++k) s += (int32_t)H[b * {n1} + k] * (int32_t)(int8_t)W2[n * {n1} + k];
-      out[b * {n2} + n] = (uint32_t)s + b2[n];
-    }}
-}}
+{layer_c("A", "W1", "b1", b, n1, k1, "y = y > 0 ? y : 0; y >>= 8; y = y < 255 ? y : 255; H[oi] = (uint8_t)y;")}\
+{layer_c("H", "W2", "b2", b, n2, n1, "out[oi] = (uint32_t)y;")}}}
 """
     return Kernel("mlp_matmul", "mlp", mlir, ref, params, ["H", "out"], "two quantized layers: matmul+bias+relu, requantize to u8, matmul+bias (batch 4)")
 
