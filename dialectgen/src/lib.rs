@@ -5,6 +5,7 @@ pub mod classify;
 pub mod design;
 pub mod eval;
 pub mod generate;
+pub mod host;
 pub mod report;
 pub mod sema;
 pub mod validate;

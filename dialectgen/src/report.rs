@@ -15,7 +15,9 @@ pub struct Counts {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Failure {
     pub name: String,
-    /// `excluded`, `signature`, `parse`, `type`, `compile`, `run`, `mismatch`, `cpu`.
+    /// `malformed`, `stale-correction`, `signature`, `parse`, `type`,
+    /// `compile`, `harness`, `run`, `eval`, `mismatch`, `unvalidated` (this
+    /// host cannot execute it and no record vouches for it).
     pub stage: String,
     pub reason: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -36,7 +38,19 @@ pub struct Report {
     pub parsed: usize,
     /// `null` unless validation ran.
     pub validated: Option<usize>,
+    /// Of `validated`: executed on this host.
+    pub validated_here: usize,
+    /// Of `validated`: not executable here, taken from the validation record
+    /// (whose hashes match the current semantics, vectors and results).
+    pub validated_by_record: usize,
+    /// Not executable here, with no record vouching for them (named in
+    /// `failures`, stage `unvalidated`); they stay out of the dialects.
+    pub unvalidated: usize,
     pub mismatched: Option<usize>,
+    /// Entries in the validation record used, if any.
+    pub record_entries: Option<usize>,
+    /// The machine the report was made on.
+    pub host: Option<HostInfo>,
     pub unsupported: usize,
     pub corrections_applied: usize,
     /// Random and edge-value test vectors compared, over all intrinsics.
@@ -45,6 +59,25 @@ pub struct Report {
     pub excluded_by_reason: BTreeMap<String, usize>,
     pub failures: Vec<Failure>,
     pub seconds: f64,
+}
+
+/// The CPU a report was made on and the features in use.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HostInfo {
+    pub model: String,
+    pub features: Vec<String>,
+    /// Features the CPU has that `HYDRIDE_WITHHOLD_FEATURES` took away.
+    pub withheld: Vec<String>,
+}
+
+impl HostInfo {
+    pub fn of(host: &crate::host::Host) -> HostInfo {
+        HostInfo {
+            model: host.model.clone(),
+            features: host.features.iter().cloned().collect(),
+            withheld: host.withheld.iter().cloned().collect(),
+        }
+    }
 }
 
 impl Report {
@@ -71,6 +104,12 @@ impl Report {
             opt(self.mismatched),
             self.unsupported
         ));
+        if self.validated.is_some() {
+            s.push_str(&format!(
+                "validated: {} on this host, {} by the record; {} unvalidated (this host lacks their extensions and no record vouches)\n",
+                self.validated_here, self.validated_by_record, self.unvalidated
+            ));
+        }
         s.push_str(&format!(
             "{} entries read, {} malformed, {} corrections applied, {} test vectors, {:.1} s\n",
             self.entries, self.malformed, self.corrections_applied, self.test_vectors, self.seconds

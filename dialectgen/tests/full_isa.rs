@@ -21,10 +21,18 @@ fn corrections() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-specs/x86/corrections.yaml")
 }
 
+
+/// Skips with a message where the prerequisite is optional; in CI (`CI`
+/// set) a missing prerequisite fails instead, so a skip never ends CI green.
+fn skip(why: &str) {
+    assert!(std::env::var_os("CI").is_none(), "required in CI: {why}");
+    eprintln!("SKIPPED: {why}");
+}
+
 #[test]
 fn full_x86_parses_and_formulas_agree() {
     let Some(dir) = isa_data() else {
-        eprintln!("SKIPPED: no vendor data at ../shared/isa-data/x86 (set HYDRIDE_ISA_DATA)");
+        skip("no vendor data at ../shared/isa-data/x86 (set HYDRIDE_ISA_DATA)");
         return;
     };
     let opts = SurveyOptions { isa_data: dir, corrections: Some(corrections()), validation: None, filter: None };

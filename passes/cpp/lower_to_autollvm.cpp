@@ -47,8 +47,10 @@ struct LowerToAutollvm : mlir::PassWrapper<LowerToAutollvm, mlir::OperationPass<
   LowerToAutollvm() = default;
   LowerToAutollvm(const LowerToAutollvm &other) : PassWrapper(other) {}
 
-  Option<std::string> target{*this, "target", llvm::cl::desc("Target instruction set: x86-avx512 (all modelled x86) or x86-avx2 (SSE2 to AVX2)"),
-                             llvm::cl::init("x86-avx512")};
+  Option<std::string> target{*this, "target", llvm::cl::desc("Target instruction set: native (what this host executes, less "
+                                            "HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86) or x86-avx2 "
+                                            "(SSE2 to AVX2); the named ones compile on any host"),
+                             llvm::cl::init("native")};
   Option<bool> remarks{*this, "remarks",
                        llvm::cl::desc("Emit a remark for every window left unchanged, saying why"),
                        llvm::cl::init(false)};

@@ -3,9 +3,11 @@
 //! mlir-opt, mlir-translate and clang-22, run natively on random and edge
 //! inputs, and compared with `hydride::synth::semantics` evaluated on the
 //! same inputs. Inputs where the op is undefined (division by zero, shifts
-//! by the width or more) are not run. Values cross the C boundary as
-//! vectors of 64 bits or more (smaller ones are passed differently by C
-//! and by LLVM).
+//! by the width or more) are not run. Values cross the C boundary through
+//! memory, never by value: how C and LLVM pass a vector by value depends on
+//! the registers the CPU has (a 512-bit vector goes in memory for C and in
+//! two ymm registers for LLVM on a machine without AVX-512). The harness is
+//! built for this host's features (`Host::clang_flags`).
 
 use dialectgen::eval::Concrete;
 use hydride::synth::block::{BlockOp, Dataflow};
@@ -191,13 +193,6 @@ fn cases() -> Vec<Case> {
     out
 }
 
-fn c_type(t: &Ty) -> String {
-    if t.dims.is_empty() {
-        return format!("int{}_t", t.elem_bits.max(8));
-    }
-    format!("__attribute__((vector_size({}))) int{}_t", t.bits() / 8, t.elem_bits)
-}
-
 /// The block the shim would send for a case (args are values 0.., the
 /// multi-reduction case has its shape_cast first).
 fn block(c: &Case) -> Vec<BlockOp> {
@@ -273,11 +268,13 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
         }
     };
     for (k, c) in cases.iter().enumerate() {
-        let params: Vec<String> =
-            c.args.iter().zip(["a", "b", "c"]).map(|(t, n)| format!("%{n}: {}", widen(t))).collect();
+        let names = ["a", "b", "c"];
+        let mut params: Vec<String> = names[..c.args.len()].iter().map(|n| format!("%p{n}: !llvm.ptr")).collect();
+        params.push("%pr: !llvm.ptr".into());
         let mut body = String::new();
         let mut call_args = Vec::new();
-        for (t, n) in c.args.iter().zip(["a", "b", "c"]) {
+        for (t, n) in c.args.iter().zip(names) {
+            writeln!(body, "  %{n} = llvm.load %p{n} {{alignment = 1 : i64}} : !llvm.ptr -> {}", widen(t)).unwrap();
             if widen(t) != *t {
                 writeln!(body, "  %{n}1 = arith.trunci %{n} : {} to {t}", widen(t)).unwrap();
                 call_args.push(format!("%{n}1"));
@@ -293,32 +290,27 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
         } else {
             "%r"
         };
-        writeln!(
-            wrappers,
-            "func.func @wrap{k}({}) -> {} {{\n{body}  return {ret} : {}\n}}",
-            params.join(", "),
-            widen(c.result),
-            widen(c.result)
-        )
-        .unwrap();
+        writeln!(body, "  llvm.store {ret}, %pr {{alignment = 1 : i64}} : {}, !llvm.ptr", widen(c.result)).unwrap();
+        writeln!(wrappers, "func.func @wrap{k}({}) {{\n{body}  return\n}}", params.join(", ")).unwrap();
     }
     mlir.push_str(&wrappers);
     // The C harness: per line "case hex-args...", prints the result in hex.
     for (k, c) in cases.iter().enumerate() {
         let tys: Vec<Ty> = c.args.iter().map(|t| Ty::parse(&widen(t)).unwrap()).collect();
-        let rt = Ty::parse(&widen(c.result)).unwrap();
-        let params: Vec<String> = tys.iter().map(c_type).collect();
-        writeln!(c_src, "{} wrap{k}({});", c_type(&rt), params.join(", ")).unwrap();
-        writeln!(c_src, "static void run{k}(unsigned char *in, unsigned char *out) {{").unwrap();
+        let params = vec!["const void *"; tys.len()].join(", ");
+        writeln!(c_src, "void wrap{k}({params}, void *);").unwrap();
         let mut off = 0;
-        let mut names = Vec::new();
-        for (i, t) in tys.iter().enumerate() {
-            writeln!(c_src, "  {} x{i}; memcpy(&x{i}, in + {off}, {});", c_type(t), t.bits() / 8).unwrap();
-            off += t.bits() / 8;
-            names.push(format!("x{i}"));
+        let mut pointers = Vec::new();
+        for t in &tys {
+            pointers.push(format!("in + {off}"));
+            off += t.bits().div_ceil(8);
         }
-        writeln!(c_src, "  {} r = wrap{k}({}); memcpy(out, &r, {});\n}}", c_type(&rt), names.join(", "), rt.bits() / 8)
-            .unwrap();
+        writeln!(
+            c_src,
+            "static void run{k}(unsigned char *in, unsigned char *out) {{ wrap{k}({}, out); }}",
+            pointers.join(", ")
+        )
+        .unwrap();
     }
     c_src.push_str("int main(void) {\n  int k; char hex[4096];\n  while (scanf(\"%d %4095s\", &k, hex) == 2) {\n    unsigned char in[2048], out[256]; size_t n = strlen(hex) / 2;\n    for (size_t i = 0; i < n; ++i) sscanf(hex + 2 * i, \"%2hhx\", &in[i]);\n    switch (k) {\n");
     for (k, c) in cases.iter().enumerate() {
@@ -329,8 +321,9 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
     let mlir_path = dir.path().join("ops.mlir");
     std::fs::write(&mlir_path, &mlir).unwrap();
     std::fs::write(dir.path().join("harness.c"), &c_src).unwrap();
+    let march = dialectgen::host::Host::get().clang_flags().join(" ");
     let sh = format!(
-        "set -e; {BIN}/mlir-opt --lower-vector-multi-reduction --convert-vector-to-llvm --convert-arith-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts ops.mlir | {BIN}/mlir-translate --mlir-to-llvmir > ops.ll && clang-22 -O1 -march=native -Wno-override-module harness.c ops.ll -o ops"
+        "set -e; {BIN}/mlir-opt --lower-vector-multi-reduction --convert-vector-to-llvm --convert-arith-to-llvm --convert-ub-to-llvm --convert-func-to-llvm --reconcile-unrealized-casts ops.mlir | {BIN}/mlir-translate --mlir-to-llvmir > ops.ll && clang-22 -O1 {march} -Wno-override-module harness.c ops.ll -o ops"
     );
     let built = Command::new("bash").arg("-c").arg(&sh).current_dir(dir.path()).output().unwrap();
     assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));

@@ -74,6 +74,7 @@ fn a_clamp_off_by_one_is_left_alone_with_a_reason() {
 fn unknown_targets_and_malformed_blocks_are_errors() {
     assert!(Target::parse("x86-avx512").is_ok());
     assert!(Target::parse("x86-avx2").is_ok());
+    assert_eq!(Target::parse("native"), Ok(Target::Native));
     assert!(Target::parse("riscv").unwrap_err().contains("unknown target"));
     let grammar = Grammar::embedded().unwrap();
     let dir = tempfile::tempdir().unwrap();
@@ -94,6 +95,22 @@ fn an_avx2_target_uses_no_avx512_instruction() {
     let c =
         grammar.candidates.iter().find(|c| c.class_op == plan.rewrites[0].ops[0].op && c.result.bits() == 256).unwrap();
     assert!(Target::X86Avx2.allows(&c.cpuid), "{:?}", c.cpuid);
+}
+
+#[test]
+fn native_is_what_this_host_executes() {
+    let host = dialectgen::host::Host::get();
+    let grammar = Grammar::embedded().unwrap();
+    let allowed: Vec<_> = grammar.candidates.iter().filter(|c| Target::Native.allows(&c.cpuid)).collect();
+    assert!(!allowed.is_empty());
+    for c in &grammar.candidates {
+        assert_eq!(Target::Native.allows(&c.cpuid), host.executes(&c.cpuid), "{} needs {:?}", c.intrinsic, c.cpuid);
+    }
+    // Without VNNI in the host's features, no VNNI instruction is a candidate.
+    if !host.has("avx512_vnni") {
+        assert!(allowed.iter().all(|c| !c.cpuid.iter().any(|f| f.contains("VNNI"))));
+    }
+    assert_eq!(Target::Native.name(), format!("native={}", host.x86_target()));
 }
 
 #[test]

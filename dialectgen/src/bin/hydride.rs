@@ -2,6 +2,8 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use dialectgen::host::Host;
+use dialectgen::validate::record::Record;
 use dialectgen::validate::ValidationConfig;
 use dialectgen::x86::survey::{survey, SurveyOptions};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -51,6 +53,16 @@ enum Command {
         /// Also write the front-end report (as `hydride isa x86 --report-json`).
         #[arg(long)]
         report_json: Option<PathBuf>,
+        /// Recorded hardware verdicts (default: the repository's
+        /// isa-specs/x86/validation-record.json): what this host executes is
+        /// checked against them, what it cannot execute takes the recorded
+        /// verdict when its hashes match the current semantics, vectors and
+        /// interpreter results, and stays unvalidated otherwise.
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Use no record: what this host cannot execute is unvalidated.
+        #[arg(long, conflicts_with = "record")]
+        no_record: bool,
     },
     /// Parse an ISA's vendor pseudocode into semantics and, with --validate,
     /// check every instruction against the real CPU.
@@ -71,9 +83,21 @@ enum Command {
         /// Print the semantics of every parsed intrinsic in readable form.
         #[arg(long)]
         print: bool,
-        /// Run every parsed intrinsic natively and compare with the interpreter.
+        /// Run every parsed intrinsic this host executes natively and compare
+        /// with the interpreter; the rest take the record's verdict (see --record).
         #[arg(long)]
         validate: bool,
+        /// Recorded hardware verdicts (default: the repository's
+        /// isa-specs/x86/validation-record.json): what this host executes is
+        /// checked against them, what it cannot execute takes the recorded
+        /// verdict when its hashes match the current semantics, vectors and
+        /// interpreter results, and stays unvalidated otherwise.
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Use no record: what this host cannot execute is unvalidated.
+        #[arg(long, conflicts_with = "record")]
+        no_record: bool,
+
         /// Write the full report (counts, per-CPUID counts, every failure) as JSON.
         #[arg(long)]
         report_json: Option<PathBuf>,
@@ -95,6 +119,33 @@ enum Command {
         /// Print each failure.
         #[arg(long, short)]
         verbose: bool,
+    },
+    /// Validate every intrinsic this host executes and write the verdicts,
+    /// with hashes of the semantics, test vectors and hardware results and
+    /// this CPU's model and features, into the validation record. Entries of
+    /// intrinsics this host cannot execute are kept as they are. Run it on a
+    /// machine with every extension (e.g. an AVX-512 + VNNI machine for x86)
+    /// after a change to semantics, vectors or corrections, and commit the file.
+    Record {
+        #[arg(value_enum)]
+        isa: Isa,
+        /// Vendor data directory (holding x86/*.xml).
+        #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
+        isa_data: PathBuf,
+        /// The record to update (default: the repository's isa-specs/x86/validation-record.json).
+        #[arg(long)]
+        record: Option<PathBuf>,
+        /// Parallel jobs for compiling and running tests (default: all cores).
+        #[arg(long, short)]
+        jobs: Option<usize>,
+    },
+    /// Print what this machine executes as hydride sees it: CPU model,
+    /// features in use (less HYDRIDE_WITHHOLD_FEATURES), compiler flags for
+    /// code that runs here, and the x86 target `native` means.
+    Host {
+        /// As JSON (for scripts).
+        #[arg(long)]
+        json: bool,
     },
 }
 
@@ -132,6 +183,22 @@ impl StageBars {
 
 /// The reviewed corrections, relative to the repository.
 const CORRECTIONS: &str = "isa-specs/x86/corrections.yaml";
+/// The recorded hardware verdicts, relative to the repository.
+const RECORD: &str = "isa-specs/x86/validation-record.json";
+
+/// The record to use: the one given, else the repository's; none with --no-record.
+fn load_record(given: Option<PathBuf>, no_record: bool) -> Result<Option<std::sync::Arc<Record>>> {
+    if no_record {
+        return Ok(None);
+    }
+    let path = match given.or_else(|| repository_path(RECORD)) {
+        Some(p) => p,
+        None => bail!("no validation record at {RECORD} (give --record FILE, or --no-record)"),
+    };
+    let record = Record::load(&path)?;
+    eprintln!("validation record: {} ({} entries)", path.display(), record.entries.len());
+    Ok(Some(std::sync::Arc::new(record)))
+}
 
 /// A file or directory shipped with the source tree: relative to the
 /// working directory when run from the repository, else where it was built.
@@ -144,10 +211,22 @@ fn main() -> Result<()> {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let cli = Cli::parse();
     match cli.command {
-        Command::Gen { isa_data, out, no_validate, timeout_ms, templates, lit_dir, report_json, cache_dir } => {
+        Command::Gen {
+            isa_data,
+            out,
+            no_validate,
+            timeout_ms,
+            templates,
+            lit_dir,
+            report_json,
+            cache_dir,
+            record,
+            no_record,
+        } => {
             let templates = templates.or_else(|| repository_path("templates")).unwrap_or_default();
-            let validation =
-                (!no_validate).then(|| ValidationConfig { cache_dir: Some(cache_dir), ..ValidationConfig::default() });
+            let record = if no_validate { None } else { load_record(record, no_record)? };
+            let validation = (!no_validate)
+                .then(|| ValidationConfig { cache_dir: Some(cache_dir), record, ..ValidationConfig::default() });
             gen(isa_data, out, validation, timeout_ms, &templates, &lit_dir, report_json)?
         }
         Command::Isa {
@@ -164,12 +243,15 @@ fn main() -> Result<()> {
             cc,
             work_dir,
             verbose,
+            record,
+            no_record,
         } => {
             if !isa_data.exists() {
                 bail!("ISA data directory {} does not exist (use --isa-data or HYDRIDE_ISA_DATA)", isa_data.display());
             }
+            let record = if validate { load_record(record, no_record)? } else { None };
             let validation = validate.then(|| {
-                let mut c = ValidationConfig { compiler: cc, work_dir, ..ValidationConfig::default() };
+                let mut c = ValidationConfig { compiler: cc, work_dir, record, ..ValidationConfig::default() };
                 if let Some(j) = jobs {
                     c.jobs = j;
                 }
@@ -224,7 +306,94 @@ fn main() -> Result<()> {
                     .with_context(|| format!("writing {}", path.display()))?;
             }
         }
+        Command::Record { isa: Isa::X86, isa_data, record, jobs } => refresh_record(isa_data, record, jobs)?,
+        Command::Host { json } => {
+            let host = Host::get();
+            let info = serde_json::json!({
+                "model": host.model,
+                "features": host.features,
+                "withheld": host.withheld,
+                "clang_flags": host.clang_flags(),
+                "llc_flags": host.llc_flags(),
+                "x86_target": host.x86_target(),
+            });
+            if json {
+                println!("{}", serde_json::to_string_pretty(&info)?);
+            } else {
+                println!("cpu:        {}", host.model);
+                println!("target:     {} (what target=native means here)", host.x86_target());
+                println!("clang:      {}", host.clang_flags().join(" "));
+                println!("llc:        {}", host.llc_flags().join(" "));
+                let withheld: Vec<&str> = host.withheld.iter().map(String::as_str).collect();
+                println!(
+                    "withheld:   {}",
+                    if withheld.is_empty() { format!("none (set {})", dialectgen::host::WITHHOLD_ENV) } else { withheld.join(" ") }
+                );
+            }
+        }
     }
+    Ok(())
+}
+
+/// `hydride record x86`: this host's verdicts into the record.
+fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>) -> Result<()> {
+    use dialectgen::validate::record::{Entry, Run, Verdict};
+    use dialectgen::validate::Outcome;
+    let path = path.or_else(|| repository_path(RECORD)).unwrap_or_else(|| PathBuf::from(RECORD));
+    let mut record = if path.exists() { Record::load(&path)? } else { Record::default() };
+    let mut cfg = ValidationConfig::default();
+    if let Some(j) = jobs {
+        cfg.jobs = j;
+    }
+    let opts = SurveyOptions { isa_data, corrections: repository_path(CORRECTIONS), validation: Some(cfg), filter: None };
+    let bars = StageBars::default();
+    let result = survey(&opts, &|stage: &str, done: usize, total: usize| bars.update(stage, done, total))
+        .context("x86 front end failed")?;
+    bars.finish();
+    let host = Host::get();
+    let commit = std::process::Command::new("git")
+        .args(["describe", "--always", "--dirty", "--abbrev=12"])
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
+    let run = record.run_id(Run { cpu: host.model.clone(), features: host.flags_string(), commit });
+    let names: std::collections::BTreeSet<&str> = result.outcomes.iter().map(|(n, _)| n.as_str()).collect();
+    let before = record.entries.len();
+    record.entries.retain(|name, _| names.contains(name.as_str()));
+    let dropped = before - record.entries.len();
+    let (mut added, mut changed, mut same) = (0, 0, 0);
+    for (name, outcome) in &result.outcomes {
+        let (verdict, evidence, detail) = match outcome {
+            Outcome::Validated { evidence, by_record: None } => (Verdict::Validated, evidence, None),
+            Outcome::Mismatch { detail, evidence: Some(evidence) } => (Verdict::Mismatch, evidence, Some(detail.clone())),
+            _ => continue,
+        };
+        let entry = Entry { verdict, run: run.clone(), evidence: evidence.clone(), detail };
+        match record.entries.insert(name.clone(), entry.clone()) {
+            None => added += 1,
+            Some(old) if Entry { run: old.run.clone(), ..entry } == old => {
+                // Re-confirmed: the entry keeps the run that first recorded it.
+                record.entries.insert(name.clone(), old);
+                same += 1;
+            }
+            Some(old) => {
+                changed += 1;
+                eprintln!("{name}: {:?} → {:?}", old.verdict, record.entries[name].verdict);
+            }
+        }
+    }
+    record.prune_runs();
+    std::fs::write(&path, record.render()).with_context(|| format!("writing {}", path.display()))?;
+    print!("{}", result.report.table());
+    println!(
+        "record {}: {} entries ({added} new, {changed} changed, {same} re-confirmed, {dropped} dropped: no longer modelled); this host ({}) executed {} of {}",
+        path.display(),
+        record.entries.len(),
+        host.model,
+        added + changed + same,
+        result.outcomes.len()
+    );
     Ok(())
 }
 

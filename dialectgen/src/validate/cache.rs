@@ -5,6 +5,7 @@
 //!
 //! A file that does not parse is ignored and rewritten, never trusted.
 
+use super::evidence::Evidence;
 use super::guide_types::CallSignature;
 use super::{Outcome, ValidationConfig};
 use crate::sema::ir::Semantics;
@@ -20,6 +21,7 @@ const VERDICT_CODE: &[&str] = &[
     include_str!("../eval/value.rs"),
     include_str!("../eval/write.rs"),
     include_str!("cases.rs"),
+    include_str!("evidence.rs"),
     include_str!("harness.rs"),
     include_str!("mod.rs"),
 ];
@@ -27,8 +29,8 @@ const VERDICT_CODE: &[&str] = &[
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 enum Cached {
-    Validated { vectors: u64 },
-    Mismatch { detail: String },
+    Validated { evidence: Evidence },
+    Mismatch { detail: String, evidence: Evidence },
 }
 
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -70,17 +72,20 @@ impl VerdictCache {
     pub fn get(&self, sema: &Semantics, call: &CallSignature) -> Option<Outcome> {
         let text = std::fs::read_to_string(self.path(sema, call)).ok()?;
         match serde_json::from_str::<Cached>(&text).ok()? {
-            Cached::Validated { vectors } => Some(Outcome::Validated { vectors }),
-            Cached::Mismatch { detail } => Some(Outcome::Mismatch { detail }),
+            Cached::Validated { evidence } => Some(Outcome::Validated { evidence, by_record: None }),
+            Cached::Mismatch { detail, evidence } => Some(Outcome::Mismatch { detail, evidence: Some(evidence) }),
         }
     }
 
-    /// Records a verdict; failures to run are not cached.
+    /// Records a verdict reached on this host; failures to run and verdicts
+    /// taken from the record are not cached.
     pub fn put(&self, sema: &Semantics, call: &CallSignature, outcome: &Outcome) {
         let cached = match outcome {
-            Outcome::Validated { vectors } => Cached::Validated { vectors: *vectors },
-            Outcome::Mismatch { detail } => Cached::Mismatch { detail: detail.clone() },
-            Outcome::Failed { .. } => return,
+            Outcome::Validated { evidence, by_record: None } => Cached::Validated { evidence: evidence.clone() },
+            Outcome::Mismatch { detail, evidence: Some(evidence) } => {
+                Cached::Mismatch { detail: detail.clone(), evidence: evidence.clone() }
+            }
+            _ => return,
         };
         let path = self.path(sema, call);
         let tmp = path.with_extension(format!("tmp{}", std::process::id()));
@@ -130,8 +135,12 @@ mod tests {
         let cache = VerdictCache::new(dir.path(), &ValidationConfig::default(), "avx2");
         let (sema, call) = sample();
         assert!(cache.get(&sema, &call).is_none());
-        cache.put(&sema, &call, &Outcome::Validated { vectors: 7 });
-        assert_eq!(cache.get(&sema, &call), Some(Outcome::Validated { vectors: 7 }));
+        let validated = Outcome::Validated {
+            evidence: Evidence::of(&sema, &[], &[]),
+            by_record: None,
+        };
+        cache.put(&sema, &call, &validated);
+        assert_eq!(cache.get(&sema, &call), Some(validated));
         // Another CPU is another key.
         let other = VerdictCache::new(dir.path(), &ValidationConfig::default(), "sse2");
         assert!(other.get(&sema, &call).is_none());

@@ -6,14 +6,18 @@
 
 pub mod cache;
 pub mod cases;
-pub mod cpu;
+pub mod evidence;
 pub mod guide_types;
 pub mod harness;
+pub mod record;
 
 use crate::eval::{Concrete, Machine};
+use crate::host::Host;
 use crate::sema::ir::Semantics;
 use crate::x86::guide::GuideEntry;
 use cases::TestCase;
+use evidence::Evidence;
+use record::{Record, Verdict, Vouch};
 use guide_types::CallSignature;
 use num_bigint::BigUint;
 use rayon::prelude::*;
@@ -36,28 +40,44 @@ pub struct ValidationConfig {
     pub work_dir: Option<PathBuf>,
     /// Reuse verdicts stored here by earlier runs (and store new ones).
     pub cache_dir: Option<PathBuf>,
+    /// Recorded hardware verdicts: checked against what this host finds, and
+    /// taken for what it cannot execute.
+    pub record: Option<std::sync::Arc<Record>>,
 }
 
 impl Default for ValidationConfig {
     fn default() -> Self {
         ValidationConfig {
             compiler: PathBuf::from("clang-22"),
-            compiler_flags: vec!["-O1".into(), "-march=native".into(), "-w".into()],
+            compiler_flags: ["-O1".to_string(), "-w".to_string()].into_iter().chain(Host::get().clang_flags()).collect(),
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             random_cases: 48,
             cases_per_immediate: 4,
             batch_size: 64,
             work_dir: None,
             cache_dir: None,
+            record: None,
         }
     }
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Outcome {
-    Validated { vectors: u64 },
-    Mismatch { detail: String },
+    /// The semantics agree with the hardware: this host's, or (`by_record`
+    /// names the run) the recorded verdict of a machine that executed it.
+    Validated { evidence: Evidence, by_record: Option<String> },
+    /// The semantics disagree with the hardware, or this host with the record.
+    Mismatch { detail: String, evidence: Option<Evidence> },
     Failed { stage: &'static str, reason: String },
+}
+
+impl Outcome {
+    pub fn vectors(&self) -> u64 {
+        match self {
+            Outcome::Validated { evidence, .. } => evidence.vectors,
+            _ => 0,
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -105,19 +125,27 @@ pub fn validate(
     let temp = tempfile::tempdir()?;
     let dir = cfg.work_dir.clone().unwrap_or_else(|| temp.path().to_path_buf());
     std::fs::create_dir_all(&dir)?;
-    let cpu = cpu::CpuFeatures::detect();
+    let host = Host::get();
     let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
     let mut runnable = Vec::new();
+    let mut elsewhere = Vec::new();
     for (i, (entry, sema)) in items.iter().enumerate() {
-        if let Some(missing) = cpu.missing(&entry.cpuids) {
-            outcomes[i] = Some(Outcome::Failed { stage: "cpu", reason: format!("this CPU lacks {missing}") });
+        if let Some(missing) = host.missing(&entry.cpuids) {
+            elsewhere.push((i, missing));
         } else if sema.args.iter().filter(|a| a.kind == crate::sema::ir::ArgKind::Immediate).count() > 1 {
             outcomes[i] = Some(Outcome::Failed { stage: "harness", reason: "more than one immediate".into() });
         } else {
             runnable.push(i);
         }
     }
-    let cache = cfg.cache_dir.as_ref().map(|d| cache::VerdictCache::new(d, cfg, &cpu.flags_string()));
+    let vouched: Vec<(usize, Outcome)> = elsewhere
+        .into_par_iter()
+        .map(|(i, missing)| (i, by_record(items[i].1, cfg, missing)))
+        .collect();
+    for (i, o) in vouched {
+        outcomes[i] = Some(o);
+    }
+    let cache = cfg.cache_dir.as_ref().map(|d| cache::VerdictCache::new(d, cfg, &host.flags_string()));
     let mut fresh = Vec::new();
     for i in runnable {
         let (entry, sema) = items[i];
@@ -166,10 +194,53 @@ pub fn validate(
         }
         outcomes[i] = Some(o);
     }
+    if let Some(record) = &cfg.record {
+        for (o, (entry, _)) in outcomes.iter_mut().zip(items) {
+            let (verdict, evidence) = match o {
+                Some(Outcome::Validated { evidence, by_record: None }) => (Verdict::Validated, evidence.clone()),
+                Some(Outcome::Mismatch { evidence: Some(evidence), .. }) => (Verdict::Mismatch, evidence.clone()),
+                _ => continue,
+            };
+            if let Some(why) = record.disagreement(&entry.name, &verdict, &evidence) {
+                *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: Some(evidence) });
+            }
+        }
+    }
     Ok(outcomes
         .into_iter()
         .map(|o| o.unwrap_or(Outcome::Failed { stage: "harness", reason: "not run".into() }))
         .collect())
+}
+
+/// The verdict for an intrinsic this host cannot execute: the record's, if
+/// it vouches for exactly these semantics and vectors.
+fn by_record(sema: &Semantics, cfg: &ValidationConfig, missing: &str) -> Outcome {
+    let lacks = format!("this host lacks {missing}");
+    let Some(record) = &cfg.record else {
+        return Outcome::Failed { stage: "unvalidated", reason: format!("{lacks} and no validation record is used") };
+    };
+    let mut cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
+    let mut current = match Evidence::of_interpreter(sema, &cases) {
+        Ok(e) => e,
+        Err(e) => return Outcome::Failed { stage: "eval", reason: e },
+    };
+    // The recorded vectors may be those narrowed to the immediate bits the
+    // compiler accepts (see `Item::narrow_immediate`).
+    let recorded_vectors = record.entries.get(&sema.name).map(|e| e.evidence.vectors_sha256.clone());
+    if recorded_vectors.is_some_and(|v| v != current.vectors_sha256) {
+        if let Some(bits) = sema.args.iter().find(|a| a.kind == crate::sema::ir::ArgKind::Immediate).map(|a| a.imm_bits.unwrap_or(8)) {
+            cases.retain(|c| c.imm.is_some_and(|v| v < (1 << bits)));
+            match Evidence::of_interpreter(sema, &cases) {
+                Ok(e) => current = e,
+                Err(e) => return Outcome::Failed { stage: "eval", reason: e },
+            }
+        }
+    }
+    match record.vouch(&sema.name, &current) {
+        Vouch::Validated { run } => Outcome::Validated { evidence: current, by_record: Some(run) },
+        Vouch::Mismatch { detail } => Outcome::Mismatch { detail: format!("{}: {detail}", sema.name), evidence: None },
+        Vouch::Unvalidated { reason } => Outcome::Failed { stage: "unvalidated", reason: format!("{lacks}; {reason}") },
+    }
 }
 
 fn run_batch(b: usize, mut batch: Vec<(usize, Item)>, cfg: &ValidationConfig, dir: &Path) -> Vec<(usize, Outcome)> {
@@ -330,8 +401,9 @@ fn hex(v: &BigUint, width: u32) -> String {
 fn compare(it: &Item, cpu_results: &[Vec<u8>]) -> Outcome {
     let width = it.sema.result.width;
     let mask = (BigUint::from(1u8) << width) - 1u8;
-    for (case, bytes) in it.cases.iter().zip(cpu_results) {
-        let cpu = BigUint::from_bytes_le(bytes) & &mask;
+    let hardware: Vec<BigUint> = cpu_results.iter().map(|b| BigUint::from_bytes_le(b) & &mask).collect();
+    let evidence = Evidence::of(it.sema, &it.cases, &hardware);
+    for (case, cpu) in it.cases.iter().zip(hardware) {
         let mut dom = Concrete;
         let ours = match Machine::new(&mut dom, it.sema).run(&case.args) {
             Ok(v) => v,
@@ -348,10 +420,11 @@ fn compare(it: &Item, cpu_results: &[Vec<u8>]) -> Outcome {
                     hex(&ours, width),
                     args.join(" ")
                 ),
+                evidence: Some(evidence),
             };
         }
     }
-    Outcome::Validated { vectors: it.cases.len() as u64 }
+    Outcome::Validated { evidence, by_record: None }
 }
 
 #[cfg(test)]

@@ -50,6 +50,8 @@ pub struct Survey {
     pub semantics: Vec<(Semantics, bool)>,
     /// The CPUID features each parsed intrinsic needs, normalized.
     pub cpuids: std::collections::BTreeMap<String, Vec<String>>,
+    /// Every validated intrinsic's outcome (empty without validation).
+    pub outcomes: Vec<(String, Outcome)>,
 }
 
 pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, SurveyError> {
@@ -67,6 +69,7 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
         sources: guide.files.iter().map(|f| f.display().to_string()).collect(),
         entries: guide.entries.len(),
         malformed: guide.skipped.len(),
+        host: Some(crate::report::HostInfo::of(crate::host::Host::get())),
         ..Report::default()
     };
     for s in &guide.skipped {
@@ -137,6 +140,7 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
         .map(|(e, _)| (e.name.clone(), e.cpuids.iter().map(|c| scope::normalize_cpuid(c).to_string()).collect()))
         .collect();
     let mut semantics = Vec::new();
+    let mut all_outcomes = Vec::new();
     if let Some(cfg) = &opts.validation {
         let total = parsed_items.len();
         let outcomes = validate::validate(&parsed_items, cfg, &|done| progress.update("validate", done, total))?;
@@ -144,13 +148,18 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
         for ((e, s), o) in parsed_items.iter().zip(outcomes) {
             let counts = report.by_cpuid.get_mut(&key(e)).expect("counted above");
             let ok = matches!(o, Outcome::Validated { .. });
+            all_outcomes.push((e.name.clone(), o.clone()));
             match o {
-                Outcome::Validated { vectors } => {
+                Outcome::Validated { evidence, by_record } => {
                     validated += 1;
                     counts.validated += 1;
-                    report.test_vectors += vectors;
+                    report.test_vectors += evidence.vectors;
+                    match by_record {
+                        None => report.validated_here += 1,
+                        Some(_) => report.validated_by_record += 1,
+                    }
                 }
-                Outcome::Mismatch { detail } => {
+                Outcome::Mismatch { detail, .. } => {
                     mismatched += 1;
                     counts.mismatched += 1;
                     report.failures.push(Failure {
@@ -161,16 +170,22 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
                         source_line: None,
                     });
                 }
-                Outcome::Failed { stage, reason } => report.failures.push(Failure {
-                    name: e.name.clone(),
-                    stage: stage.into(),
-                    reason,
-                    location: None,
-                    source_line: None,
-                }),
+                Outcome::Failed { stage, reason } => {
+                    if stage == "unvalidated" {
+                        report.unvalidated += 1;
+                    }
+                    report.failures.push(Failure {
+                        name: e.name.clone(),
+                        stage: stage.into(),
+                        reason,
+                        location: None,
+                        source_line: None,
+                    })
+                }
             }
             semantics.push(((*s).clone(), ok));
         }
+        report.record_entries = cfg.record.as_ref().map(|r| r.entries.len());
         report.validated = Some(validated);
         report.mismatched = Some(mismatched);
         report.unsupported = report.candidates - validated - mismatched;
@@ -186,5 +201,5 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
     }
     report.failures.sort_by(|a, b| a.name.cmp(&b.name));
     report.seconds = start.elapsed().as_secs_f64();
-    Ok(Survey { report, semantics, cpuids })
+    Ok(Survey { report, semantics, cpuids, outcomes: all_outcomes })
 }

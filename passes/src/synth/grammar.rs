@@ -33,12 +33,18 @@ pub struct Candidate {
 }
 
 /// The targets `lower-to-autollvm` knows: which instructions it may use.
+/// The named ones compile anywhere (cross-compiling needs no hardware);
+/// `native` is what this host executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
     /// Everything modelled: AVX-512 (F/BW/DQ/VL/VNNI/VBMI/…), GFNI, AVX2 and older.
     X86Avx512,
     /// SSE2 … AVX2 only.
     X86Avx2,
+    /// The instructions whose extensions this host has (less any withheld
+    /// with `HYDRIDE_WITHHOLD_FEATURES`): no VNNI instruction on a host
+    /// without VNNI.
+    Native,
 }
 
 impl Target {
@@ -46,14 +52,18 @@ impl Target {
         match text {
             "x86-avx512" => Ok(Target::X86Avx512),
             "x86-avx2" => Ok(Target::X86Avx2),
-            other => Err(format!("unknown target '{other}' (known: x86-avx512, x86-avx2)")),
+            "native" => Ok(Target::Native),
+            other => Err(format!("unknown target '{other}' (known: native, x86-avx512, x86-avx2)")),
         }
     }
 
-    pub fn name(self) -> &'static str {
+    /// What the target is: `native` with what it means on this host
+    /// (`native=x86-avx2`), else the named target. Part of every cache key.
+    pub fn name(self) -> String {
         match self {
-            Target::X86Avx512 => "x86-avx512",
-            Target::X86Avx2 => "x86-avx2",
+            Target::X86Avx512 => "x86-avx512".into(),
+            Target::X86Avx2 => "x86-avx2".into(),
+            Target::Native => format!("native={}", dialectgen::host::Host::get().x86_target()),
         }
     }
 
@@ -61,6 +71,7 @@ impl Target {
     pub fn allows(self, cpuid: &[String]) -> bool {
         match self {
             Target::X86Avx512 => true,
+            Target::Native => !cpuid.is_empty() && dialectgen::host::Host::get().executes(cpuid),
             Target::X86Avx2 => {
                 !cpuid.is_empty()
                     && cpuid

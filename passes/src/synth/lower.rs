@@ -293,7 +293,10 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
                 consumed.extend(window.ops.iter().filter(|p| ops[**p].name != "arith.constant"));
             }
             Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
-                plan.remarks.push((root, format!("window of {computing} ops left unchanged: {why}")))
+                plan.remarks.push((
+                    root,
+                    format!("window of {computing} ops left unchanged (target {}): {why}", options.limits.target.name()),
+                ))
             }
         }
     }

@@ -54,7 +54,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            target: super::grammar::Target::X86Avx512,
+            target: super::grammar::Target::Native,
             proof_ms: 20_000,
             bindings: 512,
             proofs: 4,

@@ -1,0 +1,129 @@
+//! What one validation run of one intrinsic shows, as hashes that bind a
+//! verdict to the exact semantics, test vectors and results it was reached
+//! with: SHA-256 of the semantics' serde form, of the vectors (immediate
+//! and every argument's bytes), and of the results the hardware returned.
+
+use super::cases::TestCase;
+use crate::eval::{Concrete, Machine};
+use crate::sema::ir::{ArgKind, Semantics};
+use num_bigint::BigUint;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// Test vectors compared.
+    pub vectors: u64,
+    /// SHA-256 of the semantics (hex).
+    pub semantics_sha256: String,
+    /// SHA-256 of the test vectors (hex).
+    pub vectors_sha256: String,
+    /// SHA-256 of the hardware's results on those vectors (hex).
+    pub results_sha256: String,
+}
+
+fn hex(digest: impl AsRef<[u8]>) -> String {
+    digest.as_ref().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `v` as exactly `ceil(width / 8)` little-endian bytes.
+fn bytes(v: &BigUint, width: u32) -> Vec<u8> {
+    let mut b = v.to_bytes_le();
+    b.resize(width.div_ceil(8) as usize, 0);
+    b
+}
+
+pub fn semantics_sha256(sema: &Semantics) -> String {
+    hex(Sha256::digest(serde_json::to_string(sema).unwrap_or_default().as_bytes()))
+}
+
+pub fn vectors_sha256(sema: &Semantics, cases: &[TestCase]) -> String {
+    let mut h = Sha256::new();
+    for case in cases {
+        h.update(case.imm.map_or(u64::MAX, u64::from).to_le_bytes());
+        for (arg, v) in sema.args.iter().zip(&case.args) {
+            if arg.kind != ArgKind::Immediate {
+                h.update(bytes(v, arg.width));
+            }
+        }
+    }
+    hex(h.finalize())
+}
+
+/// Hashes results, one per case, each cut to the result's width.
+pub struct ResultHasher {
+    hasher: Sha256,
+    width: u32,
+    mask: BigUint,
+}
+
+impl ResultHasher {
+    pub fn new(sema: &Semantics) -> ResultHasher {
+        let width = sema.result.width;
+        ResultHasher { hasher: Sha256::new(), width, mask: (BigUint::from(1u8) << width) - 1u8 }
+    }
+
+    pub fn add(&mut self, result: &BigUint) {
+        self.hasher.update(bytes(&(result & &self.mask), self.width));
+    }
+
+    pub fn finish(self) -> String {
+        hex(self.hasher.finalize())
+    }
+}
+
+impl Evidence {
+    /// The evidence of results `results` (one per case) on `cases`.
+    pub fn of(sema: &Semantics, cases: &[TestCase], results: &[BigUint]) -> Evidence {
+        let mut r = ResultHasher::new(sema);
+        results.iter().for_each(|v| r.add(v));
+        Evidence {
+            vectors: cases.len() as u64,
+            semantics_sha256: semantics_sha256(sema),
+            vectors_sha256: vectors_sha256(sema, cases),
+            results_sha256: r.finish(),
+        }
+    }
+
+    /// The evidence the interpreter gives for `cases`: what the hardware's
+    /// would be if the semantics are right.
+    pub fn of_interpreter(sema: &Semantics, cases: &[TestCase]) -> Result<Evidence, String> {
+        let mut results = Vec::with_capacity(cases.len());
+        for case in cases {
+            let mut dom = Concrete;
+            results.push(Machine::new(&mut dom, sema).run(&case.args).map_err(|e| e.to_string())?);
+        }
+        Ok(Evidence::of(sema, cases, &results))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sema::ir::{Arg, ElemType};
+
+    fn sema(width: u32) -> Semantics {
+        let arg = Arg {
+            name: "a".into(),
+            kind: ArgKind::Vector,
+            width,
+            elem: ElemType { width: 8, signed: false },
+            imm_bits: None,
+        };
+        Semantics { name: "_x".into(), args: vec![arg.clone()], result: arg, functions: vec![], body: vec![] }
+    }
+
+    #[test]
+    fn every_part_is_bound() {
+        let s = sema(16);
+        let cases = vec![TestCase { args: vec![BigUint::from(0x1234u32)], imm: None }];
+        let e = Evidence::of(&s, &cases, &[BigUint::from(7u8)]);
+        assert_eq!(e.vectors, 1);
+        assert_ne!(e, Evidence::of(&s, &cases, &[BigUint::from(8u8)]));
+        let other_case = vec![TestCase { args: vec![BigUint::from(0x1235u32)], imm: None }];
+        assert_ne!(e.vectors_sha256, Evidence::of(&s, &other_case, &[BigUint::from(7u8)]).vectors_sha256);
+        assert_ne!(e.semantics_sha256, Evidence::of(&sema(32), &cases, &[BigUint::from(7u8)]).semantics_sha256);
+        // Bits above the result's width are not part of the result.
+        assert_eq!(e, Evidence::of(&s, &cases, &[BigUint::from(0x7_0007u32)]));
+    }
+}
