@@ -218,7 +218,7 @@ impl Host {
 mod tests {
     use super::*;
 
-    const ZEN4: &str = "processor\t: 0\nmodel name\t: AMD EPYC 9B14\nflags\t\t: fpu sse2 pni ssse3 avx avx2 avx512f avx512bw avx512vl avx512_vnni avx_vnni gfni\n";
+    const ZEN4: &str = "processor\t: 0\nmodel name\t: AMD EPYC 9B14\nflags\t\t: fpu sse2 pni ssse3 sse4_1 sse4_2 avx avx2 avx512f avx512bw avx512vl avx512_vnni avx_vnni gfni\n";
 
     #[test]
     fn reads_model_and_flags() {
@@ -251,7 +251,7 @@ mod tests {
         let all = "flags : sse2 pni ssse3 sse4_1 sse4_2 avx avx2 avx512f avx512bw avx512dq avx512vl avx512cd avx512_vnni avx512vbmi avx512_vbmi2 avx512_bitalg avx512_vpopcntdq avx512ifma avx_vnni gfni\n";
         assert_eq!(Host::from_cpuinfo(all, "avx_vnni").x86_target(), "x86-avx512");
         assert_eq!(Host::from_cpuinfo(all, "").x86_target(), "x86-avx512+avx_vnni");
-        assert_eq!(Host::from_cpuinfo(all, "avx512_vnni").x86_target(), "x86-avx512-avx512_vnni");
+        assert_eq!(Host::from_cpuinfo(all, "avx512_vnni").x86_target(), "x86-avx512-avx512_vnni+avx_vnni");
         assert_eq!(Host::from_cpuinfo("flags : sse2\n", "").x86_target(), "x86-sse2");
     }
 

@@ -3,16 +3,25 @@
 #include "shim.h"
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
 #include "mlir/Pass/PassRegistry.h"
 
+namespace {
+struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
+  Option<std::string> target{*this, "target",
+                             llvm::cl::desc("lower-to-autollvm's target: native (default), x86-avx512 or x86-avx2"),
+                             llvm::cl::init("native")};
+};
+} // namespace
+
 void hydride::registerPipelines() {
-  mlir::PassPipelineRegistration<>(
+  mlir::PassPipelineRegistration<PipelineOptions>(
       "hydride-x86-to-llvm",
-      "lower-to-autollvm (target native), convert-autollvm-to-x86, convert-hydride-x86-to-llvm, then the "
-      "upstream vector/arith/ub/func conversions to the LLVM dialect",
-      [](mlir::OpPassManager &pm) {
+      "lower-to-autollvm{target=…} (native unless given), convert-autollvm-to-x86, convert-hydride-x86-to-llvm, "
+      "then the upstream vector/arith/ub/func conversions to the LLVM dialect",
+      [](mlir::OpPassManager &pm, const PipelineOptions &options) {
         (void)mlir::parsePassPipeline(
-            "lower-to-autollvm,convert-autollvm-to-x86,convert-hydride-x86-to-llvm,"
+            "lower-to-autollvm{target=" + options.target + "},convert-autollvm-to-x86,convert-hydride-x86-to-llvm,"
             "func.func(lower-vector-multi-reduction),convert-vector-to-llvm,convert-arith-to-llvm,"
             "convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts",
             pm);
