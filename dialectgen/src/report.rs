@@ -109,6 +109,9 @@ impl Report {
                 "validated: {} on this host, {} by the record; {} unvalidated (this host lacks their extensions and no record vouches)\n",
                 self.validated_here, self.validated_by_record, self.unvalidated
             ));
+            if self.unvalidated > 0 {
+                s.push_str(&format!("unvalidated intrinsics stay out of the dialects; to vouch for them, {}\n", crate::validate::record::REFRESH));
+            }
         }
         s.push_str(&format!(
             "{} entries read, {} malformed, {} corrections applied, {} test vectors, {:.1} s\n",

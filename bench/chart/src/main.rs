@@ -11,10 +11,10 @@ use std::path::PathBuf;
 #[command(about = "Draw the speedups of a benchmark CSV (kernel, …, speedup, …) as a PNG bar chart")]
 struct Args {
     /// The CSV `scripts/bench` writes.
-    #[arg(long, default_value = "results/bench-x86.csv")]
+    #[arg(long, default_value = "results/bench-x86-avx512.csv")]
     csv: PathBuf,
     /// The PNG to write.
-    #[arg(long, default_value = "results/bench-x86.png")]
+    #[arg(long, default_value = "results/bench-x86-avx512.png")]
     out: PathBuf,
     /// A TrueType font for the labels.
     #[arg(long, default_value = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")]

@@ -337,8 +337,7 @@ fn main() -> Result<()> {
 
 /// `hydride record x86`: this host's verdicts into the record.
 fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>) -> Result<()> {
-    use dialectgen::validate::record::{Entry, Run, Verdict};
-    use dialectgen::validate::Outcome;
+    use dialectgen::validate::record::Run;
     let path = path.or_else(|| repository_path(RECORD)).unwrap_or_else(|| PathBuf::from(RECORD));
     let mut record = if path.exists() { Record::load(&path)? } else { Record::default() };
     let mut cfg = ValidationConfig::default();
@@ -357,41 +356,22 @@ fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>)
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let run = record.run_id(Run { cpu: host.model.clone(), features: host.flags_string(), commit });
-    let names: std::collections::BTreeSet<&str> = result.outcomes.iter().map(|(n, _)| n.as_str()).collect();
-    let before = record.entries.len();
-    record.entries.retain(|name, _| names.contains(name.as_str()));
-    let dropped = before - record.entries.len();
-    let (mut added, mut changed, mut same) = (0, 0, 0);
-    for (name, outcome) in &result.outcomes {
-        let (verdict, evidence, detail) = match outcome {
-            Outcome::Validated { evidence, by_record: None } => (Verdict::Validated, evidence, None),
-            Outcome::Mismatch { detail, evidence: Some(evidence) } => (Verdict::Mismatch, evidence, Some(detail.clone())),
-            _ => continue,
-        };
-        let entry = Entry { verdict, run: run.clone(), evidence: evidence.clone(), detail };
-        match record.entries.insert(name.clone(), entry.clone()) {
-            None => added += 1,
-            Some(old) if Entry { run: old.run.clone(), ..entry } == old => {
-                // Re-confirmed: the entry keeps the run that first recorded it.
-                record.entries.insert(name.clone(), old);
-                same += 1;
-            }
-            Some(old) => {
-                changed += 1;
-                eprintln!("{name}: {:?} → {:?}", old.verdict, record.entries[name].verdict);
-            }
-        }
+    let update = record.update(&result.outcomes, Run { cpu: host.model.clone(), features: host.flags_string(), commit });
+    for name in &update.changed {
+        eprintln!("changed: {name} is now {:?} ({})", record.entries[name].verdict, host.model);
     }
-    record.prune_runs();
     std::fs::write(&path, record.render()).with_context(|| format!("writing {}", path.display()))?;
     print!("{}", result.report.table());
     println!(
-        "record {}: {} entries ({added} new, {changed} changed, {same} re-confirmed, {dropped} dropped: no longer modelled); this host ({}) executed {} of {}",
+        "record {}: {} entries ({} new, {} changed, {} re-confirmed, {} dropped: no longer modelled); this host ({}) executed {} of {}",
         path.display(),
         record.entries.len(),
+        update.added.len(),
+        update.changed.len(),
+        update.confirmed,
+        update.dropped,
         host.model,
-        added + changed + same,
+        update.added.len() + update.changed.len() + update.confirmed,
         result.outcomes.len()
     );
     Ok(())

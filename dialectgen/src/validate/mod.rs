@@ -43,6 +43,9 @@ pub struct ValidationConfig {
     /// Recorded hardware verdicts: checked against what this host finds, and
     /// taken for what it cannot execute.
     pub record: Option<std::sync::Arc<Record>>,
+    /// What this machine executes (default: [`Host::get`]); `compiler_flags`
+    /// must not let the compiler use more.
+    pub host: Host,
 }
 
 impl Default for ValidationConfig {
@@ -57,7 +60,16 @@ impl Default for ValidationConfig {
             work_dir: None,
             cache_dir: None,
             record: None,
+            host: Host::get().clone(),
         }
+    }
+}
+
+impl ValidationConfig {
+    /// The defaults for `host`: compiled for what it executes.
+    pub fn for_host(host: Host) -> ValidationConfig {
+        let compiler_flags = ["-O1".to_string(), "-w".to_string()].into_iter().chain(host.clang_flags()).collect();
+        ValidationConfig { compiler_flags, host, ..ValidationConfig::default() }
     }
 }
 
@@ -125,7 +137,7 @@ pub fn validate(
     let temp = tempfile::tempdir()?;
     let dir = cfg.work_dir.clone().unwrap_or_else(|| temp.path().to_path_buf());
     std::fs::create_dir_all(&dir)?;
-    let host = Host::get();
+    let host = &cfg.host;
     let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
     let mut runnable = Vec::new();
     let mut elsewhere = Vec::new();

@@ -191,6 +191,41 @@ impl Record {
         id
     }
 
+    /// Takes in the verdicts `outcomes` reached on the host described by
+    /// `run`: an entry per intrinsic validated or mismatched there (an
+    /// unchanged entry keeps the run that first recorded it); entries of
+    /// intrinsics the host could not execute are kept; entries of names not
+    /// in `outcomes` (no longer modelled) are dropped.
+    pub fn update(&mut self, outcomes: &[(String, super::Outcome)], run: Run) -> Update {
+        use super::Outcome;
+        let run = self.run_id(run);
+        let names: std::collections::BTreeSet<&str> = outcomes.iter().map(|(n, _)| n.as_str()).collect();
+        let before = self.entries.len();
+        self.entries.retain(|name, _| names.contains(name.as_str()));
+        let mut u = Update { dropped: before - self.entries.len(), ..Update::default() };
+        for (name, outcome) in outcomes {
+            let (verdict, evidence, detail) = match outcome {
+                Outcome::Validated { evidence, by_record: None } => (Verdict::Validated, evidence, None),
+                Outcome::Mismatch { detail, evidence: Some(evidence) } => {
+                    (Verdict::Mismatch, evidence, Some(detail.clone()))
+                }
+                _ => continue,
+            };
+            let entry = Entry { verdict, run: run.clone(), evidence: evidence.clone(), detail };
+            match self.entries.get(name) {
+                None => u.added.push(name.clone()),
+                Some(old) if Entry { run: old.run.clone(), ..entry.clone() } == *old => {
+                    u.confirmed += 1;
+                    continue;
+                }
+                Some(_) => u.changed.push(name.clone()),
+            }
+            self.entries.insert(name.clone(), entry);
+        }
+        self.prune_runs();
+        u
+    }
+
     /// Drops runs no entry names.
     pub fn prune_runs(&mut self) {
         let used: std::collections::BTreeSet<&String> = self.entries.values().map(|e| &e.run).collect();
@@ -198,6 +233,17 @@ impl Record {
             self.runs.iter().filter(|(id, _)| used.contains(id)).map(|(k, v)| (k.clone(), v.clone())).collect();
         self.runs = keep;
     }
+}
+
+/// What [`Record::update`] did.
+#[derive(Debug, Default, PartialEq)]
+pub struct Update {
+    pub added: Vec<String>,
+    pub changed: Vec<String>,
+    /// Entries this host re-confirmed unchanged.
+    pub confirmed: usize,
+    /// Entries of intrinsics no longer modelled.
+    pub dropped: usize,
 }
 
 /// One value as JSON on one line.
