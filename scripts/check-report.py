@@ -22,6 +22,10 @@ assert len(unvalidated) == report["unvalidated"], "every unvalidated intrinsic i
 stale = [f["name"] for f in report["failures"] if f["stage"] == "stale-correction"]
 assert not stale, f"stale corrections: {stale}"
 assert report["mismatched"] == 0, [f for f in report["failures"] if f["stage"] == "mismatch"]
+stale_record = report.get("record_stale", [])
+assert not stale_record, (f"{len(stale_record)} intrinsics validated here have no current entry in "
+                          f"isa-specs/x86/validation-record.json (e.g. {stale_record[:5]}): run "
+                          "`./target/release/hydride record x86` on a machine with every extension and commit it")
 assert report["validated"] >= 2029, f"validated {report['validated']} < 2029 (unvalidated: {unvalidated[:10]})"
 host = report["host"]
 print(f"report ok on {host['model']}"

@@ -49,6 +49,11 @@ pub struct Report {
     pub mismatched: Option<usize>,
     /// Entries in the validation record used, if any.
     pub record_entries: Option<usize>,
+    /// Validated on this host but without a current record entry (none, or
+    /// one for other semantics or vectors): a host that cannot execute them
+    /// would leave them unvalidated until the record is refreshed.
+    #[serde(default)]
+    pub record_stale: Vec<String>,
     /// The machine the report was made on.
     pub host: Option<HostInfo>,
     pub unsupported: usize,
@@ -109,6 +114,14 @@ impl Report {
                 "validated: {} on this host, {} by the record; {} unvalidated (this host lacks their extensions and no record vouches)\n",
                 self.validated_here, self.validated_by_record, self.unvalidated
             ));
+            if !self.record_stale.is_empty() {
+                s.push_str(&format!(
+                    "{} validated here have no current record entry (e.g. {}); {}\n",
+                    self.record_stale.len(),
+                    self.record_stale[0],
+                    crate::validate::record::REFRESH
+                ));
+            }
             if self.unvalidated > 0 {
                 s.push_str(&format!("unvalidated intrinsics stay out of the dialects; to vouch for them, {}\n", crate::validate::record::REFRESH));
             }

@@ -108,6 +108,12 @@ fn recorded_verdicts_stand_in_for_what_a_host_cannot_execute() {
         assert!(failure.reason.contains(field) && failure.reason.contains("hydride record x86"), "{}", failure.reason);
     }
 
+    // What this host validates without a current entry is reported as stale record.
+    let mut missing = record.clone();
+    missing.entries.remove(sse2);
+    assert_eq!(with_record(small.clone(), &missing).record_stale, vec![sse2.to_string()]);
+    assert!(r.record_stale.is_empty());
+
     // A host whose own verdict disagrees with the record fails, by name.
     let mut disagreeing = record.clone();
     disagreeing.entries.get_mut(sse2).unwrap().evidence.results_sha256 = "2".repeat(64);

@@ -181,6 +181,14 @@ impl Record {
         }
     }
 
+    /// Whether the record has an entry for exactly these semantics and vectors.
+    pub fn covers(&self, name: &str, evidence: &Evidence) -> bool {
+        self.entries.get(name).is_some_and(|e| {
+            e.evidence.semantics_sha256 == evidence.semantics_sha256
+                && e.evidence.vectors_sha256 == evidence.vectors_sha256
+        })
+    }
+
     /// The run id for `run`, adding it when new.
     pub fn run_id(&mut self, run: Run) -> String {
         if let Some((id, _)) = self.runs.iter().find(|(_, r)| **r == run) {

@@ -151,6 +151,11 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
             all_outcomes.push((e.name.clone(), o.clone()));
             match o {
                 Outcome::Validated { evidence, by_record } => {
+                    if let (None, Some(record)) = (&by_record, &cfg.record) {
+                        if !record.covers(&e.name, &evidence) {
+                            report.record_stale.push(e.name.clone());
+                        }
+                    }
                     validated += 1;
                     counts.validated += 1;
                     report.test_vectors += evidence.vectors;
