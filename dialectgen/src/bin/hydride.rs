@@ -138,6 +138,10 @@ enum Command {
         /// Parallel jobs for compiling and running tests (default: all cores).
         #[arg(long, short)]
         jobs: Option<usize>,
+        /// Start from an empty record: every entry and run is this host's
+        /// (entries of intrinsics it cannot execute are lost).
+        #[arg(long)]
+        fresh: bool,
     },
     /// Print what this machine executes as hydride sees it: CPU model,
     /// features in use (less HYDRIDE_WITHHOLD_FEATURES), compiler flags for
@@ -306,7 +310,7 @@ fn main() -> Result<()> {
                     .with_context(|| format!("writing {}", path.display()))?;
             }
         }
-        Command::Record { isa: Isa::X86, isa_data, record, jobs } => refresh_record(isa_data, record, jobs)?,
+        Command::Record { isa: Isa::X86, isa_data, record, jobs, fresh } => refresh_record(isa_data, record, jobs, fresh)?,
         Command::Host { json } => {
             let host = Host::get();
             let info = serde_json::json!({
@@ -336,10 +340,10 @@ fn main() -> Result<()> {
 }
 
 /// `hydride record x86`: this host's verdicts into the record.
-fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>) -> Result<()> {
+fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>, fresh: bool) -> Result<()> {
     use dialectgen::validate::record::Run;
     let path = path.or_else(|| repository_path(RECORD)).unwrap_or_else(|| PathBuf::from(RECORD));
-    let mut record = if path.exists() { Record::load(&path)? } else { Record::default() };
+    let mut record = if path.exists() && !fresh { Record::load(&path)? } else { Record::default() };
     let mut cfg = ValidationConfig::default();
     if let Some(j) = jobs {
         cfg.jobs = j;
