@@ -78,6 +78,22 @@ fn codegen_feature(flag: &str) -> Option<&'static str> {
     })
 }
 
+/// The extensions a `/proc/cpuinfo` flag builds on.
+fn requires(flag: &str) -> &'static [&'static str] {
+    match flag {
+        "avx512f" => &["avx2", "fma"],
+        f if f.starts_with("avx512") => &["avx512f"],
+        "avx_vnni" => &["avx2"],
+        "avx2" | "fma" | "f16c" | "vaes" | "vpclmulqdq" => &["avx"],
+        "avx" => &["sse4_2"],
+        "sse4_2" => &["sse4_1"],
+        "sse4_1" => &["ssse3"],
+        "ssse3" => &["pni"],
+        "pni" | "gfni" => &["sse2"],
+        _ => &[],
+    }
+}
+
 /// This machine as hydride sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Host {
@@ -118,7 +134,21 @@ impl Host {
                 None => flag == *p,
             })
         };
-        let (withheld, features) = all.into_iter().partition(|f| matches(f));
+        let mut withheld: BTreeSet<String> = all.iter().filter(|f| matches(f)).cloned().collect();
+        // What needs a withheld extension is withheld too (clang's
+        // `-mno-avx512f` turns off AVX512BW as well): to a fixed point.
+        loop {
+            let more: Vec<String> = all
+                .iter()
+                .filter(|f| !withheld.contains(*f) && requires(f).iter().any(|r| withheld.contains(*r)))
+                .cloned()
+                .collect();
+            if more.is_empty() {
+                break;
+            }
+            withheld.extend(more);
+        }
+        let features = all.into_iter().filter(|f| !withheld.contains(f)).collect();
         let model = field("model name");
         Host { model: if model.is_empty() { "unknown".into() } else { model }, features, withheld }
     }
@@ -253,6 +283,15 @@ mod tests {
         assert_eq!(Host::from_cpuinfo(all, "").x86_target(), "x86-avx512+avx_vnni");
         assert_eq!(Host::from_cpuinfo(all, "avx512_vnni").x86_target(), "x86-avx512-avx512_vnni+avx_vnni");
         assert_eq!(Host::from_cpuinfo("flags : sse2\n", "").x86_target(), "x86-sse2");
+    }
+
+    #[test]
+    fn withholding_an_extension_withholds_what_builds_on_it() {
+        let h = Host::from_cpuinfo(ZEN4, "avx512f");
+        assert!(!h.has("avx512bw") && !h.has("avx512_vnni") && h.has("avx_vnni") && h.has("avx2"));
+        let h = Host::from_cpuinfo(ZEN4, "avx2");
+        assert!(!h.has("avx512f") && !h.has("avx_vnni") && h.has("avx") && h.has("gfni"));
+        assert_eq!(h.x86_target(), "x86-sse2+avx+gfni+pni+sse4_1+sse4_2+ssse3");
     }
 
     #[test]

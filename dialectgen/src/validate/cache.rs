@@ -136,7 +136,7 @@ mod tests {
         let (sema, call) = sample();
         assert!(cache.get(&sema, &call).is_none());
         let validated = Outcome::Validated {
-            evidence: Evidence::of(&sema, &[], &[]),
+            evidence: Evidence::of(&sema, &call, &[], &[]),
             by_record: None,
         };
         cache.put(&sema, &call, &validated);

@@ -152,7 +152,7 @@ pub fn validate(
     }
     let vouched: Vec<(usize, Outcome)> = elsewhere
         .into_par_iter()
-        .map(|(i, missing)| (i, by_record(items[i].1, cfg, missing)))
+        .map(|(i, missing)| (i, by_record(items[i].0, items[i].1, cfg, missing)))
         .collect();
     for (i, o) in vouched {
         outcomes[i] = Some(o);
@@ -207,10 +207,17 @@ pub fn validate(
         outcomes[i] = Some(o);
     }
     if let Some(record) = &cfg.record {
-        for (o, (entry, _)) in outcomes.iter_mut().zip(items) {
+        for (o, (entry, sema)) in outcomes.iter_mut().zip(items) {
             let (verdict, evidence) = match o {
                 Some(Outcome::Validated { evidence, by_record: None }) => (Verdict::Validated, evidence.clone()),
                 Some(Outcome::Mismatch { evidence: Some(evidence), .. }) => (Verdict::Mismatch, evidence.clone()),
+                Some(Outcome::Failed { stage, reason }) if *stage != "unvalidated" => {
+                    let semantics = evidence::semantics_sha256(sema);
+                    if let Some(why) = record.failed_here(&entry.name, &semantics, stage, reason) {
+                        *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: None });
+                    }
+                    continue;
+                }
                 _ => continue,
             };
             if let Some(why) = record.disagreement(&entry.name, &verdict, &evidence) {
@@ -226,13 +233,14 @@ pub fn validate(
 
 /// The verdict for an intrinsic this host cannot execute: the record's, if
 /// it vouches for exactly these semantics and vectors.
-fn by_record(sema: &Semantics, cfg: &ValidationConfig, missing: &str) -> Outcome {
+fn by_record(entry: &GuideEntry, sema: &Semantics, cfg: &ValidationConfig, missing: &str) -> Outcome {
     let lacks = format!("this host lacks {missing}");
     let Some(record) = &cfg.record else {
         return Outcome::Failed { stage: "unvalidated", reason: format!("{lacks} and no validation record is used") };
     };
+    let call = CallSignature::new(entry, sema);
     let mut cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
-    let mut current = match Evidence::of_interpreter(sema, &cases) {
+    let mut current = match Evidence::of_interpreter(sema, &call, &cases) {
         Ok(e) => e,
         Err(e) => return Outcome::Failed { stage: "eval", reason: e },
     };
@@ -242,7 +250,7 @@ fn by_record(sema: &Semantics, cfg: &ValidationConfig, missing: &str) -> Outcome
     if recorded_vectors.is_some_and(|v| v != current.vectors_sha256) {
         if let Some(bits) = sema.args.iter().find(|a| a.kind == crate::sema::ir::ArgKind::Immediate).map(|a| a.imm_bits.unwrap_or(8)) {
             cases.retain(|c| c.imm.is_some_and(|v| v < (1 << bits)));
-            match Evidence::of_interpreter(sema, &cases) {
+            match Evidence::of_interpreter(sema, &call, &cases) {
                 Ok(e) => current = e,
                 Err(e) => return Outcome::Failed { stage: "eval", reason: e },
             }
@@ -414,7 +422,7 @@ fn compare(it: &Item, cpu_results: &[Vec<u8>]) -> Outcome {
     let width = it.sema.result.width;
     let mask = (BigUint::from(1u8) << width) - 1u8;
     let hardware: Vec<BigUint> = cpu_results.iter().map(|b| BigUint::from_bytes_le(b) & &mask).collect();
-    let evidence = Evidence::of(it.sema, &it.cases, &hardware);
+    let evidence = Evidence::of(it.sema, &it.call, &it.cases, &hardware);
     for (case, cpu) in it.cases.iter().zip(hardware) {
         let mut dom = Concrete;
         let ours = match Machine::new(&mut dom, it.sema).run(&case.args) {

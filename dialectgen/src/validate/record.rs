@@ -135,8 +135,7 @@ impl Record {
     /// else the disagreement.
     pub fn disagreement(&self, name: &str, verdict: &Verdict, evidence: &Evidence) -> Option<String> {
         let e = self.entries.get(name)?;
-        if e.evidence.semantics_sha256 != evidence.semantics_sha256 || e.evidence.vectors_sha256 != evidence.vectors_sha256
-        {
+        if !Record::same_question(&e.evidence, evidence) {
             return None;
         }
         let run = &self.runs[&e.run];
@@ -167,6 +166,11 @@ impl Record {
                 reason: format!("the recorded verdict is stale (test vectors changed since); {REFRESH}"),
             };
         }
+        if e.evidence.harness_sha256 != current.harness_sha256 {
+            return Vouch::Unvalidated {
+                reason: format!("the recorded verdict is stale (the test harness or the call's C types changed since); {REFRESH}"),
+            };
+        }
         let cpu = &self.runs[&e.run].cpu;
         match e.verdict {
             Verdict::Mismatch => Vouch::Mismatch {
@@ -181,11 +185,28 @@ impl Record {
         }
     }
 
-    /// Whether the record has an entry for exactly these semantics and vectors.
+    /// Whether two pieces of evidence answer the same question: the same
+    /// semantics, vectors and harness (their results may differ).
+    fn same_question(a: &Evidence, b: &Evidence) -> bool {
+        a.semantics_sha256 == b.semantics_sha256
+            && a.vectors_sha256 == b.vectors_sha256
+            && a.harness_sha256 == b.harness_sha256
+    }
+
+    /// Whether the record has an entry for exactly these semantics, vectors and harness.
     pub fn covers(&self, name: &str, evidence: &Evidence) -> bool {
-        self.entries.get(name).is_some_and(|e| {
-            e.evidence.semantics_sha256 == evidence.semantics_sha256
-                && e.evidence.vectors_sha256 == evidence.vectors_sha256
+        self.entries.get(name).is_some_and(|e| Record::same_question(&e.evidence, evidence))
+    }
+
+    /// For an intrinsic this host executes but could not test (`stage`,
+    /// `reason`): the disagreement if the record validated these semantics.
+    pub fn failed_here(&self, name: &str, semantics_sha256: &str, stage: &str, reason: &str) -> Option<String> {
+        let e = self.entries.get(name)?;
+        (e.verdict == Verdict::Validated && e.evidence.semantics_sha256 == semantics_sha256).then(|| {
+            format!(
+                "this host executes it but could not test it ({stage}: {reason}), while the record ({}) validated it",
+                self.runs[&e.run].cpu
+            )
         })
     }
 
@@ -194,7 +215,8 @@ impl Record {
         if let Some((id, _)) = self.runs.iter().find(|(_, r)| **r == run) {
             return id.clone();
         }
-        let id = format!("run{}", self.runs.len() + 1);
+        let last = self.runs.keys().filter_map(|k| k.strip_prefix("run")?.parse::<usize>().ok()).max().unwrap_or(0);
+        let id = format!("run{}", last + 1);
         self.runs.insert(id.clone(), run);
         id
     }
@@ -216,6 +238,13 @@ impl Record {
                 Outcome::Validated { evidence, by_record: None } => (Verdict::Validated, evidence, None),
                 Outcome::Mismatch { detail, evidence: Some(evidence) } => {
                     (Verdict::Mismatch, evidence, Some(detail.clone()))
+                }
+                // Executable here but not testable: no verdict stands for it.
+                Outcome::Failed { stage, .. } if *stage != "unvalidated" => {
+                    if self.entries.remove(name).is_some() {
+                        u.dropped += 1;
+                    }
+                    continue;
                 }
                 _ => continue,
             };
@@ -250,7 +279,8 @@ pub struct Update {
     pub changed: Vec<String>,
     /// Entries this host re-confirmed unchanged.
     pub confirmed: usize,
-    /// Entries of intrinsics no longer modelled.
+    /// Entries of intrinsics no longer modelled, or that this host executes
+    /// but could not test.
     pub dropped: usize,
 }
 
@@ -268,6 +298,7 @@ mod tests {
             vectors: 3,
             semantics_sha256: "s".into(),
             vectors_sha256: "v".into(),
+            harness_sha256: "h".into(),
             results_sha256: results.into(),
         }
     }
@@ -306,6 +337,8 @@ mod tests {
         assert!(matches!(r.vouch("_mm512_x", &stale), Vouch::Unvalidated { reason } if reason.contains("semantics")));
         let stale = Evidence { vectors_sha256: "v2".into(), ..evidence("r") };
         assert!(matches!(r.vouch("_mm512_x", &stale), Vouch::Unvalidated { reason } if reason.contains("vectors")));
+        let stale = Evidence { harness_sha256: "h2".into(), ..evidence("r") };
+        assert!(matches!(r.vouch("_mm512_x", &stale), Vouch::Unvalidated { reason } if reason.contains("harness")));
         assert!(matches!(r.vouch("_mm512_absent", &evidence("r")), Vouch::Unvalidated { .. }));
     }
 
@@ -317,6 +350,23 @@ mod tests {
         assert!(r.disagreement("_mm512_x", &Verdict::Validated, &evidence("r2")).is_some());
         let other = Evidence { semantics_sha256: "s2".into(), ..evidence("r2") };
         assert_eq!(r.disagreement("_mm512_x", &Verdict::Validated, &other), None, "other semantics: no claim");
+    }
+
+    #[test]
+    fn run_ids_are_never_reused() {
+        let mut r = record();
+        r.runs.insert("run3".into(), Run { cpu: "old".into(), features: String::new(), commit: None });
+        let id = r.run_id(Run { cpu: "new".into(), features: String::new(), commit: None });
+        assert_eq!(id, "run4");
+        assert_eq!(r.runs["run3"].cpu, "old");
+    }
+
+    #[test]
+    fn a_failure_here_contradicts_a_validated_entry() {
+        let r = record();
+        assert!(r.failed_here("_mm512_x", "s", "compile", "x").is_some());
+        assert!(r.failed_here("_mm512_x", "other", "compile", "x").is_none());
+        assert!(r.failed_here("_mm512_bad", "s", "compile", "x").is_none());
     }
 
     #[test]

@@ -1,3 +1,4 @@
+// REQUIRES: host-x86-avx2
 // target=native is what this host executes, less HYDRIDE_WITHHOLD_FEATURES:
 // with AVX-512 and VNNI withheld, the u8×s8 dot product cannot become
 // vpdpbusd, and the remark names the target native resolved to.

@@ -37,7 +37,8 @@ pub struct Candidate {
 /// `native` is what this host executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// Everything modelled: AVX-512 (F/BW/DQ/VL/VNNI/VBMI/…), GFNI, AVX2 and older.
+    /// Zen 4's extensions: everything modelled (AVX-512 F/BW/DQ/VL/VNNI/VBMI/…,
+    /// GFNI, AVX2 and older) but AVX-VNNI, the VEX forms Zen 4 lacks.
     X86Avx512,
     /// SSE2 … AVX2 only.
     X86Avx2,
@@ -70,7 +71,7 @@ impl Target {
     /// Whether an instruction needing these CPUID features runs on the target.
     pub fn allows(self, cpuid: &[String]) -> bool {
         match self {
-            Target::X86Avx512 => true,
+            Target::X86Avx512 => !cpuid.iter().any(|c| matches!(c.as_str(), "AVX_VNNI" | "AVX-VNNI")),
             Target::Native => !cpuid.is_empty() && dialectgen::host::Host::get().executes(cpuid),
             Target::X86Avx2 => {
                 !cpuid.is_empty()
