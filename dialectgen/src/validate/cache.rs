@@ -118,15 +118,7 @@ mod tests {
             functions: vec![],
             body: vec![],
         };
-        let call = CallSignature {
-            name: "_x".into(),
-            args: vec![super::super::guide_types::CArg { c_type: "__m128i".into(), width: 128 }],
-            ret_c_type: "__m128i".into(),
-            ret_width: 128,
-            imm_index: None,
-            imm_values: None,
-        };
-        (sema, call)
+        (sema, super::super::evidence::sample_call())
     }
 
     #[test]

@@ -120,20 +120,26 @@ impl Evidence {
     }
 }
 
+/// `__m128i _x(__m128i)`, for tests.
+#[cfg(test)]
+pub(crate) fn sample_call() -> CallSignature {
+    CallSignature {
+        name: "_x".into(),
+        args: vec![super::guide_types::CArg { c_type: "__m128i".into(), width: 128 }],
+        ret_c_type: "__m128i".into(),
+        ret_width: 128,
+        imm_index: None,
+        imm_values: None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::sema::ir::{Arg, ElemType};
 
     fn call() -> CallSignature {
-        CallSignature {
-            name: "_x".into(),
-            args: vec![super::super::guide_types::CArg { c_type: "__m128i".into(), width: 128 }],
-            ret_c_type: "__m128i".into(),
-            ret_width: 128,
-            imm_index: None,
-            imm_values: None,
-        }
+        sample_call()
     }
 
     fn sema(width: u32) -> Semantics {
