@@ -94,6 +94,29 @@ fn requires(flag: &str) -> &'static [&'static str] {
     }
 }
 
+/// The guide CPUIDs of the named x86 target `x86-avx2`: SSE2 … AVX2.
+const X86_AVX2_CPUIDS: &[&str] = &["SSE2", "SSE3", "SSSE3", "SSE4.1", "SSE4.2", "AVX", "AVX2"];
+
+/// The named x86 targets, for which [`x86_target_allows`] is defined.
+pub const X86_TARGETS: &[&str] = &["x86-avx512", "x86-avx2"];
+
+/// Whether code for a named x86 target may use an instruction of guide
+/// CPUID `cpuid`: `x86-avx512` is Zen 4's extensions, everything modelled
+/// but AVX-VNNI (the VEX forms Zen 4 lacks); `x86-avx2` is SSE2 … AVX2.
+pub fn x86_target_allows(target: &str, cpuid: &str) -> bool {
+    let c = crate::x86::scope::normalize_cpuid(cpuid);
+    match target {
+        "x86-avx512" => !matches!(c, "AVX_VNNI" | "AVX-VNNI"),
+        "x86-avx2" => X86_AVX2_CPUIDS.contains(&c),
+        _ => false,
+    }
+}
+
+/// The modelled guide CPUIDs a named x86 target's code may use.
+fn x86_target_cpuids(target: &str) -> Vec<&'static str> {
+    crate::x86::scope::SUPPORTED_CPUIDS.iter().copied().filter(|c| x86_target_allows(target, c)).collect()
+}
+
 /// This machine as hydride sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct Host {
@@ -205,14 +228,12 @@ impl Host {
     /// each it has beyond the base. A Zen 4 is `x86-avx512`, a Zen 3
     /// `x86-avx2`, an AVX-512 machine without VNNI `x86-avx512-avx512_vnni-…`.
     pub fn x86_target(&self) -> String {
-        const AVX2: &[&str] = &["SSE2", "SSE3", "SSSE3", "SSE4.1", "SSE4.2", "AVX", "AVX2"];
         const AVX512: &[&str] = &["AVX512F", "AVX512BW", "AVX512DQ", "AVX512VL", "AVX512CD"];
         let all = crate::x86::scope::SUPPORTED_CPUIDS;
-        let (name, base): (&str, Vec<&str>) = if self.executes(AVX2) && self.executes(AVX512) {
-            // AVX-VNNI (the VEX forms) is not part of AVX-512: Zen 4 lacks it.
-            ("x86-avx512", all.iter().copied().filter(|c| !matches!(*c, "AVX_VNNI" | "AVX-VNNI")).collect())
-        } else if self.executes(AVX2) {
-            ("x86-avx2", AVX2.to_vec())
+        let (name, base): (&str, Vec<&str>) = if self.executes(X86_AVX2_CPUIDS) && self.executes(AVX512) {
+            ("x86-avx512", x86_target_cpuids("x86-avx512"))
+        } else if self.executes(X86_AVX2_CPUIDS) {
+            ("x86-avx2", x86_target_cpuids("x86-avx2"))
         } else {
             ("x86-sse2", vec!["SSE2"])
         };
@@ -232,6 +253,12 @@ impl Host {
             label.push_str(flag);
         }
         label
+    }
+
+    /// The `/proc/cpuinfo` flags code for a named x86 target may need that
+    /// this host lacks: empty when the host executes everything the target uses.
+    pub fn lacks_for(&self, target: &str) -> Vec<String> {
+        self.lacking(x86_target_cpuids(target))
     }
 
     /// The extensions of `wanted` (guide CPUID names) this host lacks, as `/proc/cpuinfo` flags.
@@ -272,6 +299,9 @@ mod tests {
         assert!(flags.contains(&"-mno-avx512f".to_string()) && flags.contains(&"-mno-avxvnni".to_string()));
         assert!(h.llc_flags()[1].starts_with("-mattr=-avx512bw,-avx512f"));
         assert_eq!(h.lacking(["AVX2", "AVX512_VNNI"]), vec!["avx512_vnni"]);
+        assert!(h.lacks_for("x86-avx2").is_empty());
+        assert!(h.lacks_for("x86-avx512").contains(&"avx512f".to_string()));
+        assert!(Host::from_cpuinfo(ZEN4, "").lacks_for("x86-avx512").contains(&"avx512dq".to_string()));
         assert_eq!(h.x86_target(), "x86-avx2+gfni");
         assert_eq!(Host::from_cpuinfo(ZEN4, "avx512*,avx_vnni,gfni").x86_target(), "x86-avx2");
     }
@@ -280,6 +310,7 @@ mod tests {
     fn native_names_the_target_and_what_differs() {
         let all = "flags : sse2 pni ssse3 sse4_1 sse4_2 avx avx2 avx512f avx512bw avx512dq avx512vl avx512cd avx512_vnni avx512vbmi avx512_vbmi2 avx512_bitalg avx512_vpopcntdq avx512ifma avx_vnni gfni\n";
         assert_eq!(Host::from_cpuinfo(all, "avx_vnni").x86_target(), "x86-avx512");
+        assert!(Host::from_cpuinfo(all, "avx_vnni").lacks_for("x86-avx512").is_empty());
         assert_eq!(Host::from_cpuinfo(all, "").x86_target(), "x86-avx512+avx_vnni");
         assert_eq!(Host::from_cpuinfo(all, "avx512_vnni").x86_target(), "x86-avx512-avx512_vnni+avx_vnni");
         assert_eq!(Host::from_cpuinfo("flags : sse2\n", "").x86_target(), "x86-sse2");

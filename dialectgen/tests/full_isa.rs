@@ -4,6 +4,8 @@
 //! data is absent. Validation on the CPU over the same data runs through the
 //! CLI in `scripts/test` (checked by `scripts/check-report.py`).
 
+mod common;
+use common::skip;
 use dialectgen::eval::agreement::check_agreement;
 use dialectgen::validate::cases;
 use dialectgen::x86::survey::{survey, SurveyOptions};
@@ -21,13 +23,6 @@ fn corrections() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-specs/x86/corrections.yaml")
 }
 
-
-/// Skips with a message where the prerequisite is optional; in CI (`CI`
-/// set) a missing prerequisite fails instead, so a skip never ends CI green.
-fn skip(why: &str) {
-    assert!(std::env::var_os("CI").is_none(), "required in CI: {why}");
-    eprintln!("SKIPPED: {why}");
-}
 
 #[test]
 fn full_x86_parses_and_formulas_agree() {

@@ -1,5 +1,7 @@
 //! Validation against this CPU: correct fixtures pass, wrong ones are caught.
 
+mod common;
+use common::skip;
 use dialectgen::validate::ValidationConfig;
 use dialectgen::x86::survey::{survey, SurveyOptions};
 use std::path::PathBuf;
@@ -18,13 +20,6 @@ fn run(dir: &str) -> dialectgen::report::Report {
     survey(&opts, &|_: &str, _: usize, _: usize| {}).expect("survey").report
 }
 
-
-/// Skips with a message where the prerequisite is optional; in CI (`CI`
-/// set) a missing prerequisite fails instead, so a skip never ends CI green.
-fn skip(why: &str) {
-    assert!(std::env::var_os("CI").is_none(), "required in CI: {why}");
-    eprintln!("SKIPPED: {why}");
-}
 
 #[test]
 fn correct_fixtures_validate_on_this_cpu() {

@@ -3,6 +3,8 @@
 //! (this one with features withheld), and only for exactly the semantics,
 //! vectors and results they were recorded with.
 
+mod common;
+use common::skip;
 use dialectgen::host::Host;
 use dialectgen::report::Report;
 use dialectgen::validate::record::{Record, Run};
@@ -10,13 +12,6 @@ use dialectgen::validate::{Outcome, ValidationConfig};
 use dialectgen::x86::survey::{survey, Survey, SurveyOptions};
 use std::path::PathBuf;
 use std::sync::Arc;
-
-/// Skips with a message where the prerequisite is optional; in CI (`CI`
-/// set) a missing prerequisite fails instead, so a skip never ends CI green.
-fn skip(why: &str) {
-    assert!(std::env::var_os("CI").is_none(), "required in CI: {why}");
-    eprintln!("SKIPPED: {why}");
-}
 
 fn run(cfg: ValidationConfig) -> Survey {
     let opts = SurveyOptions {

@@ -320,6 +320,7 @@ fn main() -> Result<()> {
                 "clang_flags": host.clang_flags(),
                 "llc_flags": host.llc_flags(),
                 "x86_target": host.x86_target(),
+                "lacks": dialectgen::host::X86_TARGETS.iter().map(|t| (*t, host.lacks_for(t))).collect::<std::collections::BTreeMap<_, _>>(),
             });
             if json {
                 println!("{}", serde_json::to_string_pretty(&info)?);

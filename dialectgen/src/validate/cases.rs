@@ -120,6 +120,18 @@ pub fn immediate_values(bits: u32) -> Vec<u32> {
     (0..(1u32 << bits.min(8))).collect()
 }
 
+/// The bits of its immediate the guide says an instruction decodes (8 when
+/// it does not say); `None` without an immediate.
+pub fn decoded_immediate_bits(sema: &Semantics) -> Option<u32> {
+    sema.args.iter().find(|a| a.kind == ArgKind::Immediate).map(|a| a.imm_bits.unwrap_or(8))
+}
+
+/// Keeps the cases whose immediate fits in `bits` bits: the cases a
+/// compiler accepts when it rejects immediates the guide says are undecoded.
+pub fn narrow_immediates(cases: &mut Vec<TestCase>, bits: u32) {
+    cases.retain(|c| c.imm.is_some_and(|v| v < (1 << bits)));
+}
+
 /// Immediates are first tried with all 256 values, because many
 /// instructions decode more bits than the guide's `immwidth` says (a shift
 /// count above 15 still shifts everything out); where the compiler rejects

@@ -49,10 +49,18 @@ pub struct ValidationConfig {
 }
 
 impl Default for ValidationConfig {
+    /// The defaults for this machine ([`Host::get`]).
     fn default() -> Self {
+        ValidationConfig::for_host(Host::get().clone())
+    }
+}
+
+impl ValidationConfig {
+    /// The defaults for `host`: compiled for what it executes.
+    pub fn for_host(host: Host) -> ValidationConfig {
         ValidationConfig {
             compiler: PathBuf::from("clang-22"),
-            compiler_flags: ["-O1".to_string(), "-w".to_string()].into_iter().chain(Host::get().clang_flags()).collect(),
+            compiler_flags: ["-O1".to_string(), "-w".to_string()].into_iter().chain(host.clang_flags()).collect(),
             jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
             random_cases: 48,
             cases_per_immediate: 4,
@@ -60,16 +68,8 @@ impl Default for ValidationConfig {
             work_dir: None,
             cache_dir: None,
             record: None,
-            host: Host::get().clone(),
+            host,
         }
-    }
-}
-
-impl ValidationConfig {
-    /// The defaults for `host`: compiled for what it executes.
-    pub fn for_host(host: Host) -> ValidationConfig {
-        let compiler_flags = ["-O1".to_string(), "-w".to_string()].into_iter().chain(host.clang_flags()).collect();
-        ValidationConfig { compiler_flags, host, ..ValidationConfig::default() }
     }
 }
 
@@ -81,15 +81,6 @@ pub enum Outcome {
     /// The semantics disagree with the hardware, or this host with the record.
     Mismatch { detail: String, evidence: Option<Evidence> },
     Failed { stage: &'static str, reason: String },
-}
-
-impl Outcome {
-    pub fn vectors(&self) -> u64 {
-        match self {
-            Outcome::Validated { evidence, .. } => evidence.vectors,
-            _ => 0,
-        }
-    }
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -111,13 +102,12 @@ impl Item<'_> {
     /// Restricts the immediate to the bits the guide says it decodes, when
     /// that is fewer than tried; false when there is nothing to narrow.
     fn narrow_immediate(&mut self) -> bool {
-        let Some(i) = self.call.imm_index else { return false };
-        let bits = self.sema.args[i].imm_bits.unwrap_or(8);
+        let Some(bits) = cases::decoded_immediate_bits(self.sema) else { return false };
         let allowed = cases::immediate_values(bits);
         if self.call.imm_values.as_ref().is_some_and(|v| v.len() <= allowed.len()) {
             return false;
         }
-        self.cases.retain(|c| c.imm.is_some_and(|v| v < (1 << bits)));
+        cases::narrow_immediates(&mut self.cases, bits);
         self.call.imm_values = Some(allowed);
         true
     }
@@ -248,8 +238,8 @@ fn by_record(entry: &GuideEntry, sema: &Semantics, cfg: &ValidationConfig, missi
     // compiler accepts (see `Item::narrow_immediate`).
     let recorded_vectors = record.entries.get(&sema.name).map(|e| e.evidence.vectors_sha256.clone());
     if recorded_vectors.is_some_and(|v| v != current.vectors_sha256) {
-        if let Some(bits) = sema.args.iter().find(|a| a.kind == crate::sema::ir::ArgKind::Immediate).map(|a| a.imm_bits.unwrap_or(8)) {
-            cases.retain(|c| c.imm.is_some_and(|v| v < (1 << bits)));
+        if let Some(bits) = cases::decoded_immediate_bits(sema) {
+            cases::narrow_immediates(&mut cases, bits);
             match Evidence::of_interpreter(sema, &call, &cases) {
                 Ok(e) => current = e,
                 Err(e) => return Outcome::Failed { stage: "eval", reason: e },

@@ -8,6 +8,7 @@ use crate::variants::VariantTable;
 use dialectgen::classify::engine::{member_semantics, SimilarityClass};
 use dialectgen::classify::mask::Masking;
 use dialectgen::design::{int_attribute, Allowed};
+use dialectgen::host::x86_target_allows;
 use dialectgen::sema::ir::{ArgKind, Semantics};
 use std::sync::OnceLock;
 
@@ -37,8 +38,7 @@ pub struct Candidate {
 /// `native` is what this host executes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// Zen 4's extensions: everything modelled (AVX-512 F/BW/DQ/VL/VNNI/VBMI/…,
-    /// GFNI, AVX2 and older) but AVX-VNNI, the VEX forms Zen 4 lacks.
+    /// Zen 4's extensions (see [`x86_target_allows`]).
     X86Avx512,
     /// SSE2 … AVX2 only.
     X86Avx2,
@@ -71,14 +71,9 @@ impl Target {
     /// Whether an instruction needing these CPUID features runs on the target.
     pub fn allows(self, cpuid: &[String]) -> bool {
         match self {
-            Target::X86Avx512 => !cpuid.iter().any(|c| matches!(c.as_str(), "AVX_VNNI" | "AVX-VNNI")),
+            Target::X86Avx512 => cpuid.iter().all(|c| x86_target_allows("x86-avx512", c)),
+            Target::X86Avx2 => !cpuid.is_empty() && cpuid.iter().all(|c| x86_target_allows("x86-avx2", c)),
             Target::Native => !cpuid.is_empty() && dialectgen::host::Host::get().executes(cpuid),
-            Target::X86Avx2 => {
-                !cpuid.is_empty()
-                    && cpuid
-                        .iter()
-                        .all(|c| matches!(c.as_str(), "SSE2" | "SSE3" | "SSSE3" | "SSE4.1" | "SSE4.2" | "AVX" | "AVX2"))
-            }
         }
     }
 }
