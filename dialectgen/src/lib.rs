@@ -6,6 +6,7 @@ pub mod design;
 pub mod eval;
 pub mod generate;
 pub mod host;
+pub mod isa;
 pub mod report;
 pub mod sema;
 pub mod validate;

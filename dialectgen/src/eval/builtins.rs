@@ -132,6 +132,61 @@ impl<D: Domain> Machine<'_, D> {
                 }
                 Ok(Value::Bits(Bits { bv: sum, width: out_width, signed: false }))
             }
+            "ShiftInt" => {
+                // Exact integer shift: left by a signed amount, right when it is
+                // negative; the third argument bounds the left shift.
+                self.arity(name, &args, 3)?;
+                let bound = match self.literal_int(&args[2])?.and_then(|b| b.to_u32()) {
+                    Some(b) if b <= 1024 => b,
+                    _ => return self.invalid("`ShiftInt` needs a constant bound"),
+                };
+                if let Some(n) = self.literal_int(&args[1])? {
+                    let op = if n.sign() == num_bigint::Sign::Minus { crate::sema::ir::BinOp::Shr } else { crate::sema::ir::BinOp::Shl };
+                    let amount = Value::Int(num_traits::Signed::abs(&n));
+                    if op == crate::sema::ir::BinOp::Shl && n > BigInt::from(bound) {
+                        return self.invalid(format!("`ShiftInt` by {n}, beyond its bound {bound}"));
+                    }
+                    return self.binary(op, args[0].clone(), amount);
+                }
+                let x = self.to_bits(&args[0])?;
+                let s = self.to_bits(&args[1])?;
+                let s = as_signed(self.dom, &s);
+                let w = x.width + bound;
+                let ww = w.max(s.width + 1);
+                let xw = resize(self.dom, &x, ww);
+                let sw = resize(self.dom, &s, ww);
+                let zero = self.dom.literal(&BigUint::zero(), ww);
+                let negative = self.dom.compare(BvCmp::Slt, &sw, &zero, ww);
+                let left = self.dom.binary(BvBinOp::Shl, &xw, &sw, ww);
+                let minus = self.dom.binary(BvBinOp::Sub, &zero, &sw, ww);
+                let right = self.dom.binary(if x.signed { BvBinOp::AShr } else { BvBinOp::LShr }, &xw, &minus, ww);
+                let r = self.dom.ite(&negative, &right, &left, ww);
+                let bv = if ww > w { self.dom.extract(&r, ww, w - 1, 0) } else { r };
+                Ok(Value::Bits(Bits { bv, width: w, signed: x.signed }))
+            }
+            "CountLeadingZeros" | "CountLeadingSignBits" => {
+                self.arity(name, &args, 1)?;
+                let b = self.to_bits(&args[0])?;
+                let (bv, width) = if name == "CountLeadingSignBits" {
+                    if b.width < 2 {
+                        return self.invalid("`CountLeadingSignBits` needs at least two bits");
+                    }
+                    // Sign bits after the top one: leading zeros of x[w-1:1] XOR x[w-2:0].
+                    let hi = self.dom.extract(&b.bv, b.width, b.width - 1, 1);
+                    let lo = self.dom.extract(&b.bv, b.width, b.width - 2, 0);
+                    (self.dom.binary(BvBinOp::Xor, &hi, &lo, b.width - 1), b.width - 1)
+                } else {
+                    (b.bv.clone(), b.width)
+                };
+                let out_width = 32 - width.leading_zeros();
+                let mut r = self.dom.literal(&BigUint::from(width), out_width);
+                for i in 0..width {
+                    let bit = self.dom.extract(&bv, width, i, i);
+                    let count = self.dom.literal(&BigUint::from(width - 1 - i), out_width);
+                    r = self.dom.ite(&bit, &count, &r, out_width);
+                }
+                Ok(Value::Bits(Bits { bv: r, width: out_width, signed: false }))
+            }
             "inverse" => {
                 self.arity(name, &args, 1)?;
                 let b = self.to_bits(&args[0])?;

@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod guide_types;
 pub mod harness;
 pub mod record;
+pub mod runner;
 
 use crate::eval::{Concrete, Machine};
 use crate::host::Host;

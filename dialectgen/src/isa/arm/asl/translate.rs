@@ -1,0 +1,656 @@
+//! Partial evaluation of ASL into the semantics IR.
+//!
+//! Decode blocks run with every field known, so all their values are
+//! constants ([`Const`]). Execute blocks then run with those constants
+//! fixed: whatever depends only on them folds away (`if unsigned then …`,
+//! `esize`, `elements`), and what depends on register contents becomes IR.
+//!
+//! ASL integers are unbounded and the IR's arithmetic is exact, so integer
+//! expressions carry over as they are. A `bits(N)` value is kept as an
+//! unsigned N-bit IR value; ASL's modular `+`/`-` on bits is truncated back
+//! to N bits. `FPSR.QC`, the sticky saturation flag, is not part of the
+//! modelled result: writes to it are dropped (the saturated value is).
+
+use super::ast::{Expr as A, IndexArg, Stmt as AStmt, StmtKind as K, Type};
+use super::value::*;
+use crate::sema::ir::{BinOp, Expr as E, Place, Span, Stmt, StmtKind, UnOp};
+use num_bigint::{BigInt, BigUint};
+use num_traits::{One, Signed, ToPrimitive, Zero};
+use std::collections::{HashMap, HashSet};
+
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TranslateError {
+    #[error("{span}: {message}")]
+    Unsupported { span: Span, message: String },
+    #[error("{span}: the encoding is UNDEFINED for these fields")]
+    Undefined { span: Span },
+    #[error("{span}: the encoding belongs to another instruction (SEE {target})")]
+    See { span: Span, target: String },
+}
+
+impl TranslateError {
+    pub fn span(&self) -> Span {
+        match self {
+            TranslateError::Unsupported { span, .. }
+            | TranslateError::Undefined { span }
+            | TranslateError::See { span, .. } => *span,
+        }
+    }
+}
+
+type R<T> = Result<T, TranslateError>;
+
+/// A value during partial evaluation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PV {
+    K(Const),
+    S(E, Ty),
+}
+
+/// The SIMD registers an instruction reads and writes.
+#[derive(Clone, Debug, Default)]
+pub struct Registers {
+    /// Register number → IR input holding its low bits, and how many bits.
+    pub inputs: HashMap<u32, (String, u32)>,
+    /// The destination register's number and the IR variable the result is built in.
+    pub dest: Option<(u32, String)>,
+}
+
+pub struct Translator<'a> {
+    env: HashMap<String, PV>,
+    declared: HashMap<String, Ty>,
+    regs: &'a Registers,
+    out: Vec<Stmt>,
+    span: Span,
+    /// Locals assigned once, as a whole, outside loops and data-dependent branches.
+    foldable: HashSet<String>,
+    /// Whether the destination register has been given its initial value.
+    dest_ready: bool,
+    fresh: usize,
+    /// Prefix of IR names for the locals of an inlined function.
+    prefix: String,
+    lib: Option<&'a super::library::Library>,
+}
+
+/// Runs a decode block with the encoding's fields bound; returns every
+/// variable it defines.
+pub fn run_decode(body: &[AStmt], fields: &[(String, Const)]) -> R<HashMap<String, Const>> {
+    let regs = Registers::default();
+    let mut t = Translator::new(&regs);
+    t.foldable = all_assigned(body);
+    for (n, v) in fields {
+        t.env.insert(n.clone(), PV::K(v.clone()));
+    }
+    t.block(body)?;
+    if let Some(s) = t.out.first() {
+        return Err(TranslateError::Unsupported { span: s.span, message: "decode depends on register contents".into() });
+    }
+    Ok(t.env
+        .into_iter()
+        .filter_map(|(k, v)| match v {
+            PV::K(c) => Some((k, c)),
+            PV::S(..) => None,
+        })
+        .collect())
+}
+
+/// Translates an execute block with `consts` (the decode's values, some
+/// replaced by data-dependent ones such as an immediate operand) fixed.
+pub fn run_execute(
+    body: &[AStmt],
+    consts: &HashMap<String, PV>,
+    regs: &Registers,
+    lib: &super::library::Library,
+) -> R<Vec<Stmt>> {
+    let mut t = Translator::new(regs);
+    t.lib = Some(lib);
+    t.env = consts.clone();
+    t.foldable = foldable_locals(body);
+    t.block(body)?;
+    t.init_dest()?;
+    Ok(t.out)
+}
+
+/// Names assigned anywhere in `body` (decode blocks: all fold).
+fn all_assigned(body: &[AStmt]) -> HashSet<String> {
+    let mut counts = HashMap::new();
+    count_assignments(body, false, &mut counts);
+    counts.into_keys().collect()
+}
+
+/// Locals assigned exactly once, wholly, at the top level.
+fn foldable_locals(body: &[AStmt]) -> HashSet<String> {
+    let mut counts: HashMap<String, (usize, bool)> = HashMap::new();
+    count_assignments(body, false, &mut counts);
+    counts.into_iter().filter(|(_, (n, ok))| *n == 1 && *ok).map(|(k, _)| k).collect()
+}
+
+fn count_assignments(body: &[AStmt], nested: bool, counts: &mut HashMap<String, (usize, bool)>) {
+    let note = |name: &str, whole: bool, counts: &mut HashMap<String, (usize, bool)>| {
+        let e = counts.entry(name.to_string()).or_insert((0, true));
+        e.0 += 1;
+        e.1 &= whole && !nested;
+    };
+    for s in body {
+        match &s.kind {
+            K::Decl { vars, .. } => {
+                for (v, init) in vars {
+                    if init.is_some() {
+                        note(v, true, counts);
+                    }
+                }
+            }
+            K::Assign { target, .. } => {
+                for (name, whole) in targets(target) {
+                    note(&name, whole, counts);
+                }
+            }
+            K::If { arms, otherwise } => {
+                for (_, b) in arms {
+                    count_assignments(b, true, counts);
+                }
+                count_assignments(otherwise, true, counts);
+            }
+            K::For { var, body, .. } => {
+                note(var, false, counts);
+                count_assignments(body, true, counts);
+            }
+            K::Case { arms, otherwise, .. } => {
+                for (_, b) in arms {
+                    count_assignments(b, true, counts);
+                }
+                if let Some(b) = otherwise {
+                    count_assignments(b, true, counts);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The variables an assignment target writes, and whether wholly.
+fn targets(t: &A) -> Vec<(String, bool)> {
+    match t {
+        A::Var(v) => vec![(v.clone(), true)],
+        A::Tuple(items) => items.iter().flat_map(targets).collect(),
+        A::Index(base, args) => match base.as_ref() {
+            A::Var(f) if f == "Elem" => match args.first() {
+                Some(IndexArg::One(A::Var(v))) => vec![(v.clone(), false)],
+                _ => vec![],
+            },
+            A::Var(f) if f == "V" || f == "Vpart" => vec![],
+            A::Var(v) => vec![(v.clone(), false)],
+            _ => vec![],
+        },
+        _ => vec![],
+    }
+}
+
+fn assigned_in(body: &[AStmt]) -> HashSet<String> {
+    let mut counts = HashMap::new();
+    count_assignments(body, true, &mut counts);
+    counts.into_keys().collect()
+}
+
+fn int(v: impl Into<BigInt>) -> E {
+    E::Int(v.into())
+}
+fn call(f: &str, args: Vec<E>) -> E {
+    E::Call { func: f.to_string(), args }
+}
+fn bin(op: BinOp, a: E, b: E) -> E {
+    E::binary(op, a, b)
+}
+/// `e` as an unsigned `w`-bit value (truncating or zero-extending).
+fn zext(e: E, w: u32) -> E {
+    call("ZeroExtend", vec![e, int(w)])
+}
+fn slice(e: E, hi: E, lo: E) -> E {
+    E::Slice { base: Box::new(e), hi: Box::new(hi), lo: Box::new(lo) }
+}
+
+impl<'a> Translator<'a> {
+    fn new(regs: &'a Registers) -> Self {
+        Translator {
+            env: HashMap::new(),
+            declared: HashMap::new(),
+            regs,
+            out: Vec::new(),
+            span: Span::default(),
+            foldable: HashSet::new(),
+            dest_ready: false,
+            fresh: 0,
+            prefix: String::new(),
+            lib: None,
+        }
+    }
+
+    /// The IR name of ASL local `name` in the current function.
+    fn ir_name(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
+    fn unsupported<T>(&self, message: impl Into<String>) -> R<T> {
+        Err(TranslateError::Unsupported { span: self.span, message: message.into() })
+    }
+
+    fn emit(&mut self, place: Place, value: E) {
+        self.out.push(Stmt { span: self.span, kind: StmtKind::Assign { place, value } });
+    }
+
+    fn block(&mut self, body: &[AStmt]) -> R<()> {
+        for s in body {
+            self.span = s.span;
+            self.stmt(s)?;
+        }
+        Ok(())
+    }
+
+    /// Turns constants that `body` may overwrite into IR variables, so that
+    /// a loop or a data-dependent branch can update them.
+    fn materialize(&mut self, names: &HashSet<String>) -> R<()> {
+        let mut sorted: Vec<&String> = names.iter().collect();
+        sorted.sort();
+        for n in sorted {
+            if let Some(PV::K(c)) = self.env.get(n).cloned() {
+                let (e, ty) = self.const_ir(&c)?;
+                let ir = self.ir_name(n);
+                self.emit(Place { var: ir.clone(), range: None }, e);
+                self.env.insert(n.clone(), PV::S(E::var(&ir), ty));
+            }
+        }
+        Ok(())
+    }
+
+    fn stmt(&mut self, s: &AStmt) -> R<()> {
+        match &s.kind {
+            K::Decl { ty, vars } => {
+                let ty = self.ty(ty)?;
+                for (name, init) in vars {
+                    if let Some(t) = &ty {
+                        self.declared.insert(name.clone(), t.clone());
+                    }
+                    match init {
+                        Some(v) => self.assign_var(name, v)?,
+                        None => {
+                            if let Some(Ty::Bits(w)) = ty {
+                                let z = Const::Bits { value: BigUint::zero(), width: w };
+                                if self.foldable.contains(name) {
+                                    self.env.insert(name.clone(), PV::K(z));
+                                } else {
+                                    let (e, t) = self.const_ir(&z)?;
+                                    let ir = self.ir_name(name);
+                                    self.emit(Place { var: ir.clone(), range: None }, e);
+                                    self.env.insert(name.clone(), PV::S(E::var(&ir), t));
+                                }
+                            } else {
+                                self.env.remove(name);
+                            }
+                        }
+                    }
+                }
+                Ok(())
+            }
+            K::Assign { target, value } => self.assign(target, value),
+            K::Call(e) => self.call_stmt(e),
+            K::If { arms, otherwise } => self.if_stmt(arms, otherwise),
+            K::For { var, from, to, down, body } => {
+                let (PV::K(Const::Int(a)), PV::K(Const::Int(b))) = (self.expr(from, None)?, self.expr(to, None)?)
+                else {
+                    return self.unsupported("loop bounds depend on register contents");
+                };
+                if a == b {
+                    // One iteration: the counter is a constant.
+                    self.env.insert(var.clone(), PV::K(Const::Int(a)));
+                    self.block(body)?;
+                    self.env.remove(var);
+                    return Ok(());
+                }
+                let mut written = assigned_in(body);
+                written.remove(var);
+                self.materialize(&written)?;
+                let range = if *down { (b.clone(), a.clone()) } else { (a.clone(), b.clone()) };
+                let ir_var = self.ir_name(var);
+                self.env.insert(var.clone(), PV::S(E::var(&ir_var), Ty::Int(Some(range))));
+                let span = self.span;
+                let saved = std::mem::take(&mut self.out);
+                self.block(body)?;
+                let inner = std::mem::replace(&mut self.out, saved);
+                self.env.remove(var);
+                self.out.push(Stmt {
+                    span,
+                    kind: StmtKind::For { var: ir_var, from: E::Int(a), to: E::Int(b), descending: *down, body: inner },
+                });
+                Ok(())
+            }
+            K::Case { scrutinee, arms, otherwise } => {
+                let v = self.expr(scrutinee, None)?;
+                let PV::K(c) = v else { return self.unsupported("case on register contents") };
+                for (pats, body) in arms {
+                    for p in pats {
+                        if self.pattern_matches(&c, p)? {
+                            return self.block(body);
+                        }
+                    }
+                }
+                match otherwise {
+                    Some(b) => self.block(b),
+                    None => self.unsupported(format!("no case arm matches {}", c.describe())),
+                }
+            }
+            K::Return(_) => self.unsupported("return outside a function"),
+            K::Undefined | K::Unpredictable => Err(TranslateError::Undefined { span: self.span }),
+            K::See(t) => Err(TranslateError::See { span: self.span, target: t.clone() }),
+        }
+    }
+
+    fn pattern_matches(&mut self, c: &Const, p: &A) -> R<bool> {
+        Ok(match (c, p) {
+            (Const::Bits { value, width }, A::Bits(pat)) => matches_pattern(value, *width, pat),
+            (Const::Enum(e), A::Var(n)) => e == n,
+            (Const::Int(i), A::Num(n)) => i == n,
+            _ => {
+                let PV::K(pc) = self.expr(p, None)? else { return self.unsupported("case label is not constant") };
+                *c == pc
+            }
+        })
+    }
+
+    fn ty(&mut self, t: &Type) -> R<Option<Ty>> {
+        Ok(match t {
+            Type::Integer => Some(Ty::Int(None)),
+            Type::Boolean | Type::Bit => Some(if matches!(t, Type::Bit) { Ty::Bits(1) } else { Ty::Bool }),
+            Type::Bits(w) => Some(Ty::Bits(self.const_width(w)?)),
+            Type::Named(_) => None,
+        })
+    }
+
+    fn const_width(&mut self, e: &A) -> R<u32> {
+        match self.expr(e, None)? {
+            PV::K(Const::Int(i)) => match i.to_u32() {
+                Some(w) if w > 0 && w <= 4096 => Ok(w),
+                _ => self.unsupported(format!("bad width {i}")),
+            },
+            _ => self.unsupported("width depends on register contents"),
+        }
+    }
+
+    fn call_stmt(&mut self, e: &A) -> R<()> {
+        match e {
+            A::Call(f, _) if f.starts_with("CheckFPAdvSIMDEnabled") || f.ends_with(".CheckFPAdvSIMDEnabled") => Ok(()),
+            A::Call(f, args) if f == "assert" => match args.first().map(|a| self.expr(a, None)).transpose()? {
+                Some(PV::K(Const::Bool(false))) => self.unsupported("assertion fails"),
+                _ => Ok(()),
+            },
+            A::Call(f, _) => self.unsupported(format!("unknown procedure `{f}`")),
+            _ => self.unsupported("expression used as a statement"),
+        }
+    }
+
+    fn if_stmt(&mut self, arms: &[(A, Vec<AStmt>)], otherwise: &[AStmt]) -> R<()> {
+        let Some(((c, body), rest)) = arms.split_first() else { return self.block(otherwise) };
+        // Branches that only set the sticky saturation flag do nothing here.
+        match self.expr(c, None)? {
+            PV::K(Const::Bool(true)) => self.block(body),
+            PV::K(Const::Bool(false)) => self.if_stmt(rest, otherwise),
+            PV::K(other) => self.unsupported(format!("condition is {}, not a boolean", other.describe())),
+            PV::S(cond, _) => {
+                let mut written = assigned_in(body);
+                for (_, b) in rest {
+                    written.extend(assigned_in(b));
+                }
+                written.extend(assigned_in(otherwise));
+                self.materialize(&written)?;
+                let span = self.span;
+                let env0 = self.env.clone();
+                let saved = std::mem::take(&mut self.out);
+                self.block(body)?;
+                let then = std::mem::take(&mut self.out);
+                let env_then = std::mem::replace(&mut self.env, env0);
+                self.if_stmt(rest, otherwise)?;
+                let other = std::mem::replace(&mut self.out, saved);
+                self.merge_env(&env_then);
+                self.out.push(Stmt { span, kind: StmtKind::If { cond, then, otherwise: other } });
+                Ok(())
+            }
+        }
+    }
+
+    /// After a data-dependent branch: variables keep the IR name both
+    /// branches wrote, with the union of their ranges.
+    fn merge_env(&mut self, other: &HashMap<String, PV>) {
+        for (k, v) in other {
+            match (self.env.get(k).cloned(), v) {
+                (Some(PV::S(e, Ty::Int(a))), PV::S(_, Ty::Int(b))) => {
+                    self.env.insert(k.clone(), PV::S(e, Ty::Int(range_union(&a, b))));
+                }
+                (None, v) => {
+                    self.env.insert(k.clone(), v.clone());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn assign(&mut self, target: &A, value: &A) -> R<()> {
+        match target {
+            A::Var(name) => self.assign_var(name, value),
+            A::Discard => Ok(()),
+            A::Field(base, _) if matches!(base.as_ref(), A::Var(r) if r == "FPSR") => Ok(()),
+            A::Tuple(items) => {
+                let A::Call(f, args) = value else { return self.unsupported("tuple assignment from a non-call") };
+                let (v, _sat) = self.sat_call(f, args)?;
+                // items[1] is the saturation flag: not modelled.
+                for (k, it) in items.iter().enumerate() {
+                    if k == 0 {
+                        self.assign_value(it, v.clone())?;
+                    } else if let A::Var(n) = it {
+                        self.env.insert(n.clone(), PV::K(Const::Bool(false)));
+                    }
+                }
+                Ok(())
+            }
+            _ => {
+                let want = self.target_width(target)?;
+                let v = self.expr(value, want)?;
+                self.assign_value(target, v)
+            }
+        }
+    }
+
+    /// The width a target holds, when it is known before evaluating the value.
+    fn target_width(&mut self, target: &A) -> R<Option<u32>> {
+        if let A::Index(base, args) = target {
+            if let (A::Var(f), Some(IndexArg::One(sz))) = (base.as_ref(), args.get(2)) {
+                if f == "Elem" {
+                    return Ok(Some(self.const_width(sz)?));
+                }
+            }
+            if matches!(base.as_ref(), A::Var(f) if f == "Vpart") {
+                return Ok(Some(64));
+            }
+        }
+        Ok(None)
+    }
+
+    fn assign_var(&mut self, name: &str, value: &A) -> R<()> {
+        let want = match self.declared.get(name) {
+            Some(Ty::Bits(w)) => Some(*w),
+            _ => None,
+        };
+        let v = self.expr(value, want)?;
+        self.assign_value(&A::Var(name.to_string()), v)
+    }
+
+    fn assign_value(&mut self, target: &A, v: PV) -> R<()> {
+        match target {
+            A::Var(name) => {
+                let declared = self.declared.get(name).cloned();
+                let v = match (&declared, v) {
+                    (Some(Ty::Bits(w)), PV::K(Const::Bits { value, width })) if width != *w => {
+                        PV::K(Const::bits(value, *w))
+                    }
+                    (Some(Ty::Bits(w)), PV::K(Const::Int(i))) => PV::K(Const::bits(to_bits(&i, *w), *w)),
+                    (_, v) => v,
+                };
+                if let PV::K(c) = &v {
+                    if self.foldable.contains(name) {
+                        self.env.insert(name.clone(), PV::K(c.clone()));
+                        return Ok(());
+                    }
+                }
+                let (e, ty) = self.to_ir(v)?;
+                let (e, ty) = match (declared, ty) {
+                    (Some(Ty::Bits(w)), Ty::Bits(x)) if w == x => (e, Ty::Bits(w)),
+                    (Some(Ty::Bits(w)), _) => (zext(e, w), Ty::Bits(w)),
+                    (_, t) => (e, t),
+                };
+                let ir = self.ir_name(name);
+                self.emit(Place { var: ir.clone(), range: None }, e);
+                self.env.insert(name.clone(), PV::S(E::var(&ir), ty));
+                Ok(())
+            }
+            A::Index(base, args) => match base.as_ref() {
+                A::Var(f) if f == "Elem" => {
+                    let [IndexArg::One(A::Var(x)), IndexArg::One(idx), IndexArg::One(size)] = args.as_slice() else {
+                        return self.unsupported("Elem[] needs a variable, an index and a size");
+                    };
+                    let size = self.const_width(size)?;
+                    let idx = self.expr(idx, None)?;
+                    let (idx, _) = self.to_ir(idx)?;
+                    self.write_range(x, idx, size, v)
+                }
+                A::Var(f) if f == "V" || f == "Vpart" => self.write_register(f == "Vpart", args, v),
+                A::Var(x) => {
+                    if let [IndexArg::One(bit)] = args.as_slice() {
+                        let b = self.expr(bit, None)?;
+                        let (b, _) = self.to_ir(b)?;
+                        return self.write_range(x, b, 1, v);
+                    }
+                    let [IndexArg::Range(hi, lo)] = args.as_slice() else {
+                        return self.unsupported(format!("unsupported write to `{x}[…]`"));
+                    };
+                    let (PV::K(Const::Int(hi)), PV::K(Const::Int(lo))) = (self.expr(hi, None)?, self.expr(lo, None)?)
+                    else {
+                        return self.unsupported("bit range bounds depend on register contents");
+                    };
+                    let w = (&hi - &lo + 1u8).to_u32().unwrap_or(0);
+                    self.write_range(x, E::Int(lo / BigInt::from(w.max(1))), w, v)
+                }
+                _ => self.unsupported("unsupported assignment target"),
+            },
+            _ => self.unsupported("unsupported assignment target"),
+        }
+    }
+
+    /// `x[idx*size + size-1 : idx*size] = v`.
+    fn write_range(&mut self, x: &str, idx: E, size: u32, v: PV) -> R<()> {
+        self.materialize(&HashSet::from([x.to_string()]))?;
+        let Some(PV::S(E::Var(ir), _)) = self.env.get(x).cloned() else {
+            return self.unsupported(format!("`{x}` is written before it is declared"));
+        };
+        let (e, _) = self.to_ir(v)?;
+        let lo = bin(BinOp::Mul, idx, int(size));
+        let hi = bin(BinOp::Add, lo.clone(), int(size - 1));
+        let e = zext(e, size);
+        self.out.push(Stmt { span: self.span, kind: StmtKind::Assign { place: Place { var: ir, range: Some((hi, lo)) }, value: e } });
+        Ok(())
+    }
+
+    fn reg_number(&mut self, e: &A) -> R<u32> {
+        match self.expr(e, None)? {
+            PV::K(Const::Int(i)) => i.to_u32().map_or_else(|| self.unsupported("bad register number"), Ok),
+            _ => self.unsupported("register number depends on register contents"),
+        }
+    }
+
+    /// Gives the destination its initial value: the input in the same
+    /// register when there is one (`_high` forms keep the low half), else zero.
+    fn init_dest(&mut self) -> R<()> {
+        if self.dest_ready {
+            return Ok(());
+        }
+        let Some((d, var)) = self.regs.dest.clone() else { return Ok(()) };
+        self.dest_ready = true;
+        let init = match self.regs.inputs.get(&d) {
+            Some((input, w)) if *w == 128 => E::var(input),
+            Some((input, _)) => zext(E::var(input), 128),
+            None => zext(int(0), 128),
+        };
+        self.out.insert(0, Stmt { span: Span::default(), kind: StmtKind::Assign { place: Place { var, range: None }, value: init } });
+        Ok(())
+    }
+
+    fn write_register(&mut self, part: bool, args: &[IndexArg], v: PV) -> R<()> {
+        let IndexArg::One(r) = &args[0] else { return self.unsupported("bad register access") };
+        let r = self.reg_number(r)?;
+        let Some((d, var)) = self.regs.dest.clone() else { return self.unsupported("writes a SIMD register") };
+        if r != d {
+            return self.unsupported(format!("writes register {r}, not the destination"));
+        }
+        self.init_dest()?;
+        let half = if part {
+            let Some(IndexArg::One(p)) = args.get(1) else { return self.unsupported("Vpart[] needs a part") };
+            self.reg_number(p)?
+        } else {
+            0
+        };
+        let (e, ty) = self.to_ir(v)?;
+        let w = match ty {
+            Ty::Bits(w) => w,
+            _ => return self.unsupported("register written with a non-bits value"),
+        };
+        let (place, value) = if half == 1 {
+            (Place { var: var.clone(), range: Some((int(127), int(64))) }, zext(e, 64))
+        } else {
+            (Place { var: var.clone(), range: None }, if w == 128 { e } else { zext(e, 128) })
+        };
+        self.emit(place, value);
+        self.env.insert(var.clone(), PV::S(E::var(&var), Ty::Bits(128)));
+        Ok(())
+    }
+
+    fn read_register(&mut self, part: bool, args: &[IndexArg], want: Option<u32>) -> R<PV> {
+        let Some(IndexArg::One(r)) = args.first() else { return self.unsupported("bad register access") };
+        let r = self.reg_number(r)?;
+        let half = if part {
+            let Some(IndexArg::One(p)) = args.get(1) else { return self.unsupported("Vpart[] needs a part") };
+            self.reg_number(p)?
+        } else {
+            0
+        };
+        let full: E = match (&self.regs.dest, self.regs.inputs.get(&r)) {
+            (Some((d, var)), _) if *d == r && self.dest_ready => E::var(var),
+            (_, Some((input, w))) => {
+                if *w == 128 {
+                    E::var(input)
+                } else {
+                    zext(E::var(input), 128)
+                }
+            }
+            _ => return self.unsupported(format!("reads register {r}, which no argument is passed in")),
+        };
+        let w = if part { 64 } else { want.unwrap_or(128).min(128) };
+        let e = if half == 1 { slice(full, int(127), int(64)) } else if w == 128 { full } else { slice(full, int(w - 1), int(0)) };
+        Ok(PV::S(e, Ty::Bits(w)))
+    }
+
+    /// IR for a value, and its type.
+    fn to_ir(&mut self, v: PV) -> R<(E, Ty)> {
+        match v {
+            PV::S(e, t) => Ok((e, t)),
+            PV::K(c) => self.const_ir(&c),
+        }
+    }
+
+    fn const_ir(&self, c: &Const) -> R<(E, Ty)> {
+        Ok(match c {
+            Const::Int(i) => (E::Int(i.clone()), Ty::Int(Some((i.clone(), i.clone())))),
+            Const::Bool(b) => (int(u8::from(*b)), Ty::Bool),
+            Const::Bits { value, width } => (zext(E::Int(BigInt::from(value.clone())), *width), Ty::Bits(*width)),
+            Const::Enum(e) => return self.unsupported(format!("enumeration value {e} in data")),
+        })
+    }
+}
+
+mod exprs;

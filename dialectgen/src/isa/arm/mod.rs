@@ -1,0 +1,9 @@
+//! AArch64 Advanced SIMD (NEON, with dot product and i8mm): Arm's intrinsics
+//! table and ASL pseudocode → semantics IR, validated under qemu-aarch64.
+
+pub mod asl;
+pub mod assembly;
+pub mod bind;
+pub mod harness;
+pub mod intrinsics;
+pub mod scope;
