@@ -7,7 +7,7 @@ use crate::classify::engine::{classify, ClassStats};
 use crate::design::{build, render::render};
 use crate::report::Report;
 use crate::validate::ValidationConfig;
-use crate::x86::survey::{survey, Progress, SurveyOptions};
+use crate::isa::x86::survey::{survey, Progress, SurveyOptions};
 use std::path::{Path, PathBuf};
 
 /// Written into every generated file's header.
@@ -37,9 +37,9 @@ pub struct GenSummary {
 #[derive(Debug, thiserror::Error)]
 pub enum GenError {
     #[error(transparent)]
-    Survey(#[from] crate::x86::survey::SurveyError),
+    Survey(#[from] crate::isa::x86::survey::SurveyError),
     #[error(transparent)]
-    Lowering(#[from] crate::x86::lowering::LoweringError),
+    Lowering(#[from] crate::isa::x86::lowering::LoweringError),
     #[error(transparent)]
     Render(#[from] crate::design::render::RenderError),
     #[error(transparent)]
@@ -79,7 +79,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     progress.update("lower", 0, semantics.len());
     let scratch =
         tempfile::tempdir().map_err(|source| GenError::Write { path: "temporary directory".into(), source })?;
-    let lowerings = crate::x86::lowering::lowerings(&semantics, &opts.compiler, &opts.cost_cpu, scratch.path())?;
+    let lowerings = crate::isa::x86::lowering::lowerings(&semantics, &opts.compiler, &opts.cost_cpu, scratch.path())?;
     progress.update("lower", semantics.len(), semantics.len());
     // One class per line: reviewable diffs without a 10 MB pretty print.
     let cost_source =

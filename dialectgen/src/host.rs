@@ -17,7 +17,7 @@ pub const WITHHOLD_ENV: &str = "HYDRIDE_WITHHOLD_FEATURES";
 
 /// The `/proc/cpuinfo` flag of an Intel guide CPUID name.
 pub fn cpuinfo_flag(cpuid: &str) -> Option<&'static str> {
-    Some(match crate::x86::scope::normalize_cpuid(cpuid) {
+    Some(match crate::isa::x86::scope::normalize_cpuid(cpuid) {
         "SSE2" => "sse2",
         "SSE3" => "pni",
         "SSSE3" => "ssse3",
@@ -104,7 +104,7 @@ pub const X86_TARGETS: &[&str] = &["x86-avx512", "x86-avx2"];
 /// CPUID `cpuid`: `x86-avx512` is Zen 4's extensions, everything modelled
 /// but AVX-VNNI (the VEX forms Zen 4 lacks); `x86-avx2` is SSE2 … AVX2.
 pub fn x86_target_allows(target: &str, cpuid: &str) -> bool {
-    let c = crate::x86::scope::normalize_cpuid(cpuid);
+    let c = crate::isa::x86::scope::normalize_cpuid(cpuid);
     match target {
         "x86-avx512" => !matches!(c, "AVX_VNNI" | "AVX-VNNI"),
         "x86-avx2" => X86_AVX2_CPUIDS.contains(&c),
@@ -114,7 +114,7 @@ pub fn x86_target_allows(target: &str, cpuid: &str) -> bool {
 
 /// The modelled guide CPUIDs a named x86 target's code may use.
 fn x86_target_cpuids(target: &str) -> Vec<&'static str> {
-    crate::x86::scope::SUPPORTED_CPUIDS.iter().copied().filter(|c| x86_target_allows(target, c)).collect()
+    crate::isa::x86::scope::SUPPORTED_CPUIDS.iter().copied().filter(|c| x86_target_allows(target, c)).collect()
 }
 
 /// This machine as hydride sees it.
@@ -229,7 +229,7 @@ impl Host {
     /// `x86-avx2`, an AVX-512 machine without VNNI `x86-avx512-avx512_vnni-…`.
     pub fn x86_target(&self) -> String {
         const AVX512: &[&str] = &["AVX512F", "AVX512BW", "AVX512DQ", "AVX512VL", "AVX512CD"];
-        let all = crate::x86::scope::SUPPORTED_CPUIDS;
+        let all = crate::isa::x86::scope::SUPPORTED_CPUIDS;
         let (name, base): (&str, Vec<&str>) = if self.executes(X86_AVX2_CPUIDS) && self.executes(AVX512) {
             ("x86-avx512", x86_target_cpuids("x86-avx512"))
         } else if self.executes(X86_AVX2_CPUIDS) {

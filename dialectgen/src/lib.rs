@@ -10,4 +10,3 @@ pub mod isa;
 pub mod report;
 pub mod sema;
 pub mod validate;
-pub mod x86;

@@ -5,7 +5,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use dialectgen::host::Host;
 use dialectgen::validate::record::Record;
 use dialectgen::validate::ValidationConfig;
-use dialectgen::x86::survey::{survey, SurveyOptions};
+use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::Mutex;

@@ -436,6 +436,7 @@ mod tests {
             width,
             elem: ElemType { width: 8, signed: false },
             imm_bits: None,
+            imm_range: None,
         };
         let s = Semantics {
             name: "t".into(),

@@ -40,8 +40,11 @@ pub fn op_name(intrinsic: &str) -> String {
     intrinsic.trim_start_matches('_').to_string()
 }
 
-/// The values an immediate decodes: `0 ..= 2^bits - 1` (at most a byte).
+/// The values an immediate takes: its vendor range, else `0 ..= 2^bits - 1` (at most a byte).
 fn immediate_range(a: &Arg) -> Allowed {
+    if let Some((lo, hi)) = a.imm_range {
+        return Allowed::Range(lo, hi);
+    }
     Allowed::Range(0, (1i64 << a.imm_bits.unwrap_or(8).min(8)) - 1)
 }
 

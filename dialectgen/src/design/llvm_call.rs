@@ -11,7 +11,7 @@ use super::build::{op_name, target_names};
 use crate::classify::engine::SimilarityClass;
 use crate::classify::mask::Masking;
 use crate::sema::ir::{ArgKind, Semantics};
-use crate::x86::lowering::{IntrinsicSignature, Lowering};
+use crate::isa::x86::lowering::{IntrinsicSignature, Lowering};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

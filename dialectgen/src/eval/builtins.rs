@@ -95,6 +95,27 @@ impl<D: Domain> Machine<'_, D> {
                 let b = self.to_bits(&args[0])?;
                 Ok(Value::Bits(Bits { signed: name == "Signed", ..b }))
             }
+            "AsInteger" => {
+                // The bits read as an integer: unsigned when the flag is non-zero.
+                self.arity(name, &args, 2)?;
+                let Some(flag) = self.literal_int(&args[1])? else {
+                    return self.invalid("`AsInteger` needs a constant signedness");
+                };
+                let b = self.to_bits(&args[0])?;
+                Ok(Value::Bits(Bits { signed: flag.is_zero(), ..b }))
+            }
+            "SaturateAs" => {
+                // Saturate to `width` bits, unsigned when the flag is non-zero.
+                self.arity(name, &args, 3)?;
+                let (Some(w), Some(flag)) = (self.literal_int(&args[1])?, self.literal_int(&args[2])?) else {
+                    return self.invalid("`SaturateAs` needs a constant width and signedness");
+                };
+                let w = match w.to_u32() {
+                    Some(w) if w > 0 && w <= 512 => w,
+                    _ => return self.invalid("`SaturateAs` width out of range"),
+                };
+                self.saturate(&args[0], w, flag.is_zero())
+            }
             "ABS" => {
                 self.arity(name, &args, 1)?;
                 if let Value::Int(i) = &args[0] {

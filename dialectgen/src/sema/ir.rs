@@ -241,6 +241,9 @@ pub struct Arg {
     /// For immediates: how many low bits the instruction decodes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imm_bits: Option<u32>,
+    /// For immediates whose vendor gives their values: the inclusive range.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub imm_range: Option<(i64, i64)>,
 }
 
 /// The semantics of one instruction (or intrinsic).

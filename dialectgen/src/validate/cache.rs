@@ -110,6 +110,7 @@ mod tests {
             width: 128,
             elem: ElemType { width: 8, signed: false },
             imm_bits: None,
+            imm_range: None,
         };
         let sema = Semantics {
             name: "_x".into(),

@@ -149,6 +149,7 @@ mod tests {
             width,
             elem: ElemType { width: 8, signed: false },
             imm_bits: None,
+            imm_range: None,
         };
         Semantics { name: "_x".into(), args: vec![arg.clone()], result: arg, functions: vec![], body: vec![] }
     }

@@ -15,7 +15,7 @@ pub mod runner;
 use crate::eval::{Concrete, Machine};
 use crate::host::Host;
 use crate::sema::ir::Semantics;
-use crate::x86::guide::GuideEntry;
+use crate::isa::x86::guide::GuideEntry;
 use cases::TestCase;
 use evidence::Evidence;
 use record::{Record, Verdict, Vouch};

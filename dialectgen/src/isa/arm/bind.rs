@@ -218,7 +218,7 @@ pub fn signature(i: &Intrinsic) -> Result<(Vec<Arg>, Arg, Registers), BindFailur
                 return Err(BindFailure::new("signature", format!("immediate `{}` may be negative", a.name)));
             }
             let bits = (64 - (hi.max(1) as u64).leading_zeros()).max(1);
-            args.push(Arg { name: a.name.clone(), kind: ArgKind::Immediate, width: bits, elem: ElemType { width: bits, signed: false }, imm_bits: Some(bits) });
+            args.push(Arg { name: a.name.clone(), kind: ArgKind::Immediate, width: bits, elem: ElemType { width: bits, signed: false }, imm_bits: Some(bits), imm_range: Some((lo, hi)) });
             continue;
         }
         let (role, reg) = match &a.register {
@@ -236,7 +236,7 @@ pub fn signature(i: &Intrinsic) -> Result<(Vec<Arg>, Arg, Registers), BindFailur
             return Err(BindFailure::new("signature", format!("two arguments in register {role}")));
         }
         let kind = if a.c_type.lanes > 1 || reg.starts_with('V') { ArgKind::Vector } else { ArgKind::Scalar };
-        args.push(Arg { name: a.name.clone(), kind, width, elem, imm_bits: None });
+        args.push(Arg { name: a.name.clone(), kind, width, elem, imm_bits: None, imm_range: None });
     }
     if args.iter().filter(|a| a.kind == ArgKind::Immediate).count() > 1 {
         return Err(BindFailure::new("signature", "more than one immediate"));
@@ -253,6 +253,7 @@ pub fn signature(i: &Intrinsic) -> Result<(Vec<Arg>, Arg, Registers), BindFailur
         width: i.ret.bits(),
         elem: ElemType { width: i.ret.elem_bits, signed: false },
         imm_bits: None,
+        imm_range: None,
     };
     Ok((args, result, regs))
 }

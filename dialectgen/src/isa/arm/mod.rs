@@ -4,6 +4,11 @@
 pub mod asl;
 pub mod assembly;
 pub mod bind;
+pub mod corrections;
+// pub mod front;
 pub mod harness;
 pub mod intrinsics;
+pub mod lowering;
+// pub mod report;
 pub mod scope;
+// pub mod validate;

@@ -106,8 +106,8 @@ pub fn run_execute(
     t.lib = Some(lib);
     t.env = consts.clone();
     t.foldable = foldable_locals(body);
-    t.block(body)?;
     t.init_dest()?;
+    t.block(body)?;
     Ok(t.out)
 }
 
@@ -391,8 +391,16 @@ impl<'a> Translator<'a> {
         let Some(((c, body), rest)) = arms.split_first() else { return self.block(otherwise) };
         // Branches that only set the sticky saturation flag do nothing here.
         match self.expr(c, None)? {
-            PV::K(Const::Bool(true)) => self.block(body),
-            PV::K(Const::Bool(false)) => self.if_stmt(rest, otherwise),
+            PV::K(Const::Bool(flag)) => {
+                if rest.is_empty() && self.keep_flag_branch(flag, body, otherwise)? {
+                    return Ok(());
+                }
+                if flag {
+                    self.block(body)
+                } else {
+                    self.if_stmt(rest, otherwise)
+                }
+            }
             PV::K(other) => self.unsupported(format!("condition is {}, not a boolean", other.describe())),
             PV::S(cond, _) => {
                 let mut written = assigned_in(body);
@@ -414,6 +422,44 @@ impl<'a> Translator<'a> {
                 Ok(())
             }
         }
+    }
+
+    /// `if flag then … else …` with the flag fixed by the encoding, kept in
+    /// the IR as `if <0 or 1>` when both branches translate and write only
+    /// variables that already depend on register contents: forms of an
+    /// instruction that differ in the flag then share a template. False
+    /// (nothing emitted) when the branch must be chosen here.
+    fn keep_flag_branch(&mut self, flag: bool, then: &[AStmt], otherwise: &[AStmt]) -> R<bool> {
+        if then.is_empty() || otherwise.is_empty() {
+            return Ok(false);
+        }
+        let mut written = assigned_in(then);
+        written.extend(assigned_in(otherwise));
+        if written.iter().any(|n| !matches!(self.env.get(n), Some(PV::S(..)))) {
+            return Ok(false);
+        }
+        let (env0, fresh0) = (self.env.clone(), self.fresh);
+        let saved = std::mem::take(&mut self.out);
+        let a = self.block(then);
+        let a_out = std::mem::take(&mut self.out);
+        let env_a = std::mem::replace(&mut self.env, env0.clone());
+        let b = if a.is_ok() { self.block(otherwise) } else { Ok(()) };
+        let b_out = std::mem::replace(&mut self.out, saved);
+        let same_types = env_a.iter().all(|(k, v)| match (v, self.env.get(k)) {
+            (PV::S(_, Ty::Bits(x)), Some(PV::S(_, Ty::Bits(y)))) => x == y,
+            (PV::S(..), Some(PV::S(..))) => true,
+            (PV::K(x), Some(PV::K(y))) => x == y,
+            (_, None) | (PV::K(_), _) => !env0.contains_key(k) || env0.get(k) == Some(v),
+            _ => false,
+        });
+        if a.is_err() || b.is_err() || !same_types {
+            self.env = env0;
+            self.fresh = fresh0;
+            return Ok(false);
+        }
+        self.merge_env(&env_a);
+        self.out.push(Stmt { span: self.span, kind: StmtKind::If { cond: int(u8::from(flag)), then: a_out, otherwise: b_out } });
+        Ok(true)
     }
 
     /// After a data-dependent branch: variables keep the IR name both
@@ -564,20 +610,23 @@ impl<'a> Translator<'a> {
         }
     }
 
-    /// Gives the destination its initial value: the input in the same
-    /// register when there is one (`_high` forms keep the low half), else zero.
+    /// Gives the destination its initial value, first of all: the input in
+    /// the same register when there is one (`_high` forms keep the low
+    /// half, accumulators read it), else zero.
     fn init_dest(&mut self) -> R<()> {
         if self.dest_ready {
             return Ok(());
         }
         let Some((d, var)) = self.regs.dest.clone() else { return Ok(()) };
         self.dest_ready = true;
+        // Registers are read and written through the same 128-bit shapes
+        // whatever the operand width, so that instructions differing only in
+        // widths translate to the same template.
         let init = match self.regs.inputs.get(&d) {
-            Some((input, w)) if *w == 128 => E::var(input),
             Some((input, _)) => zext(E::var(input), 128),
             None => zext(int(0), 128),
         };
-        self.out.insert(0, Stmt { span: Span::default(), kind: StmtKind::Assign { place: Place { var, range: None }, value: init } });
+        self.out.push(Stmt { span: Span::default(), kind: StmtKind::Assign { place: Place { var, range: None }, value: init } });
         Ok(())
     }
 
@@ -596,14 +645,13 @@ impl<'a> Translator<'a> {
             0
         };
         let (e, ty) = self.to_ir(v)?;
-        let w = match ty {
-            Ty::Bits(w) => w,
-            _ => return self.unsupported("register written with a non-bits value"),
-        };
+        if !matches!(ty, Ty::Bits(_)) {
+            return self.unsupported("register written with a non-bits value");
+        }
         let (place, value) = if half == 1 {
             (Place { var: var.clone(), range: Some((int(127), int(64))) }, zext(e, 64))
         } else {
-            (Place { var: var.clone(), range: None }, if w == 128 { e } else { zext(e, 128) })
+            (Place { var: var.clone(), range: None }, zext(e, 128))
         };
         self.emit(place, value);
         self.env.insert(var.clone(), PV::S(E::var(&var), Ty::Bits(128)));
@@ -621,17 +669,11 @@ impl<'a> Translator<'a> {
         };
         let full: E = match (&self.regs.dest, self.regs.inputs.get(&r)) {
             (Some((d, var)), _) if *d == r && self.dest_ready => E::var(var),
-            (_, Some((input, w))) => {
-                if *w == 128 {
-                    E::var(input)
-                } else {
-                    zext(E::var(input), 128)
-                }
-            }
+            (_, Some((input, _))) => zext(E::var(input), 128),
             _ => return self.unsupported(format!("reads register {r}, which no argument is passed in")),
         };
         let w = if part { 64 } else { want.unwrap_or(128).min(128) };
-        let e = if half == 1 { slice(full, int(127), int(64)) } else if w == 128 { full } else { slice(full, int(w - 1), int(0)) };
+        let e = if half == 1 { slice(full, int(127), int(64)) } else { slice(full, int(w - 1), int(0)) };
         Ok(PV::S(e, Ty::Bits(w)))
     }
 

@@ -38,7 +38,7 @@ impl Translator<'_> {
             }
             A::Binary(op, a, b) => self.binary(op, a, b, want),
             A::Cond(c, a, b) => match self.expr(c, None)? {
-                PV::K(Const::Bool(t)) => self.expr(if t { a } else { b }, want),
+                PV::K(Const::Bool(t)) => self.choice(t, a, b, want),
                 PV::K(o) => self.unsupported(format!("condition is {}", o.describe())),
                 PV::S(c, _) => {
                     let (x, tx) = { let v = self.expr(a, want)?; self.to_ir(v)? };
@@ -65,6 +65,28 @@ impl Translator<'_> {
             }
             A::Tuple(_) | A::Discard => self.unsupported("tuple in an expression"),
         }
+    }
+
+    /// `if flag then a else b` with the flag fixed by the encoding: when
+    /// both arms depend on register contents and have one type, the flag
+    /// stays in the IR as a number (so forms that differ only in it share a
+    /// template); otherwise the chosen arm.
+    fn choice(&mut self, flag: bool, a: &A, b: &A, want: Option<u32>) -> R<PV> {
+        let mark = self.out.len();
+        let fresh = self.fresh;
+        if let (Ok(PV::S(x, tx)), Ok(PV::S(y, ty))) = (self.expr(a, want), self.expr(b, want)) {
+            if tx == ty || matches!((&tx, &ty), (Ty::Int(_), Ty::Int(_))) {
+                let t = match (tx, ty) {
+                    (Ty::Int(p), Ty::Int(q)) => Ty::Int(range_union(&p, &q)),
+                    (t, _) => t,
+                };
+                let sel = E::Select { cond: Box::new(int(u8::from(flag))), then: Box::new(x), otherwise: Box::new(y) };
+                return Ok(PV::S(sel, t));
+            }
+        }
+        self.out.truncate(mark);
+        self.fresh = fresh;
+        self.expr(if flag { a } else { b }, want)
     }
 
     fn unary(&mut self, op: &str, v: PV) -> R<PV> {
@@ -438,7 +460,20 @@ impl Translator<'_> {
                 arity(2)?;
                 let (v, w) = self.bits_arg(&args[0], f)?;
                 let unsigned = self.bool_arg(&args[1], f)?;
-                self.to_int(v, w, !unsigned)
+                match v {
+                    // The signedness stays a number, so that signed and unsigned
+                    // forms of an instruction share one template.
+                    PV::S(e, _) => {
+                        let range = if unsigned {
+                            bits_range(w)
+                        } else {
+                            let half = pow2(w - 1);
+                            Some((-half.clone(), half - 1))
+                        };
+                        Ok(PV::S(call("AsInteger", vec![e, int(u8::from(unsigned))]), Ty::Int(range)))
+                    }
+                    k => self.to_int(k, w, !unsigned),
+                }
             }
             "Zeros" | "Ones" => {
                 let w = match args.first() {
@@ -652,7 +687,7 @@ impl Translator<'_> {
             return Ok((PV::K(Const::bits(to_bits(&c, n), n)), ()));
         }
         let (e, _) = self.to_ir(v)?;
-        let s = call(if unsigned { "SaturateU" } else { "Saturate" }, vec![e, int(n)]);
+        let s = call("SaturateAs", vec![e, int(n), int(u8::from(unsigned))]);
         Ok((PV::S(zext(s, n), Ty::Bits(n)), ()))
     }
 

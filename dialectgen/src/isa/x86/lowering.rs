@@ -50,7 +50,7 @@ fn mlir_type_of_llvm(t: &str) -> Option<String> {
 }
 
 /// `declare <16 x i32> @llvm.x(<16 x i32>, i32 immarg) #1` → name and signature.
-fn parse_declaration(line: &str) -> Option<(String, IntrinsicSignature)> {
+pub(crate) fn parse_declaration(line: &str) -> Option<(String, IntrinsicSignature)> {
     let rest = line.strip_prefix("declare ")?;
     let at = rest.find(" @llvm.")?;
     let result = mlir_type_of_llvm(rest[..at].split_whitespace().last()?)
@@ -190,7 +190,7 @@ pub fn lowerings(
     Ok(result)
 }
 
-fn split_ir(ir: &str) -> BTreeMap<String, Vec<String>> {
+pub(crate) fn split_ir(ir: &str) -> BTreeMap<String, Vec<String>> {
     let mut out = BTreeMap::new();
     let mut current: Option<(String, Vec<String>)> = None;
     for line in ir.lines() {

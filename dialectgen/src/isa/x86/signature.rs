@@ -73,7 +73,7 @@ pub fn to_arg(p: &GuideParam, etype_override: Option<&str>) -> Result<Arg, Signa
     // Comparison predicates (`_MM_CMPINT_ENUM`) take 3 bits; the compiler rejects larger values.
     let default_bits = if p.c_type.contains("_MM_CMPINT_ENUM") { 3 } else { 8 };
     let imm_bits = (kind == ArgKind::Immediate).then(|| p.immwidth.unwrap_or(default_bits).min(8));
-    Ok(Arg { name: p.varname.clone(), kind, width, elem, imm_bits })
+    Ok(Arg { name: p.varname.clone(), kind, width, elem, imm_bits, imm_range: None })
 }
 
 /// Arguments and result of an entry, with element-type corrections applied.

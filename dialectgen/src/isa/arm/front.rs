@@ -1,0 +1,160 @@
+//! The ARM front end as one step: read Arm's tables and ASL, decide scope,
+//! bind every in-scope intrinsic to its encoding and translate its semantics.
+
+use super::asl::instrs::{self, InstrFile};
+use super::asl::library::Library;
+use super::assembly;
+use super::bind::{decode_words, semantics, BindFailure, Spec};
+use super::corrections::Corrections;
+use super::intrinsics::{self, Intrinsic};
+use super::scope::{exclusion, Exclusion};
+use crate::sema::ir::Semantics;
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// Where Arm's files are under an ISA data directory.
+#[derive(Clone, Debug)]
+pub struct ArmSources {
+    pub intrinsics: PathBuf,
+    pub instrs: PathBuf,
+    pub library: PathBuf,
+}
+
+impl ArmSources {
+    /// `DIR/arm/…`, or `DIR/…` when `DIR` is the ARM folder itself.
+    pub fn under(dir: &Path) -> ArmSources {
+        let base = if dir.join("arm").join("intr.json").exists() { dir.join("arm") } else { dir.to_path_buf() };
+        ArmSources {
+            intrinsics: base.join("intr.json"),
+            instrs: base.join("asl").join("arch_instrs.asl"),
+            library: base.join("asl").join("arch.asl"),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrontEndError {
+    #[error(transparent)]
+    Intrinsics(#[from] intrinsics::IntrinsicsError),
+    #[error(transparent)]
+    Instrs(#[from] instrs::InstrFileError),
+    #[error("{path}: {source}")]
+    Library { path: PathBuf, source: std::io::Error },
+    #[error("cannot run the assembler: {0}")]
+    Assembler(String),
+}
+
+/// One in-scope intrinsic and what became of it.
+#[derive(Clone, Debug)]
+pub struct Bound {
+    pub intrinsic: Intrinsic,
+    /// The assembly of its instruction (first immediate value).
+    pub assembly: Option<String>,
+    /// Encoding and instruction (execute block) names.
+    pub encoding: Option<String>,
+    pub instruction: Option<String>,
+    pub result: Result<Semantics, BindFailure>,
+}
+
+pub struct ArmFrontEnd {
+    pub sources: ArmSources,
+    pub total: usize,
+    pub excluded: Vec<(Intrinsic, Exclusion)>,
+    /// Excluded by a reviewed correction, with its reason.
+    pub corrected_out: Vec<(Intrinsic, String)>,
+    pub bound: Vec<Bound>,
+}
+
+/// Reads the sources and binds every in-scope intrinsic whose name
+/// contains `filter` (all when `None`).
+pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>) -> Result<ArmFrontEnd, FrontEndError> {
+    let all = intrinsics::load(&sources.intrinsics)?;
+    let instr_file: InstrFile = instrs::read(&sources.instrs)?;
+    let library = Library::read(&sources.library)
+        .map_err(|source| FrontEndError::Library { path: sources.library.clone(), source })?;
+    let spec = Spec::new(instr_file, library);
+    let total = all.len();
+    let mut excluded = Vec::new();
+    let mut corrected_out = Vec::new();
+    let mut in_scope = Vec::new();
+    for mut i in all {
+        if filter.is_some_and(|f| !i.name.contains(f)) {
+            continue;
+        }
+        if let Some(c) = corrections.get(&i.name) {
+            if c.exclude {
+                corrected_out.push((i, c.reason.clone()));
+                continue;
+            }
+            if let Some(ins) = &c.instruction {
+                i.instructions = vec![ins.clone()];
+            }
+        }
+        match exclusion(&i) {
+            Ok(()) => in_scope.push(i),
+            Err(e) => excluded.push((i, e)),
+        }
+    }
+    // Every immediate value of every intrinsic, assembled in one call.
+    let mut lines = Vec::new();
+    let mut owners: Vec<(usize, Option<i64>)> = Vec::new();
+    let mut asm_fail: BTreeMap<usize, String> = BTreeMap::new();
+    for (k, i) in in_scope.iter().enumerate() {
+        let imm = i.args.iter().find(|a| a.range.is_some());
+        let values: Vec<Option<i64>> = match imm.and_then(|a| a.range) {
+            Some((lo, hi)) => (lo..=hi).map(Some).collect(),
+            None => vec![None],
+        };
+        for v in values {
+            let imms: Vec<(String, i64)> = match (imm, v) {
+                (Some(a), Some(v)) => vec![(a.name.clone(), v)],
+                _ => Vec::new(),
+            };
+            match assembly::assembly_text(i, &imms) {
+                Ok(text) => {
+                    lines.push(text);
+                    owners.push((k, v));
+                }
+                Err(e) => {
+                    asm_fail.entry(k).or_insert_with(|| e.to_string());
+                }
+            }
+        }
+    }
+    let words = assembly::encode(&lines).map_err(|e| FrontEndError::Assembler(e.to_string()))?;
+    let mut per: BTreeMap<usize, Vec<(Option<i64>, u32)>> = BTreeMap::new();
+    let mut first_line: BTreeMap<usize, String> = BTreeMap::new();
+    for ((k, v), (line, w)) in owners.iter().zip(lines.iter().zip(words)) {
+        first_line.entry(*k).or_insert_with(|| line.clone());
+        match w {
+            Ok(w) => per.entry(*k).or_default().push((*v, w)),
+            Err(e) => {
+                asm_fail.entry(*k).or_insert_with(|| format!("`{line}`: {e}"));
+            }
+        }
+    }
+    let bound: Vec<Bound> = in_scope
+        .into_par_iter()
+        .enumerate()
+        .map(|(k, i)| {
+            let assembly = first_line.get(&k).cloned();
+            if let Some(e) = asm_fail.get(&k) {
+                let f = BindFailure { stage: "assemble", message: e.clone(), location: None };
+                return Bound { intrinsic: i, assembly, encoding: None, instruction: None, result: Err(f) };
+            }
+            let words = per.get(&k).cloned().unwrap_or_default();
+            match decode_words(&spec, &words) {
+                Err(f) => Bound { intrinsic: i, assembly, encoding: None, instruction: None, result: Err(f) },
+                Ok(d) => {
+                    let enc = &spec.instrs.encodings[d.encoding];
+                    let encoding = Some(enc.name.clone());
+                    let instruction = Some(spec.instrs.instructions[enc.instruction].name.clone());
+                    let result = semantics(&spec, &i, &d);
+                    Bound { intrinsic: i, assembly, encoding, instruction, result }
+                }
+            }
+        })
+        .collect();
+    Ok(ArmFrontEnd { sources: sources.clone(), total, excluded, corrected_out, bound })
+}

@@ -1,0 +1,101 @@
+//! What each ARM intrinsic becomes in LLVM IR: clang-22 compiles a call of
+//! it for AArch64, and the function's body names the `llvm.aarch64.*`
+//! intrinsic called (or the generic IR operations used). This is what a
+//! `hydride_arm` op lowers to.
+
+use super::intrinsics::Intrinsic;
+use crate::isa::x86::lowering::{parse_declaration, split_ir, IntrinsicSignature};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+/// Flags for compiling NEON code with dot product and i8mm.
+pub const CLANG_FLAGS: &[&str] = &["--target=aarch64-linux-gnu", "-march=armv8.6-a+i8mm+dotprod+sha3+rdm", "-ffreestanding"];
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ArmLowering {
+    /// `llvm.aarch64.neon.sqadd.v8i8`, when one intrinsic is called.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub llvm_intrinsics: Vec<String>,
+    /// Generic IR operations (`add`, `shufflevector`, …).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub llvm_ops: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signature: Option<IntrinsicSignature>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ArmLoweringError {
+    #[error("cannot run {compiler}: {source}")]
+    Compiler { compiler: String, source: std::io::Error },
+    #[error("{compiler} rejected the lowering source: {message}")]
+    Rejected { compiler: String, message: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+fn c_source(intrinsics: &[&Intrinsic]) -> String {
+    let mut s = String::from("#include <arm_neon.h>\n");
+    for (k, i) in intrinsics.iter().enumerate() {
+        let params: Vec<String> = i
+            .args
+            .iter()
+            .enumerate()
+            .filter(|(_, a)| a.range.is_none())
+            .map(|(n, a)| format!("{} a{n}", a.c_type.name))
+            .collect();
+        let args: Vec<String> = i
+            .args
+            .iter()
+            .enumerate()
+            .map(|(n, a)| a.range.map_or_else(|| format!("a{n}"), |(lo, _)| lo.to_string()))
+            .collect();
+        let _ = writeln!(s, "{} hydride_f{k}({}) {{ return {}({}); }}", i.ret.name, params.join(", "), i.name, args.join(", "));
+    }
+    s
+}
+
+/// Lowers every intrinsic (immediates at their smallest value).
+pub fn lowerings(intrinsics: &[&Intrinsic], compiler: &Path, dir: &Path) -> Result<BTreeMap<String, ArmLowering>, ArmLoweringError> {
+    let c_path = dir.join("arm-lowering.c");
+    let ll_path = dir.join("arm-lowering.ll");
+    std::fs::write(&c_path, c_source(intrinsics))?;
+    let out = Command::new(compiler)
+        .args(CLANG_FLAGS)
+        .args(["-O1", "-w", "-S", "-emit-llvm", "-o"])
+        .arg(&ll_path)
+        .arg(&c_path)
+        .output()
+        .map_err(|source| ArmLoweringError::Compiler { compiler: compiler.display().to_string(), source })?;
+    if !out.status.success() {
+        let message = String::from_utf8_lossy(&out.stderr).lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
+        return Err(ArmLoweringError::Rejected { compiler: compiler.display().to_string(), message });
+    }
+    let ir = std::fs::read_to_string(&ll_path)?;
+    let bodies = split_ir(&ir);
+    let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
+    let mut result = BTreeMap::new();
+    for (k, i) in intrinsics.iter().enumerate() {
+        let mut l = ArmLowering::default();
+        for line in bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default() {
+            if let Some(p) = line.find("@llvm.") {
+                let callee: String = line[p + 1..].chars().take_while(|c| *c != '(').collect();
+                if !l.llvm_intrinsics.contains(&callee) {
+                    l.llvm_intrinsics.push(callee);
+                }
+            } else if let Some((_, rhs)) = line.split_once(" = ") {
+                let op = rhs.split_whitespace().next().unwrap_or("").to_string();
+                if !matches!(op.as_str(), "bitcast" | "tail" | "call") && !l.llvm_ops.contains(&op) {
+                    l.llvm_ops.push(op);
+                }
+            }
+        }
+        if let [only] = l.llvm_intrinsics.as_slice() {
+            l.signature = declarations.get(only).cloned();
+        }
+        result.insert(i.name.clone(), l);
+    }
+    Ok(result)
+}
