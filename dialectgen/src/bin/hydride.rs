@@ -19,7 +19,11 @@ struct Cli {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Isa {
+    /// Intel SSE … AVX-512 (Intrinsics Guide XML), validated natively.
     X86,
+    /// AArch64 NEON with dotprod and i8mm (Arm's intrinsics table and ASL),
+    /// validated under qemu-aarch64.
+    Arm,
 }
 
 #[derive(Subcommand)]
@@ -233,6 +237,9 @@ fn main() -> Result<()> {
                 .then(|| ValidationConfig { cache_dir: Some(cache_dir), record, ..ValidationConfig::default() });
             gen(isa_data, out, validation, timeout_ms, &templates, &lit_dir, report_json)?
         }
+        Command::Isa { isa: Isa::Arm, isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, work_dir, verbose, .. } => {
+            isa_arm(ArmArgs { isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, work_dir, verbose })?
+        }
         Command::Isa {
             isa: Isa::X86,
             isa_data,
@@ -311,6 +318,9 @@ fn main() -> Result<()> {
             }
         }
         Command::Record { isa: Isa::X86, isa_data, record, jobs, fresh } => refresh_record(isa_data, record, jobs, fresh)?,
+        Command::Record { isa: Isa::Arm, .. } => {
+            bail!("ARM is validated under qemu-aarch64 on every host; it needs no record (run `hydride isa arm --validate`)")
+        }
         Command::Host { json } => {
             let host = Host::get();
             let info = serde_json::json!({
@@ -338,6 +348,102 @@ fn main() -> Result<()> {
         }
     }
     Ok(())
+}
+
+struct ArmArgs {
+    isa_data: PathBuf,
+    corrections: Option<PathBuf>,
+    no_corrections: bool,
+    print: bool,
+    validate: bool,
+    report_json: Option<PathBuf>,
+    semantics_json: Option<PathBuf>,
+    filter: Option<String>,
+    jobs: Option<usize>,
+    work_dir: Option<PathBuf>,
+    verbose: bool,
+}
+
+/// The reviewed corrections to Arm's table, relative to the repository.
+const ARM_CORRECTIONS: &str = "isa-specs/arm/corrections.yaml";
+
+/// `hydride isa arm`: bind, translate and (with --validate) run under qemu-aarch64.
+fn isa_arm(a: ArmArgs) -> Result<()> {
+    use dialectgen::isa::arm::{corrections::Corrections, front, report, validate};
+    let sources = front::ArmSources::under(&a.isa_data);
+    if !sources.intrinsics.exists() {
+        bail!("no ARM intrinsics table at {} (use --isa-data or HYDRIDE_ISA_DATA)", sources.intrinsics.display());
+    }
+    let corrections = if a.no_corrections {
+        Corrections::default()
+    } else {
+        match a.corrections.or_else(|| repository_path(ARM_CORRECTIONS)) {
+            Some(p) => Corrections::load(&p)?,
+            None => {
+                eprintln!("note: no ARM corrections file found; using Arm's tables as they are");
+                Corrections::default()
+            }
+        }
+    };
+    let fe = front::run(&sources, &corrections, a.filter.as_deref()).context("ARM front end failed")?;
+    let with_sema: Vec<(usize, &dialectgen::isa::arm::intrinsics::Intrinsic, &dialectgen::sema::ir::Semantics)> = fe
+        .bound
+        .iter()
+        .enumerate()
+        .filter_map(|(k, b)| b.result.as_ref().ok().map(|s| (k, &b.intrinsic, s)))
+        .collect();
+    let mut outcomes: Vec<Option<validate::ArmOutcome>> = vec![None; fe.bound.len()];
+    if a.validate {
+        let cfg = arm_harness_config(a.jobs, a.work_dir)?;
+        eprintln!("validating {} intrinsics under {}", with_sema.len(), cfg.runner.describe());
+        outcomes = validate::validate(&fe.bound, &cfg, validate::CaseCounts::default());
+    }
+    let rep = report::build(&fe, &outcomes);
+    if a.verbose {
+        for f in rep.failures.iter().chain(&rep.mismatches) {
+            eprintln!("{} [{}] {}{}", f.name, f.stage, f.reason, f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default());
+        }
+    }
+    if a.print {
+        for (_, _, s) in &with_sema {
+            println!("{}", dialectgen::sema::print::semantics_to_string(s));
+        }
+    }
+    print!("{}", rep.table());
+    if let Some(path) = a.report_json {
+        std::fs::write(&path, serde_json::to_string_pretty(&rep)?).with_context(|| format!("writing {}", path.display()))?;
+        eprintln!("report written to {}", path.display());
+    }
+    if let Some(path) = a.semantics_json {
+        let all: Vec<_> = with_sema.iter().map(|(_, _, s)| *s).collect();
+        std::fs::write(&path, serde_json::to_string_pretty(&all)?).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if a.validate && rep.mismatched > 0 {
+        bail!("{} ARM intrinsics disagree with the emulator", rep.mismatched);
+    }
+    Ok(())
+}
+
+/// Compiles with clang-22 for AArch64 and runs under qemu-aarch64.
+fn arm_harness_config(jobs: Option<usize>, work_dir: Option<PathBuf>) -> Result<dialectgen::isa::arm::harness::HarnessConfig> {
+    use dialectgen::validate::runner::Runner;
+    let runner = Runner::qemu_aarch64();
+    if !runner.available() {
+        bail!("qemu-aarch64 is not installed (scripts/setup installs qemu-user)");
+    }
+    let scratch = match work_dir {
+        Some(d) => d,
+        None => std::env::temp_dir().join(format!("hydride-arm-{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&scratch).with_context(|| format!("creating {}", scratch.display()))?;
+    Ok(dialectgen::isa::arm::harness::HarnessConfig {
+        clang: PathBuf::from("clang-22"),
+        objdump: PathBuf::from("llvm-objdump-22"),
+        runner,
+        work_dir: scratch,
+        batch_size: 150,
+        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+    })
 }
 
 /// `hydride record x86`: this host's verdicts into the record.

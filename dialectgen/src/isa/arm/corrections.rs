@@ -12,6 +12,9 @@ pub struct Correction {
     /// The instruction the intrinsic really is.
     #[serde(default)]
     pub instruction: Option<String>,
+    /// The instruction's operands as they really are (`Vd.8B,Vn.8B,Vm.8B`).
+    #[serde(default)]
+    pub operands: Option<String>,
     /// Leave the intrinsic out.
     #[serde(default)]
     pub exclude: bool,

@@ -54,6 +54,10 @@ pub struct Bound {
     /// Encoding and instruction (execute block) names.
     pub encoding: Option<String>,
     pub instruction: Option<String>,
+    /// The instruction word for each immediate value, and the mask of the
+    /// bits that do not name registers.
+    pub words: Vec<(Option<i64>, u32)>,
+    pub register_mask: u32,
     pub result: Result<Semantics, BindFailure>,
 }
 
@@ -89,6 +93,9 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
             }
             if let Some(ins) = &c.instruction {
                 i.instructions = vec![ins.clone()];
+            }
+            if let Some(ops) = &c.operands {
+                i.operands = ops.clone();
             }
         }
         match exclusion(&i) {
@@ -141,17 +148,22 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
             let assembly = first_line.get(&k).cloned();
             if let Some(e) = asm_fail.get(&k) {
                 let f = BindFailure { stage: "assemble", message: e.clone(), location: None };
-                return Bound { intrinsic: i, assembly, encoding: None, instruction: None, result: Err(f) };
+                return Bound { intrinsic: i, assembly, encoding: None, instruction: None, words: Vec::new(), register_mask: 0, result: Err(f) };
             }
             let words = per.get(&k).cloned().unwrap_or_default();
             match decode_words(&spec, &words) {
-                Err(f) => Bound { intrinsic: i, assembly, encoding: None, instruction: None, result: Err(f) },
+                Err(f) => Bound { intrinsic: i, assembly, encoding: None, instruction: None, words, register_mask: 0, result: Err(f) },
                 Ok(d) => {
                     let enc = &spec.instrs.encodings[d.encoding];
                     let encoding = Some(enc.name.clone());
                     let instruction = Some(spec.instrs.instructions[enc.instruction].name.clone());
+                    let register_mask = !enc
+                        .fields
+                        .iter()
+                        .filter(|f| matches!(f.name.as_str(), "Rd" | "Rn" | "Rm" | "Ra" | "Rt"))
+                        .fold(0u32, |m, f| m | (((1u64 << f.width) - 1) << f.lo) as u32);
                     let result = semantics(&spec, &i, &d);
-                    Bound { intrinsic: i, assembly, encoding, instruction, result }
+                    Bound { intrinsic: i, assembly, encoding, instruction, words, register_mask, result }
                 }
             }
         })

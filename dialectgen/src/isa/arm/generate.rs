@@ -52,13 +52,7 @@ pub fn generate(
     let mut outcomes: Vec<Option<ArmOutcome>> = vec![None; fe.bound.len()];
     if let Some(cfg) = harness {
         progress("arm run", 0, with_sema.len());
-        let items: Vec<_> = with_sema
-            .iter()
-            .map(|k| (&fe.bound[*k].intrinsic, fe.bound[*k].result.as_ref().expect("has semantics")))
-            .collect();
-        for (k, o) in with_sema.iter().zip(validate::validate(&items, cfg, CaseCounts::default())) {
-            outcomes[*k] = Some(o);
-        }
+        outcomes = validate::validate(&fe.bound, cfg, CaseCounts::default());
         progress("arm run", with_sema.len(), with_sema.len());
     }
     let report = report::build(&fe, &outcomes);

@@ -2,7 +2,8 @@
 //! random and edge vectors, every immediate and lane value, and each result
 //! is compared bit for bit with the interpreter.
 
-use super::harness::{execute, HarnessCase, HarnessConfig, HarnessItem, Via};
+use super::front::Bound;
+use super::harness::{execute, Expected, HarnessCase, HarnessConfig, HarnessItem, Via};
 use super::intrinsics::Intrinsic;
 use crate::eval::{Concrete, Machine};
 use crate::sema::ir::{ArgKind, Semantics};
@@ -54,14 +55,38 @@ fn hex(v: &BigUint, width: u32) -> String {
     format!("0x{:0>w$}", v.to_str_radix(16), w = width.div_ceil(4) as usize)
 }
 
-/// Validates every `(intrinsic, semantics)` pair.
-pub fn validate(items: &[(&Intrinsic, &Semantics)], cfg: &HarnessConfig, counts: CaseCounts) -> Vec<ArmOutcome> {
+/// Validates every bound intrinsic with semantics (others get `None`).
+pub fn validate(bound: &[Bound], cfg: &HarnessConfig, counts: CaseCounts) -> Vec<Option<ArmOutcome>> {
+    let with: Vec<usize> = (0..bound.len()).filter(|k| bound[*k].result.is_ok()).collect();
+    let items: Vec<(&Intrinsic, &Semantics)> =
+        with.iter().map(|k| (&bound[*k].intrinsic, bound[*k].result.as_ref().expect("has semantics"))).collect();
+    let expected: Vec<Vec<Expected>> = with
+        .iter()
+        .map(|k| bound[*k].words.iter().map(|(imm, word)| Expected { imm: *imm, word: *word, mask: bound[*k].register_mask }).collect())
+        .collect();
+    let outcomes = validate_items(&items, &expected, cfg, counts);
+    let mut out = vec![None; bound.len()];
+    for (k, o) in with.into_iter().zip(outcomes) {
+        out[k] = Some(o);
+    }
+    out
+}
+
+/// Validates `(intrinsic, semantics)` pairs whose instruction words are `expected`.
+pub fn validate_items(
+    items: &[(&Intrinsic, &Semantics)],
+    expected: &[Vec<Expected>],
+    cfg: &HarnessConfig,
+    counts: CaseCounts,
+) -> Vec<ArmOutcome> {
     let cases: Vec<Vec<TestCase>> = items.iter().map(|(_, s)| test_cases(s, counts)).collect();
     let harness_items: Vec<HarnessItem> = items
         .iter()
         .zip(&cases)
-        .map(|((i, s), cs)| HarnessItem {
+        .zip(expected)
+        .map(|(((i, s), cs), ex)| HarnessItem {
             intrinsic: i,
+            expected: ex.clone(),
             cases: cs
                 .iter()
                 .map(|c| HarnessCase {
