@@ -1,13 +1,12 @@
 //! `hydride gen`: from vendor data to every generated file, in one call.
 //!
-//! Front end (parse, validate), similarity classes, clang lowerings and
-//! costs, the class database, the IRDL dialects and their round-trip tests.
+//! Each registered ISA ([`crate::isa::registry`]) reads, validates and
+//! classifies its instructions and designs its dialect; this module writes
+//! what they give, the `autollvm` dialect over their classes, the class
+//! summary, the op variant table and the dialects' round-trip tests.
 
-use crate::classify::engine::{classify, ClassStats};
-use crate::design::{build, render::render};
-use crate::report::Report;
-use crate::validate::ValidationConfig;
-use crate::isa::x86::survey::{survey, Progress, SurveyOptions};
+use crate::design::{build, render::render, DialectDesign};
+use crate::isa::{registry, IsaOutput, Progress};
 use std::path::{Path, PathBuf};
 
 /// Written into every generated file's header.
@@ -15,31 +14,37 @@ pub const GENERATED_BY: &str = "hydride gen --isa-data <vendor data>";
 
 pub struct GenOptions {
     pub isa_data: PathBuf,
-    pub corrections: Option<PathBuf>,
-    /// `None`: classify parsed semantics without validating them.
-    pub validation: Option<ValidationConfig>,
+    /// `isa-specs/`: per ISA, reviewed corrections and recorded evidence.
+    pub specs_dir: PathBuf,
+    /// Validate by execution; without, classify what parses.
+    pub validate: bool,
+    /// Recorded hardware verdicts to use instead of `isa-specs/<isa>/`'s
+    /// (ISAs validated on the host); `no_record` uses none.
+    pub record: Option<PathBuf>,
+    pub no_record: bool,
+    /// Reuse validation verdicts cached here.
+    pub cache_dir: Option<PathBuf>,
+    pub jobs: Option<usize>,
     pub timeout_ms: u32,
     pub templates: PathBuf,
     pub out: PathBuf,
     pub lit_dir: PathBuf,
-    /// C compiler and CPU for lowerings and costs.
+    /// The C compiler (clang-22).
     pub compiler: PathBuf,
-    pub cost_cpu: String,
+    /// Only these ISAs (all when empty).
+    pub only: Vec<String>,
 }
 
 pub struct GenSummary {
-    pub report: Report,
-    pub stats: ClassStats,
-    pub target_ops: usize,
+    /// Per ISA: its output.
+    pub isas: Vec<(&'static str, IsaOutput)>,
     pub autollvm_ops: usize,
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum GenError {
-    #[error(transparent)]
-    Survey(#[from] crate::isa::x86::survey::SurveyError),
-    #[error(transparent)]
-    Lowering(#[from] crate::isa::x86::lowering::LoweringError),
+    #[error("{isa}: {source}")]
+    Isa { isa: &'static str, source: Box<dyn std::error::Error + Send + Sync> },
     #[error(transparent)]
     Render(#[from] crate::design::render::RenderError),
     #[error(transparent)]
@@ -48,7 +53,13 @@ pub enum GenError {
     Write { path: String, source: std::io::Error },
 }
 
-fn write(path: &Path, text: &str) -> Result<(), GenError> {
+impl GenError {
+    pub fn isa(isa: &'static str, e: impl std::error::Error + Send + Sync + 'static) -> GenError {
+        GenError::Isa { isa, source: Box::new(e) }
+    }
+}
+
+pub fn write(path: &Path, text: &str) -> Result<(), GenError> {
     let wrap = |source| GenError::Write { path: path.display().to_string(), source };
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(wrap)?;
@@ -57,70 +68,53 @@ fn write(path: &Path, text: &str) -> Result<(), GenError> {
 }
 
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary, GenError> {
-    let no_validate = opts.validation.is_none();
-    let survey_opts = SurveyOptions {
-        isa_data: opts.isa_data.clone(),
-        corrections: opts.corrections.clone(),
-        validation: opts.validation.clone(),
-        filter: None,
-    };
-    let s = survey(&survey_opts, progress)?;
-    let cpuids = s.cpuids;
-    let semantics: Vec<_> = s.semantics.into_iter().filter(|(_, ok)| *ok || no_validate).map(|(s, _)| s).collect();
-    progress.update("classify", 0, semantics.len());
-    let (classes, stats) = classify(&semantics, opts.timeout_ms);
-    progress.update("classify", semantics.len(), semantics.len());
-    let summary = serde_json::json!({
-        "_generated_by": GENERATED_BY,
-        "x86": { "instructions": stats.instructions, "classes": stats.classes, "unproved_pairs": stats.unproved_pairs, "masked_members": stats.masked_members, "rejected": stats.rejected }
-    });
+    let mut isas = Vec::new();
+    for isa in registry() {
+        if !opts.only.is_empty() && !opts.only.iter().any(|o| o == isa.name()) {
+            continue;
+        }
+        let out = isa.generate(opts, progress)?;
+        for (rel, text) in &out.files {
+            write(&opts.out.join(rel), text)?;
+        }
+        isas.push((isa.name(), out));
+    }
+    let mut summary = serde_json::Map::new();
+    summary.insert("_generated_by".into(), GENERATED_BY.into());
+    for (name, o) in &isas {
+        let s = &o.stats;
+        summary.insert(
+            name.to_string(),
+            serde_json::json!({ "instructions": s.instructions, "classes": s.classes, "unproved_pairs": s.unproved_pairs, "masked_members": s.masked_members, "rejected": s.rejected }),
+        );
+    }
     write(&opts.out.join("classes.json"), &(serde_json::to_string_pretty(&summary)? + "\n"))?;
 
-    progress.update("lower", 0, semantics.len());
-    let scratch =
-        tempfile::tempdir().map_err(|source| GenError::Write { path: "temporary directory".into(), source })?;
-    let lowerings = crate::isa::x86::lowering::lowerings(&semantics, &opts.compiler, &opts.cost_cpu, scratch.path())?;
-    progress.update("lower", semantics.len(), semantics.len());
-    // One class per line: reviewable diffs without a 10 MB pretty print.
-    let cost_source =
-        format!("machine instructions of the intrinsic alone, clang-22 -O1 -march={} (immediates = 1)", opts.cost_cpu);
-    let mut db = format!(
-        "{{\"_generated_by\": {:?}, \"isa\": \"x86\", \"cost_source\": {:?}, \"classes\": [\n",
-        GENERATED_BY, cost_source
-    );
-    for (i, c) in classes.iter().enumerate() {
-        let mut value = serde_json::to_value(c)?;
-        if let Some(members) = value.get_mut("members").and_then(|m| m.as_array_mut()) {
-            for m in members {
-                let name = m["intrinsic"].as_str().unwrap_or_default().to_string();
-                m["lowering"] = serde_json::to_value(lowerings.get(&name))?;
-            }
-        }
-        db.push_str(&serde_json::to_string(&value)?);
-        db.push_str(if i + 1 < classes.len() { ",\n" } else { "\n" });
-    }
-    db.push_str("]}\n");
-    write(&opts.out.join("x86/class-database.json"), &db)?;
-
     let dialect_template = opts.templates.join("irdl_dialect.mlir.tera");
-    let target = build::target_dialect("hydride_x86", "x86", &semantics, GENERATED_BY);
-    write(&opts.out.join("x86/hydride_x86.irdl.mlir"), &render(&dialect_template, &target)?)?;
-    let autollvm = build::autollvm_dialect(&target.name, &classes, &semantics, GENERATED_BY);
-    write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
-    write(&opts.out.join("op-variants.json"), &variant_table(&[&autollvm, &target])?)?;
-    let calls = crate::design::llvm_call::llvm_calls(&target.name, &classes, &semantics, &lowerings, &cpuids);
-    write(&opts.out.join("x86/llvm-calls.json"), &one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?)?;
-    let one_to_one = opts.lit_dir.join("Lower").join("x86").join("autollvm-to-x86.mlir");
-    write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
-    for design in [&autollvm, &target] {
+    let mut designs: Vec<DialectDesign> = Vec::new();
+    let mut autollvm_ops = 0;
+    for (name, o) in &isas {
+        write(&opts.out.join(name).join(format!("{}.irdl.mlir", o.dialect.name)), &render(&dialect_template, &o.dialect)?)?;
+        if o.feeds_autollvm {
+            let autollvm = build::autollvm_dialect(&o.dialect.name, &o.classes, &o.semantics, GENERATED_BY);
+            write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
+            let one_to_one = opts.lit_dir.join("Lower").join(name).join(format!("autollvm-to-{name}.mlir"));
+            write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
+            autollvm_ops = autollvm.ops.len();
+            designs.insert(0, autollvm);
+        }
+        designs.push(o.dialect.clone());
+    }
+    write(&opts.out.join("op-variants.json"), &variant_table(&designs.iter().collect::<Vec<_>>())?)?;
+    for design in &designs {
         let path = opts.lit_dir.join("Dialect").join(&design.name).join("roundtrip.mlir");
         write(&path, &render(&opts.templates.join("roundtrip.mlir.tera"), design)?)?;
     }
-    Ok(GenSummary { report: s.report, stats, target_ops: target.ops.len(), autollvm_ops: autollvm.ops.len() })
+    Ok(GenSummary { isas, autollvm_ops })
 }
 
 /// `{"_generated_by": …, "key": value, …}`, one entry per line.
-fn one_entry_per_line<'a, T: serde::Serialize + 'a>(
+pub fn one_entry_per_line<'a, T: serde::Serialize + 'a>(
     entries: impl IntoIterator<Item = (String, &'a T)>,
 ) -> Result<String, GenError> {
     let mut out = format!("{{\"_generated_by\": {GENERATED_BY:?}");
@@ -133,8 +127,35 @@ fn one_entry_per_line<'a, T: serde::Serialize + 'a>(
 
 /// `{"dialect.op": [variant, …], …}`, one op per line: what the plugin's
 /// compiled verifier and the one-to-one lowering read.
-fn variant_table(designs: &[&crate::design::DialectDesign]) -> Result<String, GenError> {
+fn variant_table(designs: &[&DialectDesign]) -> Result<String, GenError> {
     one_entry_per_line(
         designs.iter().flat_map(|d| d.ops.iter().map(move |op| (format!("{}.{}", d.name, op.name), &op.variants))),
     )
+}
+
+/// A class database: one class per line, each member with what it lowers to.
+pub fn class_database<L: serde::Serialize>(
+    isa: &str,
+    extra: &[(&str, &str)],
+    classes: &[crate::classify::engine::SimilarityClass],
+    lowering: impl Fn(&str) -> Option<L>,
+) -> Result<String, GenError> {
+    let mut db = format!("{{\"_generated_by\": {GENERATED_BY:?}, \"isa\": {isa:?}");
+    for (k, v) in extra {
+        db.push_str(&format!(", {k:?}: {v:?}"));
+    }
+    db.push_str(", \"classes\": [\n");
+    for (i, c) in classes.iter().enumerate() {
+        let mut value = serde_json::to_value(c)?;
+        if let Some(members) = value.get_mut("members").and_then(|m| m.as_array_mut()) {
+            for m in members {
+                let name = m["intrinsic"].as_str().unwrap_or_default().to_string();
+                m["lowering"] = serde_json::to_value(lowering(&name))?;
+            }
+        }
+        db.push_str(&serde_json::to_string(&value)?);
+        db.push_str(if i + 1 < classes.len() { ",\n" } else { "\n" });
+    }
+    db.push_str("]}\n");
+    Ok(db)
 }

@@ -119,11 +119,11 @@ impl Report {
                     "{} validated here have no current record entry (e.g. {}); {}\n",
                     self.record_stale.len(),
                     self.record_stale[0],
-                    crate::validate::record::REFRESH
+                    crate::isa::x86::validate::record::REFRESH
                 ));
             }
             if self.unvalidated > 0 {
-                s.push_str(&format!("unvalidated intrinsics stay out of the dialects; to vouch for them, {}\n", crate::validate::record::REFRESH));
+                s.push_str(&format!("unvalidated intrinsics stay out of the dialects; to vouch for them, {}\n", crate::isa::x86::validate::record::REFRESH));
             }
         }
         s.push_str(&format!(

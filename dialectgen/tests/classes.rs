@@ -7,7 +7,7 @@ use dialectgen::classify::mask::{apply_mask, split_mask, Masking};
 use dialectgen::classify::proof::{prove_equal, Verdict};
 use dialectgen::classify::template::instantiate;
 use dialectgen::sema::ir::Semantics;
-use dialectgen::x86::survey::{survey, SurveyOptions};
+use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use std::path::PathBuf;
 
 fn fixture_semantics() -> Vec<Semantics> {

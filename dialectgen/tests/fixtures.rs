@@ -5,7 +5,7 @@ use dialectgen::eval::typing::infer_types;
 use dialectgen::sema::ir::Semantics;
 use dialectgen::sema::print::semantics_to_string;
 use dialectgen::validate::cases;
-use dialectgen::x86::survey::{survey, Survey, SurveyOptions};
+use dialectgen::isa::x86::survey::{survey, Survey, SurveyOptions};
 use std::path::PathBuf;
 
 fn fixtures(dir: &str) -> PathBuf {

@@ -8,7 +8,7 @@ mod common;
 use common::skip;
 use dialectgen::eval::agreement::check_agreement;
 use dialectgen::validate::cases;
-use dialectgen::x86::survey::{survey, SurveyOptions};
+use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use rayon::prelude::*;
 use std::path::PathBuf;
 

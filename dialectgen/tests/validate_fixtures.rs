@@ -2,8 +2,8 @@
 
 mod common;
 use common::skip;
-use dialectgen::validate::ValidationConfig;
-use dialectgen::x86::survey::{survey, SurveyOptions};
+use dialectgen::isa::x86::validate::ValidationConfig;
+use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use std::path::PathBuf;
 
 fn have_compiler() -> bool {

@@ -7,9 +7,9 @@ mod common;
 use common::skip;
 use dialectgen::host::Host;
 use dialectgen::report::Report;
-use dialectgen::validate::record::{Record, Run};
-use dialectgen::validate::{Outcome, ValidationConfig};
-use dialectgen::x86::survey::{survey, Survey, SurveyOptions};
+use dialectgen::isa::x86::validate::record::{Record, Run};
+use dialectgen::isa::x86::validate::{Outcome, ValidationConfig};
+use dialectgen::isa::x86::survey::{survey, Survey, SurveyOptions};
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -24,8 +24,8 @@ static size_t definitions_len;
 // fit together is checked by the Rust side against the generated variants.
 // IRDL's verifier stays in place, this one runs after it (as the region
 // verifier; the ops have no regions, which it checks too).
-static void attach_verifiers(mlir::MLIRContext *ctx) {
-  for (llvm::StringRef ns : {"autollvm", "hydride_x86"}) {
+static void attach_verifiers(mlir::MLIRContext *ctx, llvm::ArrayRef<std::string> dialects) {
+  for (llvm::StringRef ns : dialects) {
     auto *dialect = llvm::dyn_cast_or_null<mlir::ExtensibleDialect>(ctx->getLoadedDialect(ns));
     if (!dialect)
       llvm::report_fatal_error("hydride: a generated dialect did not load");
@@ -58,7 +58,9 @@ static void load(mlir::MLIRContext *ctx) {
   auto module = mlir::parseSourceString<mlir::ModuleOp>(llvm::StringRef(definitions, definitions_len), ctx);
   if (!module || mlir::failed(mlir::irdl::loadDialects(*module)))
     llvm::report_fatal_error("hydride: the embedded dialect definitions do not load");
-  attach_verifiers(ctx);
+  std::vector<std::string> dialects;
+  module->walk([&](mlir::irdl::DialectOp d) { dialects.push_back(d.getSymName().str()); });
+  attach_verifiers(ctx, dialects);
 }
 
 extern "C" void hydride_register_dialects(void *registry_ptr, const char *irdl, size_t len) {

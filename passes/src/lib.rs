@@ -12,9 +12,11 @@ pub mod variants;
 /// The IRDL definitions of all generated dialects, concatenated into one module.
 pub fn dialect_definitions() -> String {
     let mut text = String::from("module {\n");
-    for part in
-        [include_str!("../../generated/autollvm.irdl.mlir"), include_str!("../../generated/x86/hydride_x86.irdl.mlir")]
-    {
+    for part in [
+        include_str!("../../generated/autollvm.irdl.mlir"),
+        include_str!("../../generated/x86/hydride_x86.irdl.mlir"),
+        include_str!("../../generated/arm/hydride_arm.irdl.mlir"),
+    ] {
         text.push_str(part);
         text.push('\n');
     }

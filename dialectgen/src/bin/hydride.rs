@@ -3,8 +3,8 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use dialectgen::host::Host;
-use dialectgen::validate::record::Record;
-use dialectgen::validate::ValidationConfig;
+use dialectgen::isa::x86::validate::record::Record;
+use dialectgen::isa::x86::validate::ValidationConfig;
 use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ struct Cli {
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Isa {
     /// Intel SSE … AVX-512 (Intrinsics Guide XML), validated natively.
     X86,
@@ -28,16 +28,18 @@ enum Isa {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Regenerate the design data from vendor specs: similarity classes and
-    /// the class database (validated semantics only).
+    /// Regenerate every generated file from the vendor data, for every ISA
+    /// (x86, ARM): validated semantics, similarity classes, class databases,
+    /// the target dialects and autollvm, and their lit round trips.
     Gen {
-        /// Vendor data directory (holding x86/*.xml).
+        /// Vendor data directory (holding x86/*.xml and arm/).
         #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
         isa_data: PathBuf,
         /// Where generated files go.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
-        /// Classify parsed semantics without validating them on this CPU first.
+        /// Classify parsed semantics without validating them first (natively
+        /// for x86, under qemu-aarch64 for ARM).
         #[arg(long)]
         no_validate: bool,
         /// Budget per Z3 proof query, in milliseconds: a deterministic resource
@@ -69,16 +71,17 @@ enum Command {
         no_record: bool,
     },
     /// Parse an ISA's vendor pseudocode into semantics and, with --validate,
-    /// check every instruction against the real CPU.
+    /// check every instruction by execution: x86 on this CPU (the rest from
+    /// the validation record), ARM under qemu-aarch64.
     Isa {
         /// Which instruction set.
         #[arg(value_enum)]
         isa: Isa,
-        /// Vendor data directory (holding x86/*.xml), or one guide XML file.
+        /// Vendor data directory (holding x86/*.xml and arm/), or one guide XML file (x86).
         #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
         isa_data: PathBuf,
-        /// Reviewed corrections to the vendor pseudocode (default: the
-        /// repository's isa-specs/x86/corrections.yaml).
+        /// Reviewed corrections to the vendor data (default: the
+        /// repository's isa-specs/<isa>/corrections.yaml).
         #[arg(long)]
         corrections: Option<PathBuf>,
         /// Use the vendor pseudocode exactly as published.
@@ -232,10 +235,8 @@ fn main() -> Result<()> {
             no_record,
         } => {
             let templates = templates.or_else(|| repository_path("templates")).unwrap_or_default();
-            let record = if no_validate { None } else { load_record(record, no_record)? };
-            let validation = (!no_validate)
-                .then(|| ValidationConfig { cache_dir: Some(cache_dir), record, ..ValidationConfig::default() });
-            gen(isa_data, out, validation, timeout_ms, &templates, &lit_dir, report_json)?
+            let only = Vec::new();
+            gen(isa_data, out, !no_validate, record, no_record, cache_dir, timeout_ms, &templates, &lit_dir, report_json, only)?
         }
         Command::Isa { isa: Isa::Arm, isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, work_dir, verbose, .. } => {
             isa_arm(ArmArgs { isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, work_dir, verbose })?
@@ -448,7 +449,7 @@ fn arm_harness_config(jobs: Option<usize>, work_dir: Option<PathBuf>) -> Result<
 
 /// `hydride record x86`: this host's verdicts into the record.
 fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>, fresh: bool) -> Result<()> {
-    use dialectgen::validate::record::Run;
+    use dialectgen::isa::x86::validate::record::Run;
     let path = path.or_else(|| repository_path(RECORD)).unwrap_or_else(|| PathBuf::from(RECORD));
     let mut record = if path.exists() && !fresh { Record::load(&path)? } else { Record::default() };
     let mut cfg = ValidationConfig::default();
@@ -488,47 +489,61 @@ fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>,
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn gen(
     isa_data: PathBuf,
     out: PathBuf,
-    validation: Option<ValidationConfig>,
+    validate: bool,
+    record: Option<PathBuf>,
+    no_record: bool,
+    cache_dir: PathBuf,
     timeout_ms: u32,
     templates: &std::path::Path,
     lit_dir: &std::path::Path,
     report_json: Option<PathBuf>,
+    only: Vec<String>,
 ) -> Result<()> {
-    let corrections = repository_path(CORRECTIONS);
+    let specs_dir = repository_path("isa-specs").unwrap_or_else(|| PathBuf::from("isa-specs"));
     let opts = dialectgen::generate::GenOptions {
         isa_data,
-        corrections,
-        validation,
+        specs_dir,
+        validate,
+        record,
+        no_record,
+        cache_dir: Some(cache_dir),
+        jobs: None,
         timeout_ms,
         templates: templates.to_path_buf(),
         out: out.clone(),
         lit_dir: lit_dir.to_path_buf(),
         compiler: PathBuf::from("clang-22"),
-        cost_cpu: "znver4".into(),
+        only,
     };
     let bars = StageBars::default();
+    let start = std::time::Instant::now();
     let summary = dialectgen::generate::generate(&opts, &|stage: &str, done: usize, total: usize| {
         bars.update(stage, done, total)
     })
     .context("hydride gen failed")?;
     bars.finish();
     if let Some(path) = report_json {
-        std::fs::write(&path, serde_json::to_string_pretty(&summary.report)?)
+        let reports: serde_json::Map<String, serde_json::Value> =
+            summary.isas.iter().map(|(n, o)| (n.to_string(), o.report.clone())).collect();
+        std::fs::write(&path, serde_json::to_string_pretty(&reports)?)
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    let st = &summary.stats;
-    println!(
-        "x86: {} instructions, {} classes, {} unproved, {} rejected; {} target ops, {} autollvm ops written to {}",
-        st.instructions,
-        st.classes,
-        st.unproved_pairs,
-        st.rejected.len(),
-        summary.target_ops,
-        summary.autollvm_ops,
-        out.display()
-    );
+    for (name, o) in &summary.isas {
+        let st = &o.stats;
+        println!(
+            "{name}: {} instructions, {} classes, {} unproved, {} rejected; {} ops in {}",
+            st.instructions,
+            st.classes,
+            st.unproved_pairs,
+            st.rejected.len(),
+            o.dialect.ops.len(),
+            o.dialect.name
+        );
+    }
+    println!("autollvm: {} ops; written to {} in {:.1} s", summary.autollvm_ops, out.display(), start.elapsed().as_secs_f64());
     Ok(())
 }

@@ -1,6 +1,53 @@
-//! The ISA seam: one front end per instruction set, each in its own folder
-//! (spec reader, binding to semantics, test harness and runner), registered
-//! in [`registry`].
+//! The ISA seam. Each instruction set is a folder here holding its front
+//! end (spec reader, binding to semantics), its test harness and runner,
+//! and what it contributes to `hydride gen`; [`registry`] lists them. The
+//! rest of the generator (semantics IR, evaluator, classifier, dialect
+//! design, validation vectors) speaks only of instructions and classes.
 
 pub mod arm;
 pub mod x86;
+
+use crate::classify::engine::{ClassStats, SimilarityClass};
+use crate::design::DialectDesign;
+use crate::generate::{GenError, GenOptions};
+use crate::sema::ir::Semantics;
+
+/// Reports progress of long work: `(stage, done, total)`.
+pub trait Progress: Sync {
+    fn update(&self, stage: &str, done: usize, total: usize);
+}
+
+impl<F: Fn(&str, usize, usize) + Sync> Progress for F {
+    fn update(&self, stage: &str, done: usize, total: usize) {
+        self(stage, done, total)
+    }
+}
+
+/// What an ISA gives `hydride gen`.
+pub struct IsaOutput {
+    /// The ISA's validated semantics, what its classes are made of.
+    pub semantics: Vec<Semantics>,
+    pub classes: Vec<SimilarityClass>,
+    pub stats: ClassStats,
+    /// The target dialect, one op per instruction.
+    pub dialect: DialectDesign,
+    /// Whether its classes make the `autollvm` dialect.
+    pub feeds_autollvm: bool,
+    /// Its front end's report, as JSON.
+    pub report: serde_json::Value,
+    /// Files under the generated directory (relative path, contents).
+    pub files: Vec<(String, String)>,
+}
+
+/// One instruction set.
+pub trait Isa: Sync {
+    /// `x86`, `arm`: the folder name under `generated/`, `isa-specs/` and the lit tests.
+    fn name(&self) -> &'static str;
+    /// Reads the vendor data, validates, classifies and designs the dialect.
+    fn generate(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<IsaOutput, GenError>;
+}
+
+/// Every instruction set hydride knows, in generation order.
+pub fn registry() -> Vec<&'static dyn Isa> {
+    vec![&x86::X86, &arm::Arm]
+}

@@ -33,6 +33,64 @@ pub enum ArmGenError {
     Json(#[from] serde_json::Error),
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    #[error("class database: {0}")]
+    Db(String),
+}
+
+/// AArch64 NEON in the ISA registry.
+pub struct Arm;
+
+impl crate::isa::Isa for Arm {
+    fn name(&self) -> &'static str {
+        "arm"
+    }
+
+    fn generate(
+        &self,
+        opts: &crate::generate::GenOptions,
+        progress: &dyn crate::isa::Progress,
+    ) -> Result<crate::isa::IsaOutput, crate::generate::GenError> {
+        let err = |e: ArmGenError| crate::generate::GenError::isa("arm", e);
+        let corrections_path = opts.specs_dir.join("arm").join("corrections.yaml");
+        let corrections = if corrections_path.exists() {
+            Corrections::load(&corrections_path).map_err(|e| crate::generate::GenError::isa("arm", e))?
+        } else {
+            Corrections::default()
+        };
+        let scratch = tempfile::tempdir().map_err(|e| err(e.into()))?;
+        let harness = opts.validate.then(|| HarnessConfig {
+            clang: opts.compiler.clone(),
+            objdump: std::path::PathBuf::from("llvm-objdump-22"),
+            runner: crate::validate::runner::Runner::qemu_aarch64(),
+            work_dir: scratch.path().to_path_buf(),
+            batch_size: 150,
+            jobs: opts.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        });
+        if let Some(h) = &harness {
+            if !h.runner.available() {
+                return Err(crate::generate::GenError::isa("arm", std::io::Error::other("qemu-aarch64 is not installed (scripts/setup installs qemu-user)")));
+            }
+        }
+        let g = generate(
+            &ArmSources::under(&opts.isa_data),
+            &corrections,
+            harness.as_ref(),
+            opts.timeout_ms,
+            crate::generate::GENERATED_BY,
+            &|s, d, t| progress.update(s, d, t),
+        )
+        .map_err(err)?;
+        let lowerings = crate::generate::one_entry_per_line(g.lowerings.iter().map(|(k, v)| (k.clone(), v)))?;
+        Ok(crate::isa::IsaOutput {
+            semantics: g.semantics,
+            classes: g.classes,
+            stats: g.stats,
+            dialect: g.dialect,
+            feeds_autollvm: false,
+            report: serde_json::to_value(&g.report)?,
+            files: vec![("arm/class-database.json".into(), g.class_database), ("arm/llvm-lowerings.json".into(), lowerings)],
+        })
+    }
 }
 
 /// Runs the ARM front end, validates under the emulator (unless `harness`
@@ -69,19 +127,8 @@ pub fn generate(
     let intrinsics: Vec<_> = chosen.iter().map(|k| &fe.bound[*k].intrinsic).collect();
     let lowered = super::lowering::lowerings(&intrinsics, std::path::Path::new("clang-22"), scratch.path())?;
     let dialect = build::target_dialect("hydride_arm", "AArch64 NEON", &semantics, generated_by);
-    let mut db = format!("{{\"_generated_by\": {generated_by:?}, \"isa\": \"arm\", \"classes\": [\n");
-    for (i, c) in classes.iter().enumerate() {
-        let mut value = serde_json::to_value(c)?;
-        if let Some(members) = value.get_mut("members").and_then(|m| m.as_array_mut()) {
-            for m in members {
-                let name = m["intrinsic"].as_str().unwrap_or_default().to_string();
-                m["lowering"] = serde_json::to_value(lowered.get(&name))?;
-            }
-        }
-        db.push_str(&serde_json::to_string(&value)?);
-        db.push_str(if i + 1 < classes.len() { ",\n" } else { "\n" });
-    }
-    db.push_str("]}\n");
+    let db = crate::generate::class_database("arm", &[], &classes, |n| lowered.get(n))
+        .map_err(|e| ArmGenError::Db(e.to_string()))?;
     let lowerings = lowered.into_iter().map(|(k, v)| (format!("hydride_arm.{}", build::op_name(&k)), v)).collect();
     Ok(ArmGenerated { report, semantics, classes, stats, dialect, class_database: db, lowerings })
 }

@@ -126,7 +126,7 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
         };
         if !out.status.success() {
             let stderr = String::from_utf8_lossy(&out.stderr);
-            let blamed = blame(&src, &stderr, &c_path);
+            let blamed = crate::validate::blame_compile_errors(&src, &stderr, &c_path);
             if blamed.is_empty() {
                 let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
                 done.extend(live.iter().map(|(k, _)| (*k, Err(fail("compile", first.clone())))));
@@ -239,23 +239,6 @@ fn run_checked(live: &[(usize, Via)], items: &[HarnessItem], cfg: &HarnessConfig
     out
 }
 
-/// `file.c:LINE:COL: error: …` → the test whose function holds LINE.
-fn blame(src: &str, stderr: &str, c_path: &Path) -> Vec<(usize, String)> {
-    let starts: Vec<(usize, usize)> = src
-        .lines()
-        .enumerate()
-        .filter_map(|(n, l)| l.strip_prefix("static void t").and_then(|r| r.split('(').next()).and_then(|k| k.parse().ok()).map(|k| (n + 1, k)))
-        .collect();
-    let mut blamed: Vec<(usize, String)> = Vec::new();
-    for (line, msg) in crate::validate::compile_errors(stderr, c_path) {
-        if let Some((_, k)) = starts.iter().rev().find(|(s, _)| *s <= line) {
-            if !blamed.iter().any(|(t, _)| t == k) {
-                blamed.push((*k, msg));
-            }
-        }
-    }
-    blamed
-}
 
 /// Per function `tK`, the instruction words in it.
 fn disassemble(objdump: &Path, exe: &Path) -> Result<BTreeMap<String, Vec<u32>>, String> {
@@ -316,7 +299,7 @@ fn c_program(live: &[(usize, Via)], items: &[HarnessItem]) -> String {
         let it = &items[*k];
         let i = it.intrinsic;
         let _ = writeln!(s, "/* {} */", i.name);
-        let _ = writeln!(s, "static void t{k}(const unsigned char *in, unsigned char *out, int imm) {{");
+        let _ = writeln!(s, "__attribute__((noinline, used))\nstatic void t{k}(const unsigned char *in, unsigned char *out, int imm) {{");
         let mut offset = 0;
         let mut names = Vec::new();
         for (n, a) in i.args.iter().enumerate() {

@@ -13,3 +13,5 @@ pub mod lowering;
 pub mod report;
 pub mod scope;
 pub mod validate;
+
+pub use generate::Arm;

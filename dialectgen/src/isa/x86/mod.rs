@@ -1,6 +1,7 @@
 //! The x86 front end: Intel Intrinsics Guide XML → semantics IR.
 
 pub mod corrections;
+pub mod generate;
 pub mod guide;
 pub mod lexer;
 pub mod lowering;
@@ -8,6 +9,9 @@ pub mod pseudocode;
 pub mod scope;
 pub mod signature;
 pub mod survey;
+pub mod validate;
+
+pub use generate::X86;
 
 use crate::sema::ir::Semantics;
 use corrections::Corrections;

@@ -6,7 +6,7 @@ use super::guide::GuideError;
 use super::scope;
 use crate::report::{Failure, Report};
 use crate::sema::ir::Semantics;
-use crate::validate::{self, Outcome, ValidationConfig, ValidationError};
+use crate::isa::x86::validate::{self, Outcome, ValidationConfig, ValidationError};
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -34,15 +34,7 @@ pub enum SurveyError {
 }
 
 /// Reports the stage of long work: `(stage, done, total)`.
-pub trait Progress: Sync {
-    fn update(&self, stage: &str, done: usize, total: usize);
-}
-
-impl<F: Fn(&str, usize, usize) + Sync> Progress for F {
-    fn update(&self, stage: &str, done: usize, total: usize) {
-        self(stage, done, total)
-    }
-}
+pub use crate::isa::Progress;
 
 pub struct Survey {
     pub report: Report,

@@ -740,6 +740,11 @@ impl Translator<'_> {
         self.foldable = saved.2;
         self.prefix = saved.3;
         self.span = span;
-        result
+        // A fault inside the library function: reported at the call, naming
+        // the library position.
+        result.map_err(|e| TranslateError::Unsupported {
+            span,
+            message: format!("in `{f}` at {}:{}: {}", lib.path.display(), e.span(), e.to_string().split_once(": ").map_or(String::new(), |(_, m)| m.to_string())),
+        })
     }
 }

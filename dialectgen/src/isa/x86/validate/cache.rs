@@ -14,13 +14,13 @@ use std::path::{Path, PathBuf};
 
 /// The code a verdict depends on: a change to any of it invalidates the cache.
 const VERDICT_CODE: &[&str] = &[
-    include_str!("../eval/builtins.rs"),
-    include_str!("../eval/concrete.rs"),
-    include_str!("../eval/expr.rs"),
-    include_str!("../eval/machine.rs"),
-    include_str!("../eval/value.rs"),
-    include_str!("../eval/write.rs"),
-    include_str!("cases.rs"),
+    include_str!("../../../eval/builtins.rs"),
+    include_str!("../../../eval/concrete.rs"),
+    include_str!("../../../eval/expr.rs"),
+    include_str!("../../../eval/machine.rs"),
+    include_str!("../../../eval/value.rs"),
+    include_str!("../../../eval/write.rs"),
+    include_str!("../../../validate/cases.rs"),
     include_str!("evidence.rs"),
     include_str!("harness.rs"),
     include_str!("mod.rs"),

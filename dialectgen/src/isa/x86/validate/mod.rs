@@ -1,0 +1,424 @@
+//! Validation of x86 semantics against the real instructions on this CPU.
+//!
+//! For every intrinsic, test vectors are generated ([`cases`]), a batch of
+//! intrinsics is compiled into one C program ([`harness`]) and run natively,
+//! and every result is compared bit for bit with the concrete interpreter.
+
+pub mod cache;
+pub mod evidence;
+pub mod guide_types;
+pub mod harness;
+pub mod record;
+
+use crate::validate::{blame_compile_errors, cases};
+
+use crate::eval::{Concrete, Machine};
+use crate::host::Host;
+use crate::sema::ir::Semantics;
+use crate::isa::x86::guide::GuideEntry;
+use cases::TestCase;
+use evidence::Evidence;
+use record::{Record, Verdict, Vouch};
+use guide_types::CallSignature;
+use num_bigint::BigUint;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+#[derive(Clone, Debug)]
+pub struct ValidationConfig {
+    /// C compiler with `immintrin.h` (clang-22).
+    pub compiler: PathBuf,
+    pub compiler_flags: Vec<String>,
+    pub jobs: usize,
+    /// Random cases for intrinsics without an immediate (edge cases are added).
+    pub random_cases: usize,
+    /// Cases per immediate value.
+    pub cases_per_immediate: usize,
+    /// Intrinsics per compiled program.
+    pub batch_size: usize,
+    /// Keep the generated C programs here (a temporary directory otherwise).
+    pub work_dir: Option<PathBuf>,
+    /// Reuse verdicts stored here by earlier runs (and store new ones).
+    pub cache_dir: Option<PathBuf>,
+    /// Recorded hardware verdicts: checked against what this host finds, and
+    /// taken for what it cannot execute.
+    pub record: Option<std::sync::Arc<Record>>,
+    /// What this machine executes (default: [`Host::get`]); `compiler_flags`
+    /// must not let the compiler use more.
+    pub host: Host,
+}
+
+impl Default for ValidationConfig {
+    /// The defaults for this machine ([`Host::get`]).
+    fn default() -> Self {
+        ValidationConfig::for_host(Host::get().clone())
+    }
+}
+
+impl ValidationConfig {
+    /// The defaults for `host`: compiled for what it executes.
+    pub fn for_host(host: Host) -> ValidationConfig {
+        ValidationConfig {
+            compiler: PathBuf::from("clang-22"),
+            compiler_flags: ["-O1".to_string(), "-w".to_string()].into_iter().chain(host.clang_flags()).collect(),
+            jobs: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            random_cases: 48,
+            cases_per_immediate: 4,
+            batch_size: 64,
+            work_dir: None,
+            cache_dir: None,
+            record: None,
+            host,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The semantics agree with the hardware: this host's, or (`by_record`
+    /// names the run) the recorded verdict of a machine that executed it.
+    Validated { evidence: Evidence, by_record: Option<String> },
+    /// The semantics disagree with the hardware, or this host with the record.
+    Mismatch { detail: String, evidence: Option<Evidence> },
+    Failed { stage: &'static str, reason: String },
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ValidationError {
+    #[error("cannot run the C compiler `{compiler}`: {source}")]
+    Compiler { compiler: String, source: std::io::Error },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+struct Item<'a> {
+    entry: &'a GuideEntry,
+    sema: &'a Semantics,
+    call: CallSignature,
+    cases: Vec<TestCase>,
+}
+
+impl Item<'_> {
+    /// Restricts the immediate to the bits the guide says it decodes, when
+    /// that is fewer than tried; false when there is nothing to narrow.
+    fn narrow_immediate(&mut self) -> bool {
+        let Some(bits) = cases::decoded_immediate_bits(self.sema) else { return false };
+        let allowed = cases::immediate_values(bits);
+        if self.call.imm_values.as_ref().is_some_and(|v| v.len() <= allowed.len()) {
+            return false;
+        }
+        cases::narrow_immediates(&mut self.cases, bits);
+        self.call.imm_values = Some(allowed);
+        true
+    }
+}
+
+/// Validates every `(entry, semantics)` pair; `progress` is called with the
+/// number of intrinsics finished so far.
+pub fn validate(
+    items: &[(&GuideEntry, &Semantics)],
+    cfg: &ValidationConfig,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<Outcome>, ValidationError> {
+    Command::new(&cfg.compiler)
+        .arg("--version")
+        .output()
+        .map_err(|source| ValidationError::Compiler { compiler: cfg.compiler.display().to_string(), source })?;
+    let temp = tempfile::tempdir()?;
+    let dir = cfg.work_dir.clone().unwrap_or_else(|| temp.path().to_path_buf());
+    std::fs::create_dir_all(&dir)?;
+    let host = &cfg.host;
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
+    let mut runnable = Vec::new();
+    let mut elsewhere = Vec::new();
+    for (i, (entry, sema)) in items.iter().enumerate() {
+        if let Some(missing) = host.missing(&entry.cpuids) {
+            elsewhere.push((i, missing));
+        } else if sema.args.iter().filter(|a| a.kind == crate::sema::ir::ArgKind::Immediate).count() > 1 {
+            outcomes[i] = Some(Outcome::Failed { stage: "harness", reason: "more than one immediate".into() });
+        } else {
+            runnable.push(i);
+        }
+    }
+    let vouched: Vec<(usize, Outcome)> = elsewhere
+        .into_par_iter()
+        .map(|(i, missing)| (i, by_record(items[i].0, items[i].1, cfg, missing)))
+        .collect();
+    for (i, o) in vouched {
+        outcomes[i] = Some(o);
+    }
+    let cache = cfg.cache_dir.as_ref().map(|d| cache::VerdictCache::new(d, cfg, &host.flags_string()));
+    let mut fresh = Vec::new();
+    for i in runnable {
+        let (entry, sema) = items[i];
+        let call = CallSignature::new(entry, sema);
+        match cache.as_ref().and_then(|c| c.get(sema, &call)) {
+            Some(o) => outcomes[i] = Some(o),
+            None => fresh.push((i, call)),
+        }
+    }
+    let built: Vec<(usize, Item)> = fresh
+        .into_par_iter()
+        .map(|(i, call)| {
+            let (entry, sema) = items[i];
+            let cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
+            (i, Item { entry, sema, call, cases })
+        })
+        .collect();
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs.max(1)).build().expect("thread pool");
+    let done = std::sync::atomic::AtomicUsize::new(items.len() - built.len());
+    progress(done.load(std::sync::atomic::Ordering::Relaxed));
+    let calls: std::collections::HashMap<usize, CallSignature> =
+        built.iter().map(|(i, it)| (*i, it.call.clone())).collect();
+    let mut batches: Vec<Vec<(usize, Item)>> = Vec::new();
+    for item in built {
+        match batches.last_mut() {
+            Some(b) if b.len() < cfg.batch_size.max(1) => b.push(item),
+            _ => batches.push(vec![item]),
+        }
+    }
+    let results: Vec<Vec<(usize, Outcome)>> = pool.install(|| {
+        batches
+            .into_par_iter()
+            .enumerate()
+            .map(|(b, batch)| {
+                let n = batch.len();
+                let r = run_batch(b, batch, cfg, &dir);
+                let n = done.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
+                progress(n);
+                r
+            })
+            .collect()
+    });
+    for (i, o) in results.into_iter().flatten() {
+        if let Some(c) = &cache {
+            c.put(items[i].1, &calls[&i], &o);
+        }
+        outcomes[i] = Some(o);
+    }
+    if let Some(record) = &cfg.record {
+        for (o, (entry, sema)) in outcomes.iter_mut().zip(items) {
+            let (verdict, evidence) = match o {
+                Some(Outcome::Validated { evidence, by_record: None }) => (Verdict::Validated, evidence.clone()),
+                Some(Outcome::Mismatch { evidence: Some(evidence), .. }) => (Verdict::Mismatch, evidence.clone()),
+                Some(Outcome::Failed { stage, reason }) if *stage != "unvalidated" => {
+                    let semantics = evidence::semantics_sha256(sema);
+                    if let Some(why) = record.failed_here(&entry.name, &semantics, stage, reason) {
+                        *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: None });
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
+            if let Some(why) = record.disagreement(&entry.name, &verdict, &evidence) {
+                *o = Some(Outcome::Mismatch { detail: format!("{}: {why}", entry.name), evidence: Some(evidence) });
+            }
+        }
+    }
+    Ok(outcomes
+        .into_iter()
+        .map(|o| o.unwrap_or(Outcome::Failed { stage: "harness", reason: "not run".into() }))
+        .collect())
+}
+
+/// The verdict for an intrinsic this host cannot execute: the record's, if
+/// it vouches for exactly these semantics and vectors.
+fn by_record(entry: &GuideEntry, sema: &Semantics, cfg: &ValidationConfig, missing: &str) -> Outcome {
+    let lacks = format!("this host lacks {missing}");
+    let Some(record) = &cfg.record else {
+        return Outcome::Failed { stage: "unvalidated", reason: format!("{lacks} and no validation record is used") };
+    };
+    let call = CallSignature::new(entry, sema);
+    let mut cases = cases::generate(sema, cfg.random_cases, cfg.cases_per_immediate);
+    let mut current = match Evidence::of_interpreter(sema, &call, &cases) {
+        Ok(e) => e,
+        Err(e) => return Outcome::Failed { stage: "eval", reason: e },
+    };
+    // The recorded vectors may be those narrowed to the immediate bits the
+    // compiler accepts (see `Item::narrow_immediate`).
+    let recorded_vectors = record.entries.get(&sema.name).map(|e| e.evidence.vectors_sha256.clone());
+    if recorded_vectors.is_some_and(|v| v != current.vectors_sha256) {
+        if let Some(bits) = cases::decoded_immediate_bits(sema) {
+            cases::narrow_immediates(&mut cases, bits);
+            match Evidence::of_interpreter(sema, &call, &cases) {
+                Ok(e) => current = e,
+                Err(e) => return Outcome::Failed { stage: "eval", reason: e },
+            }
+        }
+    }
+    match record.vouch(&sema.name, &current) {
+        Vouch::Validated { run } => Outcome::Validated { evidence: current, by_record: Some(run) },
+        Vouch::Mismatch { detail } => Outcome::Mismatch { detail: format!("{}: {detail}", sema.name), evidence: None },
+        Vouch::Unvalidated { reason } => Outcome::Failed { stage: "unvalidated", reason: format!("{lacks}; {reason}") },
+    }
+}
+
+fn run_batch(b: usize, mut batch: Vec<(usize, Item)>, cfg: &ValidationConfig, dir: &Path) -> Vec<(usize, Outcome)> {
+    let mut out = Vec::new();
+    let mut live: Vec<&mut (usize, Item)> = batch.iter_mut().collect();
+    // Compile, dropping intrinsics the compiler rejects.
+    let exe = dir.join(format!("batch{b}"));
+    for attempt in 0..6 {
+        let calls: Vec<CallSignature> = live.iter().map(|(_, it)| it.call.clone()).collect();
+        let src = harness::c_program(&calls);
+        let c_path = dir.join(format!("batch{b}.c"));
+        if let Err(e) = std::fs::write(&c_path, &src) {
+            return all_failed(live.iter().map(|(i, _)| *i), "harness", &e.to_string());
+        }
+        let result = Command::new(&cfg.compiler).args(&cfg.compiler_flags).arg("-o").arg(&exe).arg(&c_path).output();
+        let result = match result {
+            Ok(r) => r,
+            Err(e) => return all_failed(live.iter().map(|(i, _)| *i), "compile", &e.to_string()),
+        };
+        if result.status.success() {
+            break;
+        }
+        let stderr = String::from_utf8_lossy(&result.stderr);
+        let blamed = blame_compile_errors(&src, &stderr, &c_path);
+        if blamed.is_empty() || attempt == 5 {
+            let first = stderr.lines().find(|l| l.contains("error")).unwrap_or("compile failed").to_string();
+            return all_failed(live.iter().map(|(i, _)| *i), "compile", &first);
+        }
+        let mut keep = Vec::new();
+        for (k, it) in live.into_iter().enumerate() {
+            match blamed.iter().find(|(t, _)| *t == k) {
+                Some((_, msg)) if msg.contains("outside the valid range") && it.1.narrow_immediate() => keep.push(it),
+                Some((_, msg)) => out.push((it.0, Outcome::Failed { stage: "compile", reason: msg.clone() })),
+                None => keep.push(it),
+            }
+        }
+        live = keep;
+        if live.is_empty() {
+            return out;
+        }
+    }
+    // Run; after a crash, blame the running test and go on with the rest.
+    let mut results: Vec<Option<Vec<Vec<u8>>>> = vec![None; live.len()];
+    let mut pending: Vec<usize> = (0..live.len()).collect();
+    while !pending.is_empty() {
+        let mut input = Vec::new();
+        for &k in &pending {
+            let it = &live[k].1;
+            for case in &it.cases {
+                input.extend_from_slice(&(k as u32).to_le_bytes());
+                input.extend_from_slice(&case.imm.unwrap_or(0).to_le_bytes());
+                for (a, (arg, v)) in it.sema.args.iter().zip(&case.args).enumerate() {
+                    if Some(a) != it.call.imm_index {
+                        input.extend_from_slice(&le_bytes(v, arg.width / 8));
+                    }
+                }
+            }
+        }
+        let in_path = dir.join(format!("batch{b}.in"));
+        let out_path = dir.join(format!("batch{b}.out"));
+        let status =
+            std::fs::write(&in_path, &input).and_then(|_| Command::new(&exe).arg(&in_path).arg(&out_path).status());
+        let bytes = std::fs::read(&out_path).unwrap_or_default();
+        let mut pos = 0;
+        let mut finished = Vec::new();
+        let mut crashed = None;
+        for &k in &pending {
+            let it = &live[k].1;
+            let size = (it.call.ret_width / 8) as usize;
+            let need = size * it.cases.len();
+            if pos + need <= bytes.len() {
+                results[k] = Some(bytes[pos..pos + need].chunks(size).map(<[u8]>::to_vec).collect());
+                finished.push(k);
+                pos += need;
+            } else {
+                crashed = Some(k);
+                break;
+            }
+        }
+        match (&status, crashed) {
+            (Ok(s), None) if s.success() => break,
+            (_, Some(k)) => {
+                let why = match &status {
+                    Ok(s) => format!("test program failed ({s})"),
+                    Err(e) => e.to_string(),
+                };
+                out.push((live[k].0, Outcome::Failed { stage: "run", reason: why }));
+                pending.retain(|p| !finished.contains(p) && *p != k);
+            }
+            (s, None) => {
+                let why = format!("test program failed: {s:?}");
+                return all_failed(live.iter().map(|(i, _)| *i), "run", &why);
+            }
+        }
+    }
+    let compared: Vec<(usize, Outcome)> = live
+        .par_iter()
+        .zip(results.par_iter())
+        .filter_map(|((i, it), r)| r.as_ref().map(|r| (*i, compare(it, r))))
+        .collect();
+    out.extend(compared);
+    out
+}
+
+fn le_bytes(v: &BigUint, n: u32) -> Vec<u8> {
+    let mut b = v.to_bytes_le();
+    b.resize(n as usize, 0);
+    b
+}
+
+
+
+/// The same failure for every intrinsic in `indices`.
+fn all_failed(indices: impl Iterator<Item = usize>, stage: &'static str, reason: &str) -> Vec<(usize, Outcome)> {
+    indices.map(|i| (i, Outcome::Failed { stage, reason: reason.to_string() })).collect()
+}
+
+fn hex(v: &BigUint, width: u32) -> String {
+    format!("0x{:0>w$}", v.to_str_radix(16), w = width.div_ceil(4) as usize)
+}
+
+/// Runs the interpreter on every case and compares with the CPU's results.
+fn compare(it: &Item, cpu_results: &[Vec<u8>]) -> Outcome {
+    let width = it.sema.result.width;
+    let mask = (BigUint::from(1u8) << width) - 1u8;
+    let hardware: Vec<BigUint> = cpu_results.iter().map(|b| BigUint::from_bytes_le(b) & &mask).collect();
+    let evidence = Evidence::of(it.sema, &it.call, &it.cases, &hardware);
+    for (case, cpu) in it.cases.iter().zip(hardware) {
+        let mut dom = Concrete;
+        let ours = match Machine::new(&mut dom, it.sema).run(&case.args) {
+            Ok(v) => v,
+            Err(e) => return Outcome::Failed { stage: "eval", reason: e.to_string() },
+        };
+        if ours != cpu {
+            let args: Vec<String> =
+                it.sema.args.iter().zip(&case.args).map(|(a, v)| format!("{}={}", a.name, hex(v, a.width))).collect();
+            return Outcome::Mismatch {
+                detail: format!(
+                    "{}: cpu {} interpreter {} for {}",
+                    it.entry.name,
+                    hex(&cpu, width),
+                    hex(&ours, width),
+                    args.join(" ")
+                ),
+                evidence: Some(evidence),
+            };
+        }
+    }
+    Outcome::Validated { evidence, by_record: None }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compiler_errors_are_located_and_blamed() {
+        let c = Path::new("/w/batch0.c");
+        let stderr = "/w/batch0.c:5:9: error: argument value 8 is outside the valid range [0, 7]\n/w/batch0.c:5:9: note: x\nother.h:3:1: error: elsewhere\n/w/batch0.c:9:2: warning: w\n";
+        assert_eq!(
+            compile_errors(stderr, c),
+            vec![(5, "argument value 8 is outside the valid range [0, 7]".to_string())]
+        );
+        let src = "#include <x>\nstatic void t0(int) {\n}\nstatic void t1(int) {\n  bad;\n}\n";
+        assert_eq!(
+            blame_compile_errors(src, stderr, c),
+            vec![(1, "argument value 8 is outside the valid range [0, 7]".to_string())]
+        );
+    }
+}
