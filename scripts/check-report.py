@@ -1,34 +1,70 @@
-"""Checks an x86 front-end report: required fields, consistent counts, no
-mismatch, every intrinsic that did not validate named with its reason, and
-the validated floor (here or by the recorded hardware verdicts)."""
+"""Checks front-end reports: `hydride gen --report-json` writes one per ISA
+({"x86": …, "arm": …}); `hydride isa <isa> --report-json` writes one.
+
+x86: required fields, consistent counts, no mismatch, every intrinsic that
+did not validate named with its reason, and the validated floor (here or by
+the recorded hardware verdicts).
+ARM: every in-scope intrinsic validated under qemu-aarch64 or named with its
+reason, no mismatch, every exclusion by reason, the intrinsic → encoding →
+execute mapping complete, and the validated floor."""
 import json
 import sys
 
+
+def check_arm(report):
+    required = ["isa", "total_intrinsics", "in_scope", "excluded", "semantics", "validated", "mismatched",
+                "by_group", "by_form", "failures", "mismatches", "mapping", "encodings", "execute_bodies"]
+    missing = [k for k in required if k not in report]
+    assert not missing, f"arm: missing fields: {missing}"
+    excluded = sum(len(v) for v in report["excluded"].values()) + len(report.get("excluded_by_correction", {}))
+    assert report["total_intrinsics"] == report["in_scope"] + excluded, "arm: total = in scope + excluded"
+    assert report["mismatched"] == 0, report["mismatches"][:5]
+    named = {f["name"] for f in report["failures"]}
+    statuses = {m["intrinsic"]: m["status"] for m in report["mapping"]}
+    assert len(statuses) == report["in_scope"], "arm: one mapping per in-scope intrinsic"
+    for name, status in statuses.items():
+        assert status == "validated" or name in named, f"arm: {name} ({status}) has no reason"
+    for m in report["mapping"]:
+        if m["status"] == "validated":
+            assert m["encoding"] and m["execute"], f"arm: {m['intrinsic']} validated without its encoding"
+    assert sum(c["validated"] for c in report["by_group"].values()) == report["validated"]
+    assert report["validated"] >= 1598, f"arm: validated {report['validated']} < 1598"
+    print(f"arm report ok: {report['validated']} of {report['in_scope']} in scope validated under qemu-aarch64 "
+          f"({report['validated_via_inline_asm']} through inline asm), 0 mismatched; "
+          f"{report['encodings']} encodings, {report['execute_bodies']} execute bodies")
+
+
+def check_x86(report):
+    required = ["isa", "candidates", "parsed", "validated", "validated_here", "validated_by_record", "unvalidated",
+                "mismatched", "unsupported", "by_cpuid", "failures", "host"]
+    missing = [k for k in required if k not in report]
+    assert not missing, f"missing fields: {missing}"
+    assert report["candidates"] == report["validated"] + report["mismatched"] + report["unsupported"], "counts do not add up"
+    assert report["validated"] == report["validated_here"] + report["validated_by_record"], "validated = here + by record"
+    for key, c in report["by_cpuid"].items():
+        assert c["candidates"] == c["validated"] + c["mismatched"] + c["unsupported"], f"{key}: counts do not add up"
+    assert sum(c["candidates"] for c in report["by_cpuid"].values()) == report["candidates"]
+    not_validated = report["candidates"] - report["validated"]
+    listed = {f["name"] for f in report["failures"] if f["stage"] not in ("stale-correction", "malformed")}
+    assert len(listed) >= not_validated, "every non-validated intrinsic needs a listed reason"
+    unvalidated = [f["name"] for f in report["failures"] if f["stage"] == "unvalidated"]
+    assert len(unvalidated) == report["unvalidated"], "every unvalidated intrinsic is named"
+    stale = [f["name"] for f in report["failures"] if f["stage"] == "stale-correction"]
+    assert not stale, f"stale corrections: {stale}"
+    assert report["mismatched"] == 0, [f for f in report["failures"] if f["stage"] == "mismatch"]
+    stale_record = report.get("record_stale", [])
+    assert not stale_record, (f"{len(stale_record)} intrinsics validated here have no current entry in "
+                              f"isa-specs/x86/validation-record.json (e.g. {stale_record[:5]}): run "
+                              "`./target/release/hydride record x86` on a machine with every extension and commit it")
+    assert report["validated"] >= 2029, f"validated {report['validated']} < 2029 (unvalidated: {unvalidated[:10]})"
+    host = report["host"]
+    print(f"report ok on {host['model']}"
+          + (f" (withheld: {' '.join(host['withheld'])})" if host["withheld"] else "")
+          + f": {report['validated']} of {report['candidates']} validated ({report['validated_here']} here, "
+          f"{report['validated_by_record']} by the record), {report['unvalidated']} unvalidated, 0 mismatched")
+
+
 report = json.load(open(sys.argv[1]))
-required = ["isa", "candidates", "parsed", "validated", "validated_here", "validated_by_record", "unvalidated",
-            "mismatched", "unsupported", "by_cpuid", "failures", "host"]
-missing = [k for k in required if k not in report]
-assert not missing, f"missing fields: {missing}"
-assert report["candidates"] == report["validated"] + report["mismatched"] + report["unsupported"], "counts do not add up"
-assert report["validated"] == report["validated_here"] + report["validated_by_record"], "validated = here + by record"
-for key, c in report["by_cpuid"].items():
-    assert c["candidates"] == c["validated"] + c["mismatched"] + c["unsupported"], f"{key}: counts do not add up"
-assert sum(c["candidates"] for c in report["by_cpuid"].values()) == report["candidates"]
-not_validated = report["candidates"] - report["validated"]
-listed = {f["name"] for f in report["failures"] if f["stage"] not in ("stale-correction", "malformed")}
-assert len(listed) >= not_validated, "every non-validated intrinsic needs a listed reason"
-unvalidated = [f["name"] for f in report["failures"] if f["stage"] == "unvalidated"]
-assert len(unvalidated) == report["unvalidated"], "every unvalidated intrinsic is named"
-stale = [f["name"] for f in report["failures"] if f["stage"] == "stale-correction"]
-assert not stale, f"stale corrections: {stale}"
-assert report["mismatched"] == 0, [f for f in report["failures"] if f["stage"] == "mismatch"]
-stale_record = report.get("record_stale", [])
-assert not stale_record, (f"{len(stale_record)} intrinsics validated here have no current entry in "
-                          f"isa-specs/x86/validation-record.json (e.g. {stale_record[:5]}): run "
-                          "`./target/release/hydride record x86` on a machine with every extension and commit it")
-assert report["validated"] >= 2029, f"validated {report['validated']} < 2029 (unvalidated: {unvalidated[:10]})"
-host = report["host"]
-print(f"report ok on {host['model']}"
-      + (f" (withheld: {' '.join(host['withheld'])})" if host["withheld"] else "")
-      + f": {report['validated']} of {report['candidates']} validated ({report['validated_here']} here, "
-      f"{report['validated_by_record']} by the record), {report['unvalidated']} unvalidated, 0 mismatched")
+reports = report if "isa" not in report else {report["isa"]: report}
+for isa, r in reports.items():
+    {"x86": check_x86, "arm": check_arm}[isa](r)
