@@ -247,7 +247,7 @@ irdl.dialect @autollvm {
   // 4 instructions computing the same thing up to 2 parameter(s)
   //   Members (4): _mm256_setzero_si256, _mm512_setzero_epi32, _mm512_setzero_si512, _mm_setzero_si128.
   //   Semantics with the class parameters as named values:
-  //     dst[MAX:0] := 0
+  //     dst[RESULT_TOP:0] := 0
   irdl.operation @setzero_si {
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<2xi64>
@@ -311,7 +311,7 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ABS(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Abs(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @abs_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -1518,7 +1518,7 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := MAX(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @max_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -1607,7 +1607,7 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := MAX(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @max_epu {
     %o0_0 = irdl.is vector<16xi16>
@@ -1696,7 +1696,7 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := MIN(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @min_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -1785,7 +1785,7 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := MIN(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @min_epu {
     %o0_0 = irdl.is vector<16xi16>
@@ -1900,7 +1900,7 @@ irdl.dialect @autollvm {
   //       FOR l2 := 0 to 7
   //         l3 := (l0 + ((l2 * 8) + 0))
   //         l4 := l1
-  //         l5[((l2 * 16) + 15):((l2 * 16) + 0)] := (((ABS(Signed((p0[(l3 + 7):l3] - p1[(l4 + 7):l4]))) + ABS(Signed((p0[(l3 + 15):(l3 + 8)] - p1[(l4 + 15):(l4 + 8)])))) + ABS(Signed((p0[(l3 + 23):(l3 + 16)] - p1[(l4 + 23):(l4 + 16)])))) + ABS(Signed((p0[(l3 + 31):(l3 + 24)] - p1[(l4 + 31):(l4 + 24)]))))
+  //         l5[((l2 * 16) + 15):((l2 * 16) + 0)] := (((Abs(Signed((p0[(l3 + 7):l3] - p1[(l4 + 7):l4]))) + Abs(Signed((p0[(l3 + 15):(l3 + 8)] - p1[(l4 + 15):(l4 + 8)])))) + Abs(Signed((p0[(l3 + 23):(l3 + 16)] - p1[(l4 + 23):(l4 + 16)])))) + Abs(Signed((p0[(l3 + 31):(l3 + 24)] - p1[(l4 + 31):(l4 + 24)]))))
   //       ENDFOR
   //       RETURN l5[127:0]
   //     END
@@ -2537,7 +2537,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to k1
   //       v1 := (v0 * 8)
-  //       v2[(v1 + 7):v1] := ABS((a0[(v1 + 7):v1] - a1[(v1 + 7):v1]))
+  //       v2[(v1 + 7):v1] := Abs((a0[(v1 + 7):v1] - a1[(v1 + 7):v1]))
   //     ENDFOR
   //     FOR v0 := 0 to k7
   //       v1 := (v0 * 64)
@@ -4012,10 +4012,10 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     FOR v3 := 0 to k24
   //       v0 := (v3 * 64)
-  //       v4[(v0 + 15):v0] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 7):v0])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 15):(v0 + 8)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 31):(v0 + 24)])))
-  //       v4[(v0 + 31):(v0 + 16)] := (((ABS((a2[(v0 + 7):v0] - v2[(v0 + 15):(v0 + 8)])) + ABS((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 23):(v0 + 16)]))) + ABS((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 31):(v0 + 24)]))) + ABS((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 39):(v0 + 32)])))
+  //       v4[(v0 + 15):v0] := (((Abs((a2[(v0 + 7):v0] - v2[(v0 + 7):v0])) + Abs((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 15):(v0 + 8)]))) + Abs((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 23):(v0 + 16)]))) + Abs((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 31):(v0 + 24)])))
+  //       v4[(v0 + 31):(v0 + 16)] := (((Abs((a2[(v0 + 7):v0] - v2[(v0 + 15):(v0 + 8)])) + Abs((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 23):(v0 + 16)]))) + Abs((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 31):(v0 + 24)]))) + Abs((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 39):(v0 + 32)])))
   //       FOR v5 := 0 to 1
-  //         v4[(v0 + ((v5 * 16) + 47)):(v0 + ((v5 * 16) + 32))] := (((ABS((a2[(v0 + 39):(v0 + 32)] - v2[(v0 + ((v5 * 8) + 23)):(v0 + ((v5 * 8) + 16))])) + ABS((a2[(v0 + 47):(v0 + 40)] - v2[(v0 + ((v5 * 8) + 31)):(v0 + ((v5 * 8) + 24))]))) + ABS((a2[(v0 + 55):(v0 + 48)] - v2[(v0 + ((v5 * 8) + 39)):(v0 + ((v5 * 8) + 32))]))) + ABS((a2[(v0 + 63):(v0 + 56)] - v2[(v0 + ((v5 * 8) + 47)):(v0 + ((v5 * 8) + 40))])))
+  //         v4[(v0 + ((v5 * 16) + 47)):(v0 + ((v5 * 16) + 32))] := (((Abs((a2[(v0 + 39):(v0 + 32)] - v2[(v0 + ((v5 * 8) + 23)):(v0 + ((v5 * 8) + 16))])) + Abs((a2[(v0 + 47):(v0 + 40)] - v2[(v0 + ((v5 * 8) + 31)):(v0 + ((v5 * 8) + 24))]))) + Abs((a2[(v0 + 55):(v0 + 48)] - v2[(v0 + ((v5 * 8) + 39)):(v0 + ((v5 * 8) + 32))]))) + Abs((a2[(v0 + 63):(v0 + 56)] - v2[(v0 + ((v5 * 8) + 47)):(v0 + ((v5 * 8) + 40))])))
   //       ENDFOR
   //     ENDFOR
   //     FOR v3 := 0 to k89
@@ -4142,21 +4142,21 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     CASE a0[2:0] OF
   //     0:
-  //       v0 := _MM_CMPINT_EQ
+  //       v0 := CMP_EQ
   //     1:
-  //       v0 := _MM_CMPINT_LT
+  //       v0 := CMP_LT
   //     2:
-  //       v0 := _MM_CMPINT_LE
+  //       v0 := CMP_LE
   //     3:
-  //       v0 := _MM_CMPINT_FALSE
+  //       v0 := CMP_FALSE
   //     4:
-  //       v0 := _MM_CMPINT_NE
+  //       v0 := CMP_NE
   //     5:
-  //       v0 := _MM_CMPINT_NLT
+  //       v0 := CMP_NLT
   //     6:
-  //       v0 := _MM_CMPINT_NLE
+  //       v0 := CMP_NLE
   //     7:
-  //       v0 := _MM_CMPINT_TRUE
+  //       v0 := CMP_TRUE
   //     ESAC
   //     FOR v1 := 0 to k3
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
@@ -4510,21 +4510,21 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     CASE a0[2:0] OF
   //     0:
-  //       v0 := _MM_CMPINT_EQ
+  //       v0 := CMP_EQ
   //     1:
-  //       v0 := _MM_CMPINT_LT
+  //       v0 := CMP_LT
   //     2:
-  //       v0 := _MM_CMPINT_LE
+  //       v0 := CMP_LE
   //     3:
-  //       v0 := _MM_CMPINT_FALSE
+  //       v0 := CMP_FALSE
   //     4:
-  //       v0 := _MM_CMPINT_NE
+  //       v0 := CMP_NE
   //     5:
-  //       v0 := _MM_CMPINT_NLT
+  //       v0 := CMP_NLT
   //     6:
-  //       v0 := _MM_CMPINT_NLE
+  //       v0 := CMP_NLE
   //     7:
-  //       v0 := _MM_CMPINT_TRUE
+  //       v0 := CMP_TRUE
   //     ESAC
   //     FOR v1 := 0 to k3
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
@@ -5368,7 +5368,7 @@ irdl.dialect @autollvm {
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): _kshiftli_mask32, _kshiftli_mask64, _kshiftli_mask8, _kshiftli_mask16.
   //   Semantics with the class parameters as named values:
-  //     dst[MAX:0] := 0
+  //     dst[RESULT_TOP:0] := 0
   //     IF (a0[7:0] <= k4)
   //       dst[k4:0] := (a1[k4:0] << a0[7:0])
   //     FI
@@ -5396,7 +5396,7 @@ irdl.dialect @autollvm {
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): _kshiftri_mask32, _kshiftri_mask64, _kshiftri_mask8, _kshiftri_mask16.
   //   Semantics with the class parameters as named values:
-  //     dst[MAX:0] := 0
+  //     dst[RESULT_TOP:0] := 0
   //     IF (a0[7:0] <= k4)
   //       dst[k4:0] := (a1[k4:0] >> a0[7:0])
   //     FI
@@ -7580,7 +7580,7 @@ irdl.dialect @autollvm {
   //     END
   //     DEFINE f1(p0, p1, p2)
   //       FOR l0 := 0 to 7
-  //         l1[l0] := (f0((p0[((l0 * -8) + 63):((l0 * -8) + 56)] AND inverse(p1))) XOR p2[l0])
+  //         l1[l0] := (f0((p0[((l0 * -8) + 63):((l0 * -8) + 56)] AND GaloisInverse(p1))) XOR p2[l0])
   //       ENDFOR
   //       RETURN l1
   //     END

@@ -5,7 +5,6 @@ pub mod classify;
 pub mod design;
 pub mod eval;
 pub mod generate;
-pub mod host;
 pub mod isa;
 pub mod report;
 pub mod sema;

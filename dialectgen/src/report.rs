@@ -76,7 +76,7 @@ pub struct HostInfo {
 }
 
 impl HostInfo {
-    pub fn of(host: &crate::host::Host) -> HostInfo {
+    pub fn of(host: &crate::isa::x86::host::Host) -> HostInfo {
         HostInfo {
             model: host.model.clone(),
             features: host.features.iter().cloned().collect(),

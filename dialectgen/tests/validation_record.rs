@@ -5,7 +5,7 @@
 
 mod common;
 use common::skip;
-use dialectgen::host::Host;
+use dialectgen::isa::x86::host::Host;
 use dialectgen::report::Report;
 use dialectgen::isa::x86::validate::record::{Record, Run};
 use dialectgen::isa::x86::validate::{Outcome, ValidationConfig};
@@ -27,7 +27,7 @@ fn run(cfg: ValidationConfig) -> Survey {
 /// environment already withholds).
 fn smaller_host() -> Host {
     let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    let already = std::env::var(dialectgen::host::WITHHOLD_ENV).unwrap_or_default();
+    let already = std::env::var(dialectgen::isa::x86::host::WITHHOLD_ENV).unwrap_or_default();
     Host::from_cpuinfo(&cpuinfo, &format!("{already},avx*,ssse3,sse3,pni,sse4*,gfni"))
 }
 

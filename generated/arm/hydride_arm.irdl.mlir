@@ -13074,7 +13074,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13100,7 +13100,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13126,7 +13126,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13152,7 +13152,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13178,7 +13178,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13204,7 +13204,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13230,7 +13230,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13256,7 +13256,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13282,7 +13282,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13308,7 +13308,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13334,7 +13334,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13360,7 +13360,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13386,7 +13386,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13412,7 +13412,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13438,7 +13438,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13464,7 +13464,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13490,7 +13490,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13516,7 +13516,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13542,7 +13542,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13568,7 +13568,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13594,7 +13594,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13620,7 +13620,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13646,7 +13646,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13672,7 +13672,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13698,7 +13698,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13726,7 +13726,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13754,7 +13754,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13782,7 +13782,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13810,7 +13810,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13838,7 +13838,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13866,7 +13866,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13894,7 +13894,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[7:0]
+  //       absdiff := Abs((element1 - element2))[7:0]
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend((result[((e * 8) + 7):(e * 8)] + absdiff), 8), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13922,7 +13922,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13950,7 +13950,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13978,7 +13978,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14006,7 +14006,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14034,7 +14034,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14062,7 +14062,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14090,7 +14090,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14118,7 +14118,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14146,7 +14146,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14174,7 +14174,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14202,7 +14202,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14230,7 +14230,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14258,7 +14258,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14286,7 +14286,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       absdiff := ABS((element1 - element2))[15:0]
+  //       absdiff := Abs((element1 - element2))[15:0]
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend((result[((e * 16) + 15):(e * 16)] + absdiff), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14314,7 +14314,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       absdiff := ABS((element1 - element2))[31:0]
+  //       absdiff := Abs((element1 - element2))[31:0]
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + absdiff), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14342,7 +14342,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       absdiff := ABS((element1 - element2))[63:0]
+  //       absdiff := Abs((element1 - element2))[63:0]
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + absdiff), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14368,7 +14368,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14392,7 +14392,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14416,7 +14416,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14440,7 +14440,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14464,7 +14464,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14488,7 +14488,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14512,7 +14512,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14536,7 +14536,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14560,7 +14560,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14584,7 +14584,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14608,7 +14608,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14632,7 +14632,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14656,7 +14656,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14680,7 +14680,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14704,7 +14704,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14728,7 +14728,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14752,7 +14752,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14776,7 +14776,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14800,7 +14800,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14824,7 +14824,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14848,7 +14848,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14872,7 +14872,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14896,7 +14896,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -14920,7 +14920,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -30110,7 +30110,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
   //     ENDFOR
@@ -30134,7 +30134,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
   //     ENDFOR
@@ -30158,7 +30158,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
   //     ENDFOR
@@ -30182,7 +30182,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
   //     ENDFOR
@@ -30206,7 +30206,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
   //     ENDFOR
@@ -30230,7 +30230,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
   //     ENDFOR
@@ -30253,7 +30253,7 @@ irdl.dialect @hydride_arm {
   //     IF 0
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
   //     d_out := ZeroExtend(result, 128)
@@ -30275,7 +30275,7 @@ irdl.dialect @hydride_arm {
   //     IF 0
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
   //     d_out := ZeroExtend(result, 128)
@@ -30298,7 +30298,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
   //     ENDFOR
@@ -30322,7 +30322,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
   //     ENDFOR
@@ -30346,7 +30346,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
   //     ENDFOR
@@ -30370,7 +30370,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
   //     ENDFOR
@@ -30394,7 +30394,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
   //     ENDFOR
@@ -30418,7 +30418,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
   //     ENDFOR
@@ -30442,7 +30442,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
   //     ENDFOR
@@ -30465,7 +30465,7 @@ irdl.dialect @hydride_arm {
   //     IF 0
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
   //     d_out := ZeroExtend(result, 128)
@@ -30488,7 +30488,7 @@ irdl.dialect @hydride_arm {
   //       IF 0
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
   //     ENDFOR
@@ -30511,7 +30511,7 @@ irdl.dialect @hydride_arm {
   //     IF 0
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
   //     d_out := ZeroExtend(result, 128)
@@ -30533,7 +30533,7 @@ irdl.dialect @hydride_arm {
   //     IF 0
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
   //     d_out := ZeroExtend(result, 128)
@@ -30555,7 +30555,7 @@ irdl.dialect @hydride_arm {
   //     IF 0
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
   //     d_out := ZeroExtend(result, 128)
@@ -30577,7 +30577,7 @@ irdl.dialect @hydride_arm {
   //     IF 0
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
   //     d_out := ZeroExtend(result, 128)
@@ -30600,7 +30600,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
   //     ENDFOR
@@ -30624,7 +30624,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
   //     ENDFOR
@@ -30648,7 +30648,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
   //     ENDFOR
@@ -30672,7 +30672,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
   //     ENDFOR
@@ -30696,7 +30696,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
   //     ENDFOR
@@ -30720,7 +30720,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
   //     ENDFOR
@@ -30743,7 +30743,7 @@ irdl.dialect @hydride_arm {
   //     IF 1
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
   //     d_out := ZeroExtend(result, 128)
@@ -30765,7 +30765,7 @@ irdl.dialect @hydride_arm {
   //     IF 1
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
   //     d_out := ZeroExtend(result, 128)
@@ -30788,7 +30788,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
   //     ENDFOR
@@ -30812,7 +30812,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
   //     ENDFOR
@@ -30836,7 +30836,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
   //     ENDFOR
@@ -30860,7 +30860,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
   //     ENDFOR
@@ -30884,7 +30884,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
   //     ENDFOR
@@ -30908,7 +30908,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
   //     ENDFOR
@@ -30932,7 +30932,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
   //     ENDFOR
@@ -30955,7 +30955,7 @@ irdl.dialect @hydride_arm {
   //     IF 1
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
   //     d_out := ZeroExtend(result, 128)
@@ -30978,7 +30978,7 @@ irdl.dialect @hydride_arm {
   //       IF 1
   //         element := -element
   //       ELSE
-  //         element := ABS(element)
+  //         element := Abs(element)
   //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
   //     ENDFOR
@@ -31001,7 +31001,7 @@ irdl.dialect @hydride_arm {
   //     IF 1
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
   //     d_out := ZeroExtend(result, 128)
@@ -31023,7 +31023,7 @@ irdl.dialect @hydride_arm {
   //     IF 1
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
   //     d_out := ZeroExtend(result, 128)
@@ -31045,7 +31045,7 @@ irdl.dialect @hydride_arm {
   //     IF 1
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
   //     d_out := ZeroExtend(result, 128)
@@ -31067,7 +31067,7 @@ irdl.dialect @hydride_arm {
   //     IF 1
   //       element := -element
   //     ELSE
-  //       element := ABS(element)
+  //       element := Abs(element)
   //     FI
   //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
   //     d_out := ZeroExtend(result, 128)
@@ -35847,7 +35847,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -35872,7 +35872,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -35897,7 +35897,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -35922,7 +35922,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -35947,7 +35947,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -35972,7 +35972,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -35997,7 +35997,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36022,7 +36022,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36047,7 +36047,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36072,7 +36072,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36097,7 +36097,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36122,7 +36122,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
-  //       maxmin := (0 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36147,7 +36147,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36172,7 +36172,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36197,7 +36197,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36222,7 +36222,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36247,7 +36247,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36272,7 +36272,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36297,7 +36297,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36322,7 +36322,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36347,7 +36347,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 0)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36372,7 +36372,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := AsInteger(concat[(((2 * e) * 8) + 7):((2 * e) * 8)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 8) + 7):(((2 * e) + 1) * 8)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(maxmin[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36397,7 +36397,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(concat[(((2 * e) * 16) + 15):((2 * e) * 16)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 16) + 15):(((2 * e) + 1) * 16)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(maxmin[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36422,7 +36422,7 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 1)
   //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
-  //       maxmin := (1 ? MIN(element1, element2) : MAX(element1, element2))
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -36924,7 +36924,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 0)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -36943,7 +36943,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 0)
   //     FOR e := 1 to 15
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -36962,7 +36962,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 0)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -36981,7 +36981,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 0)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -37000,7 +37000,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[31:0], 0)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 32) + 31):(e * 32)], 0)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]
@@ -37019,7 +37019,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 1)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -37038,7 +37038,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 1)
   //     FOR e := 1 to 15
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -37057,7 +37057,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 1)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -37076,7 +37076,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 1)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -37095,7 +37095,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[31:0], 1)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 32) + 31):(e * 32)], 1)
-  //       maxmin := (0 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (0 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]
@@ -37114,7 +37114,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 0)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -37133,7 +37133,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 0)
   //     FOR e := 1 to 15
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 0)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -37152,7 +37152,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 0)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -37171,7 +37171,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 0)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 0)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -37190,7 +37190,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[31:0], 0)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 32) + 31):(e * 32)], 0)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]
@@ -37209,7 +37209,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 1)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -37228,7 +37228,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[7:0], 1)
   //     FOR e := 1 to 15
   //       element := AsInteger(operand[((e * 8) + 7):(e * 8)], 1)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
@@ -37247,7 +37247,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 1)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -37266,7 +37266,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[15:0], 1)
   //     FOR e := 1 to 7
   //       element := AsInteger(operand[((e * 16) + 15):(e * 16)], 1)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
@@ -37285,7 +37285,7 @@ irdl.dialect @hydride_arm {
   //     maxmin := AsInteger(operand[31:0], 1)
   //     FOR e := 1 to 3
   //       element := AsInteger(operand[((e * 32) + 31):(e * 32)], 1)
-  //       maxmin := (1 ? MIN(maxmin, element) : MAX(maxmin, element))
+  //       maxmin := (1 ? Min(maxmin, element) : Max(maxmin, element))
   //     ENDFOR
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]

@@ -1,7 +1,7 @@
 //! The LLVM call each target op becomes (`generated/x86/llvm-calls.json`),
 //! for `convert-hydride-x86-to-llvm`, as the line protocol the C++ shim reads.
 
-use dialectgen::design::llvm_call::{CallArg, LlvmCall, Otherwise};
+use dialectgen::isa::x86::llvm_call::{CallArg, LlvmCall, Otherwise};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

@@ -99,7 +99,7 @@ fn an_avx2_target_uses_no_avx512_instruction() {
 
 #[test]
 fn native_is_what_this_host_executes() {
-    let host = dialectgen::host::Host::get();
+    let host = dialectgen::isa::x86::host::Host::get();
     let grammar = Grammar::embedded().unwrap();
     let allowed: Vec<_> = grammar.candidates.iter().filter(|c| Target::Native.allows(&c.cpuid)).collect();
     assert!(!allowed.is_empty());

@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use dialectgen::host::Host;
+use dialectgen::isa::x86::host::Host;
 use dialectgen::isa::x86::validate::record::Record;
 use dialectgen::isa::x86::validate::ValidationConfig;
 use dialectgen::isa::x86::survey::{survey, SurveyOptions};
@@ -331,7 +331,7 @@ fn main() -> Result<()> {
                 "clang_flags": host.clang_flags(),
                 "llc_flags": host.llc_flags(),
                 "x86_target": host.x86_target(),
-                "lacks": dialectgen::host::X86_TARGETS.iter().map(|t| (*t, host.lacks_for(t))).collect::<std::collections::BTreeMap<_, _>>(),
+                "lacks": dialectgen::isa::x86::host::X86_TARGETS.iter().map(|t| (*t, host.lacks_for(t))).collect::<std::collections::BTreeMap<_, _>>(),
             });
             if json {
                 println!("{}", serde_json::to_string_pretty(&info)?);
@@ -343,7 +343,7 @@ fn main() -> Result<()> {
                 let withheld: Vec<&str> = host.withheld.iter().map(String::as_str).collect();
                 println!(
                     "withheld:   {}",
-                    if withheld.is_empty() { format!("none (set {})", dialectgen::host::WITHHOLD_ENV) } else { withheld.join(" ") }
+                    if withheld.is_empty() { format!("none (set {})", dialectgen::isa::x86::host::WITHHOLD_ENV) } else { withheld.join(" ") }
                 );
             }
         }

@@ -1,11 +1,10 @@
 //! Canonical form of instruction semantics, so that instructions written
 //! differently by the vendor but computing alike look alike.
 //!
-//! - writes of `dst[MAX:w]` beyond the result are dropped;
+//! - writes of `dst[RESULT_TOP:w]` beyond the result are dropped;
 //! - integer locals defined once from loop counters and literals
 //!   (`i := j*16`) are substituted into their uses;
 //! - literal-only integer arithmetic is folded;
-//! - sized helpers take their width as an argument (`Saturate(x, 16)`);
 //! - source positions are dropped;
 //! - runs of statements stepping through numbers are rerolled into loops;
 //! - integer index arithmetic over loop counters is put in one normal
@@ -36,7 +35,6 @@ pub struct Canonical {
 pub fn canonicalize(original: &Semantics) -> Canonical {
     let mut s = original.clone();
     drop_writes_beyond_result(&mut s);
-    walk_semantics_mut(&mut s, &mut width_as_argument, &mut |_| {});
     let mut next = 0;
     for f in &mut s.functions {
         super::reroll::reroll(&mut f.body, "rr", &mut next);
@@ -66,26 +64,12 @@ fn drop_writes_beyond_result(s: &mut Semantics) {
     s.body.retain(|st| match &st.kind {
         StmtKind::Assign { place, .. } if place.var == result => !matches!(
             &place.range,
-            Some((Expr::Var(hi), Expr::Int(lo))) if hi == "MAX" && *lo >= width
+            Some((Expr::Var(hi), Expr::Int(lo))) if hi == crate::sema::ir::RESULT_TOP && *lo >= width
         ),
         _ => true,
     });
 }
 
-/// `Saturate16(x)` → `Saturate(x, 16)`: the width becomes a number, so it
-/// can be a parameter.
-fn width_as_argument(e: &mut Expr) {
-    let Expr::Call { func, args } = e else { return };
-    for prefix in ["SaturateU", "Saturate", "SignExtend", "ZeroExtend", "Truncate"] {
-        if let Some(w) = func.strip_prefix(prefix).and_then(|w| w.parse::<u32>().ok()) {
-            if args.len() == 1 {
-                *func = prefix.to_string();
-                args.push(Expr::Int(BigInt::from(w)));
-            }
-            return;
-        }
-    }
-}
 
 fn fold_literals(e: &mut Expr) {
     let folded = match e {
@@ -322,7 +306,7 @@ struct Renamer {
 
 impl Renamer {
     fn rename(&mut self, n: &mut String) {
-        if n == "MAX" || n.starts_with("_MM_") {
+        if crate::sema::ir::is_reserved(n) {
             return;
         }
         let new = match self.names.get(n.as_str()) {

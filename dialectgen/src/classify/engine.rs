@@ -2,7 +2,7 @@
 //! template, link and drop parameters, and prove every membership.
 
 use super::canon::{canonicalize, Canonical};
-use super::mask::{apply_mask, split_mask, MaskShape, Masking};
+use super::mask::{apply_mask, split_mask, MaskModel, MaskShape, Masking};
 use super::proof::{prove_equal, Verdict};
 use super::template::{hole, instantiate, parameterize, set_signature, signature_len, Parameterized};
 use crate::sema::ir::{Expr, Semantics};
@@ -76,7 +76,15 @@ struct Prepared {
 
 /// Takes the mask step off a masked instruction when Z3 proves that putting
 /// it back gives the instruction; otherwise keeps it whole.
-fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canonical, Masking, Option<MaskShape>) {
+fn unmask(
+    original: &Semantics,
+    canonical: Canonical,
+    timeout_ms: u32,
+    model: MaskModel,
+) -> (Canonical, Masking, Option<MaskShape>) {
+    if model == MaskModel::None {
+        return (canonical, Masking::None, None);
+    }
     let Some(split) = split_mask(&canonical.sema) else { return (canonical, Masking::None, None) };
     let plain = canonicalize(&split.plain);
     // The pass-through as an operand of the plain operation: its canonical position.
@@ -106,8 +114,9 @@ fn unmask(original: &Semantics, canonical: Canonical, timeout_ms: u32) -> (Canon
     }
 }
 
-/// Classifies `semantics`; every proof query gets `timeout_ms`.
-pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClass>, ClassStats) {
+/// Classifies `semantics`; every proof query gets `timeout_ms`; `masks`
+/// is the ISA's way of masking results.
+pub fn classify(semantics: &[Semantics], timeout_ms: u32, masks: MaskModel) -> (Vec<SimilarityClass>, ClassStats) {
     let mut stats = ClassStats { instructions: semantics.len(), ..ClassStats::default() };
     // Canonicalize and prove each canonical form equal to its original.
     type Outcome = Result<Prepared, (String, Verdict)>;
@@ -120,7 +129,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
             if verdict != Verdict::Equal {
                 return (i, Err((s.name.clone(), verdict)));
             }
-            let (canonical, masking, mask) = unmask(s, canonical, timeout_ms);
+            let (canonical, masking, mask) = unmask(s, canonical, timeout_ms, masks);
             let param = parameterize(&canonical.sema);
             let back = instantiate(&param.template, &param.values, &canonical.sema.name);
             if back != canonical.sema {
@@ -148,7 +157,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32) -> (Vec<SimilarityClas
     stats.masked_members = buckets.values().flatten().filter(|(_, p)| p.masking != Masking::None).count();
     let groups = merge_templates(buckets.into_values().collect(), timeout_ms, &mut stats);
     let mut classes: Vec<SimilarityClass> = groups.into_iter().map(|members| build_class(semantics, members)).collect();
-    name_classes(&mut classes);
+    name_classes(&mut classes, plain_stem);
     stats.classes = classes.len();
     (classes, stats)
 }
@@ -342,8 +351,10 @@ fn param_name(h: usize, body_holes: usize, t: &Semantics) -> String {
     }
 }
 
-/// `_mm512_mask_adds_epi16` → `adds_epi`; unique names per class.
-fn name_classes(classes: &mut [SimilarityClass]) {
+/// Names every class after its first member, by `stem` (an ISA's own
+/// naming, e.g. `_mm512_mask_adds_epi16` → `adds_epi` for x86); a name used
+/// twice gets `_2`, `_3`, ….
+pub fn name_classes(classes: &mut [SimilarityClass], stem: impl Fn(&str) -> String) {
     let mut used: BTreeMap<String, usize> = BTreeMap::new();
     for c in classes.iter_mut() {
         let base = stem(&c.members[0].intrinsic);
@@ -353,15 +364,9 @@ fn name_classes(classes: &mut [SimilarityClass]) {
     }
 }
 
-fn stem(intrinsic: &str) -> String {
-    let mut s = intrinsic.trim_start_matches('_');
-    for prefix in ["mm512_", "mm256_", "mm_", "mask2_", "maskz_", "mask_"] {
-        s = s.strip_prefix(prefix).unwrap_or(s);
-    }
-    for prefix in ["mask2_", "maskz_", "mask_"] {
-        s = s.strip_prefix(prefix).unwrap_or(s);
-    }
-    s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
+/// The default stem: the name without leading underscores and trailing digits.
+pub fn plain_stem(intrinsic: &str) -> String {
+    intrinsic.trim_start_matches('_').trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
 }
 
 /// The plain operation of a member: the class template with the member's

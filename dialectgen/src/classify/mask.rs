@@ -1,8 +1,10 @@
-//! Mask forms. AVX-512 writes most operations three ways: plain, merge
-//! masked (`dst[j] := k[j] ? op[j] : src[j]`) and zero masked
+//! Mask forms. An ISA with per-element write masks (x86's AVX-512 is one)
+//! writes most operations three ways: plain, merge masked
+//! (`dst[j] := k[j] ? op[j] : src[j]`) and zero masked
 //! (`dst[j] := k[j] ? op[j] : 0`). The masked forms are the plain operation
 //! followed by one fixed per-element step, so a class holds all three and the
-//! form becomes a property of each member ([`Masking`]).
+//! form becomes a property of each member ([`Masking`]). Each ISA says which
+//! model its instructions follow ([`MaskModel`]).
 //!
 //! [`split_mask`] recognizes the masked form in a canonical instruction and
 //! returns the plain operation inside it; [`apply_mask`] builds the masked
@@ -13,6 +15,16 @@ use crate::sema::ir::{Arg, ArgKind, BinOp, Expr, Place, Semantics, Stmt, StmtKin
 use crate::sema::visit::{child_blocks, walk_semantics_mut};
 use num_bigint::BigInt;
 use serde::Serialize;
+
+/// How an ISA masks results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaskModel {
+    /// No masked forms: every instruction is classified whole.
+    None,
+    /// A mask register operand selects, per result element, the operation's
+    /// value or a pass-through (merge) or zero.
+    WriteMask,
+}
 
 /// How an instruction treats result elements whose mask bit is clear.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]

@@ -2,7 +2,6 @@
 //! classes and validated semantics, rendered by the templates in `templates/`.
 
 pub mod build;
-pub mod llvm_call;
 pub mod render;
 
 use serde::Serialize;

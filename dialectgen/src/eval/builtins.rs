@@ -1,16 +1,12 @@
-//! Helper functions that vendor pseudocode uses without defining them
-//! (`Saturate16`, `ZeroExtend64`, `ABS`, …), in terms of domain operations.
+//! The built-in functions of the semantics IR (`Saturate(x, 16)`,
+//! `ZeroExtend(x, 64)`, `Abs`, `PopCount`, …), in terms of domain
+//! operations. Front ends map their vendor's helper names onto these.
 
 use super::domain::{BvBinOp, BvCmp, Domain};
 use super::machine::{literal_of, Machine, R};
 use super::value::{as_signed, resize, unify, Bits, Value};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{ToPrimitive, Zero};
-
-/// Splits `Saturate16` into (`"Saturate"`, 16).
-fn sized(name: &str, prefix: &str) -> Option<u32> {
-    name.strip_prefix(prefix)?.parse().ok().filter(|w| *w > 0 && *w <= 512)
-}
 
 /// Multiplicative inverse in GF(2^8) modulo x^8 + x^4 + x^3 + x + 1 (0 maps to 0).
 pub fn gf2p8_inverse(x: u8) -> u8 {
@@ -56,13 +52,8 @@ impl<D: Domain> Machine<'_, D> {
         }
     }
 
-    /// The width of a sized helper: from its name (`Saturate16(x)`) or, in
-    /// canonical form, from a second argument (`Saturate(x, 16)`).
+    /// The width of a sized helper (`Saturate(x, 16)`): its second argument.
     fn helper_width(&mut self, name: &str, prefix: &str, args: &mut Vec<Value<D::Bv>>) -> R<Option<u32>> {
-        if let Some(w) = sized(name, prefix) {
-            self.arity(name, args, 1)?;
-            return Ok(Some(w));
-        }
         if name != prefix {
             return Ok(None);
         }
@@ -116,7 +107,7 @@ impl<D: Domain> Machine<'_, D> {
                 };
                 self.saturate(&args[0], w, flag.is_zero())
             }
-            "ABS" => {
+            "Abs" => {
                 self.arity(name, &args, 1)?;
                 if let Value::Int(i) = &args[0] {
                     return Ok(Value::Int(num_traits::Signed::abs(i)));
@@ -131,9 +122,9 @@ impl<D: Domain> Machine<'_, D> {
                 let bv = self.dom.ite(&negative, &negated, &b.bv, b.width);
                 Ok(Value::Bits(Bits { bv, width: b.width, signed: false }))
             }
-            "MAX" | "MIN" => {
+            "Max" | "Min" => {
                 self.arity(name, &args, 2)?;
-                let op = if name == "MAX" { crate::sema::ir::BinOp::Gt } else { crate::sema::ir::BinOp::Lt };
+                let op = if name == "Max" { crate::sema::ir::BinOp::Gt } else { crate::sema::ir::BinOp::Lt };
                 let c = self.binary(op, args[0].clone(), args[1].clone())?;
                 if let Some(t) = self.truth_literal(&c)? {
                     return Ok(if t { args[0].clone() } else { args[1].clone() });
@@ -141,7 +132,7 @@ impl<D: Domain> Machine<'_, D> {
                 let c = self.truth(&c)?;
                 self.merge_value(&c, args[0].clone(), args[1].clone())
             }
-            "POPCNT" | "PopCount" => {
+            "PopCount" => {
                 self.arity(name, &args, 1)?;
                 let b = self.to_bits(&args[0])?;
                 let out_width = 32 - b.width.leading_zeros();
@@ -208,7 +199,7 @@ impl<D: Domain> Machine<'_, D> {
                 }
                 Ok(Value::Bits(Bits { bv: r, width: out_width, signed: false }))
             }
-            "inverse" => {
+            "GaloisInverse" => {
                 self.arity(name, &args, 1)?;
                 let b = self.to_bits(&args[0])?;
                 let byte = resize(self.dom, &Bits { signed: false, ..b }, 8);

@@ -113,11 +113,11 @@ impl<D: Domain> Machine<'_, D> {
             }
             return Ok(var.value.clone());
         }
-        if name == "MAX" {
+        if name == crate::sema::ir::RESULT_TOP {
             return Ok(Value::Int(BigInt::from(self.sema.result.width) - 1));
         }
-        if let Some(code) = predicate_code(name) {
-            return Ok(Value::Predicate(code));
+        if let Some(code) = crate::sema::ir::COMPARISON_PREDICATES.iter().position(|p| *p == name) {
+            return Ok(Value::Int(BigInt::from(code)));
         }
         Err(EvalError::UnknownVariable { span: self.span, name: name.to_string() })
     }
@@ -338,19 +338,4 @@ impl<D: Domain> Machine<'_, D> {
         }
         Ok(result)
     }
-}
-
-/// `_MM_CMPINT_*` predicate codes, as the VPCMP immediate encodes them.
-fn predicate_code(name: &str) -> Option<u8> {
-    Some(match name {
-        "_MM_CMPINT_EQ" => 0,
-        "_MM_CMPINT_LT" => 1,
-        "_MM_CMPINT_LE" => 2,
-        "_MM_CMPINT_FALSE" => 3,
-        "_MM_CMPINT_NE" => 4,
-        "_MM_CMPINT_NLT" => 5,
-        "_MM_CMPINT_NLE" => 6,
-        "_MM_CMPINT_TRUE" => 7,
-        _ => return None,
-    })
 }

@@ -340,7 +340,6 @@ impl<'a, D: Domain> Machine<'a, D> {
     pub(crate) fn merge_value(&mut self, c: &D::Bv, a: Value<D::Bv>, b: Value<D::Bv>) -> R<Value<D::Bv>> {
         match (&a, &b) {
             (Value::Int(x), Value::Int(y)) if x == y => return Ok(a),
-            (Value::Predicate(x), Value::Predicate(y)) if x == y => return Ok(a),
             _ => {}
         }
         let (a, b) = (self.to_bits(&a)?, self.to_bits(&b)?);
@@ -396,7 +395,6 @@ impl<'a, D: Domain> Machine<'a, D> {
     pub(crate) fn literal_int(&mut self, v: &Value<D::Bv>) -> R<Option<BigInt>> {
         Ok(match v {
             Value::Int(i) => Some(i.clone()),
-            Value::Predicate(p) => Some(BigInt::from(*p)),
             Value::Bits(b) => {
                 self.dom.as_literal(&b.bv, b.width).map(|u| super::value::bits_int(&u, b.width, b.signed))
             }
@@ -423,7 +421,6 @@ impl<'a, D: Domain> Machine<'a, D> {
         match v {
             Value::Bits(b) => Ok(b.clone()),
             Value::Int(i) => Ok(int_to_bits(self.dom, i)),
-            Value::Predicate(p) => Ok(int_to_bits(self.dom, &BigInt::from(*p))),
         }
     }
 

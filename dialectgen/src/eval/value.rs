@@ -22,8 +22,6 @@ pub enum Value<B> {
     /// An unbounded integer known at evaluation time (loop counters, literals).
     Int(BigInt),
     Bits(Bits<B>),
-    /// A comparison predicate, `_MM_CMPINT_*`, held in a variable.
-    Predicate(u8),
 }
 
 /// Two's-complement bits of `v` in `width` bits.

@@ -11,6 +11,20 @@
 use num_bigint::BigInt;
 use serde::{Deserialize, Serialize};
 
+/// Reserved variable: the index of the result's top bit (`dst[RESULT_TOP:256] := 0`
+/// clears what lies beyond a narrower result).
+pub const RESULT_TOP: &str = "RESULT_TOP";
+
+/// Reserved variables naming comparison predicates, by their codes as
+/// [`Expr::CompareBy`] reads them.
+pub const COMPARISON_PREDICATES: [&str; 8] =
+    ["CMP_EQ", "CMP_LT", "CMP_LE", "CMP_FALSE", "CMP_NE", "CMP_NLT", "CMP_NLE", "CMP_TRUE"];
+
+/// Whether `name` is a reserved variable (never renamed, never a local).
+pub fn is_reserved(name: &str) -> bool {
+    name == RESULT_TOP || COMPARISON_PREDICATES.contains(&name)
+}
+
 /// A position in the vendor pseudocode (1-based line and column).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Span {
@@ -111,7 +125,8 @@ pub enum Expr {
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },
-    /// A comparison whose predicate is a value (`a OP b` with `OP := _MM_CMPINT_LT`).
+    /// A comparison whose predicate is a value: 0 `==`, 1 `<`, 2 `<=`, 3 false,
+    /// 4 `!=`, 5 `>=`, 6 `>`, 7 true (named by [`COMPARISON_PREDICATES`]).
     CompareBy {
         predicate: Box<Expr>,
         lhs: Box<Expr>,
@@ -216,7 +231,7 @@ pub struct Function {
 pub enum ArgKind {
     /// A vector register.
     Vector,
-    /// An AVX-512 mask register.
+    /// A mask register (one bit per element).
     Mask,
     /// A general-purpose scalar.
     Scalar,

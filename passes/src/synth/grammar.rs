@@ -8,7 +8,7 @@ use crate::variants::VariantTable;
 use dialectgen::classify::engine::{member_semantics, SimilarityClass};
 use dialectgen::classify::mask::Masking;
 use dialectgen::design::{int_attribute, Allowed};
-use dialectgen::host::x86_target_allows;
+use dialectgen::isa::x86::host::x86_target_allows;
 use dialectgen::sema::ir::{ArgKind, Semantics};
 use std::sync::OnceLock;
 
@@ -64,7 +64,7 @@ impl Target {
         match self {
             Target::X86Avx512 => "x86-avx512".into(),
             Target::X86Avx2 => "x86-avx2".into(),
-            Target::Native => format!("native={}", dialectgen::host::Host::get().x86_target()),
+            Target::Native => format!("native={}", dialectgen::isa::x86::host::Host::get().x86_target()),
         }
     }
 
@@ -73,7 +73,7 @@ impl Target {
         match self {
             Target::X86Avx512 => cpuid.iter().all(|c| x86_target_allows("x86-avx512", c)),
             Target::X86Avx2 => !cpuid.is_empty() && cpuid.iter().all(|c| x86_target_allows("x86-avx2", c)),
-            Target::Native => !cpuid.is_empty() && dialectgen::host::Host::get().executes(cpuid),
+            Target::Native => !cpuid.is_empty() && dialectgen::isa::x86::host::Host::get().executes(cpuid),
         }
     }
 }

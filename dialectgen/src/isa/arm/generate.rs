@@ -121,7 +121,7 @@ pub fn generate(
     let semantics: Vec<Semantics> =
         chosen.iter().map(|k| fe.bound[*k].result.clone().expect("has semantics")).collect();
     progress("arm classify", 0, semantics.len());
-    let (classes, stats) = classify(&semantics, timeout_ms);
+    let (classes, stats) = classify(&semantics, timeout_ms, crate::classify::mask::MaskModel::None);
     progress("arm classify", semantics.len(), semantics.len());
     let scratch = tempfile::tempdir()?;
     let intrinsics: Vec<_> = chosen.iter().map(|k| &fe.bound[*k].intrinsic).collect();

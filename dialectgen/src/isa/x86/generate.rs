@@ -16,6 +16,19 @@ const COST_CPU: &str = "znver4";
 
 pub struct X86;
 
+/// `_mm512_mask_adds_epi16` → `adds_epi`: the operation without vector
+/// width, mask form and element count.
+pub fn class_stem(intrinsic: &str) -> String {
+    let mut s = intrinsic.trim_start_matches('_');
+    for prefix in ["mm512_", "mm256_", "mm_", "mask2_", "maskz_", "mask_"] {
+        s = s.strip_prefix(prefix).unwrap_or(s);
+    }
+    for prefix in ["mask2_", "maskz_", "mask_"] {
+        s = s.strip_prefix(prefix).unwrap_or(s);
+    }
+    s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
+}
+
 impl X86 {
     fn validation(&self, opts: &GenOptions) -> Result<Option<ValidationConfig>, GenError> {
         if !opts.validate {
@@ -53,7 +66,8 @@ impl Isa for X86 {
         let semantics: Vec<_> =
             s.semantics.into_iter().filter(|(_, ok)| *ok || !opts.validate).map(|(s, _)| s).collect();
         progress.update("classify", 0, semantics.len());
-        let (classes, stats) = classify(&semantics, opts.timeout_ms);
+        let (mut classes, stats) = classify(&semantics, opts.timeout_ms, crate::classify::mask::MaskModel::WriteMask);
+        crate::classify::engine::name_classes(&mut classes, class_stem);
         progress.update("classify", semantics.len(), semantics.len());
         progress.update("lower", 0, semantics.len());
         let scratch = tempfile::tempdir().map_err(|source| GenError::Write { path: "temporary directory".into(), source })?;
@@ -64,7 +78,7 @@ impl Isa for X86 {
             format!("machine instructions of the intrinsic alone, clang-22 -O1 -march={COST_CPU} (immediates = 1)");
         let db = class_database("x86", &[("cost_source", &cost_source)], &classes, |n| lowerings.get(n))?;
         let dialect = build::target_dialect("hydride_x86", "x86", &semantics, GENERATED_BY);
-        let calls = crate::design::llvm_call::llvm_calls(&dialect.name, &classes, &semantics, &lowerings, &cpuids);
+        let calls = crate::isa::x86::llvm_call::llvm_calls(&dialect.name, &classes, &semantics, &lowerings, &cpuids);
         let calls = one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
         Ok(IsaOutput {
             semantics,

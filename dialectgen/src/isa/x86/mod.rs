@@ -3,7 +3,9 @@
 pub mod corrections;
 pub mod generate;
 pub mod guide;
+pub mod host;
 pub mod lexer;
+pub mod llvm_call;
 pub mod lowering;
 pub mod pseudocode;
 pub mod scope;
@@ -13,7 +15,7 @@ pub mod validate;
 
 pub use generate::X86;
 
-use crate::sema::ir::Semantics;
+use crate::sema::ir::{Semantics, RESULT_TOP};
 use corrections::Corrections;
 use guide::{GuideEntry, GuideError, SkippedEntry};
 use std::collections::{BTreeMap, HashSet};
@@ -128,7 +130,57 @@ pub fn lower_entry(entry: &GuideEntry, corrections: &Corrections) -> Result<Sema
         source_line: operation.lines().nth((span.line as usize).saturating_sub(1)).map(|l| l.trim().to_string()),
     };
     let parsed = pseudocode::parse_operation(&operation).map_err(|e| located("parse", e.to_string(), e.span()))?;
-    let sema = Semantics { name: entry.name.clone(), args, result, functions: parsed.functions, body: parsed.body };
+    let mut sema = Semantics { name: entry.name.clone(), args, result, functions: parsed.functions, body: parsed.body };
+    intel_names_to_neutral(&mut sema);
     crate::eval::typing::infer_types(&sema).map_err(|e| located("type", e.to_string(), e.span()))?;
     Ok(sema)
+}
+
+/// Intel's pseudocode names values that the semantics IR has reserved names
+/// for: `MAX` (the top bit of the destination, as in `dst[MAX:256] := 0`) is
+/// [`RESULT_TOP`], the `_MM_CMPINT_*` comparison predicates are `CMP_*`; and
+/// its helpers are the IR's built-ins (see [`helper_to_builtin`]).
+pub fn intel_names_to_neutral(sema: &mut Semantics) {
+    let defined: Vec<String> = sema.functions.iter().map(|f| f.name.clone()).collect();
+    crate::sema::visit::walk_semantics_mut(
+        sema,
+        &mut |e: &mut crate::sema::ir::Expr| {
+            if let crate::sema::ir::Expr::Call { func, args } = e {
+                if !defined.contains(func) {
+                    helper_to_builtin(func, args);
+                }
+            }
+            if let crate::sema::ir::Expr::Var(n) = e {
+                if n == "MAX" {
+                    *n = RESULT_TOP.to_string();
+                } else if let Some(p) = n.strip_prefix("_MM_CMPINT_") {
+                    *n = format!("CMP_{p}");
+                }
+            }
+        },
+        &mut |_| {},
+    );
+}
+
+/// An Intel helper as the IR's built-in: `Saturate16(x)` → `Saturate(x, 16)`
+/// (likewise `SaturateU`, `SignExtend`, `ZeroExtend`, `Truncate`), `ABS` →
+/// `Abs`, `MAX`/`MIN` → `Max`/`Min`, `POPCNT` → `PopCount`, `inverse` (the
+/// GF(2^8) inverse of GF2P8AFFINEINVQB) → `GaloisInverse`.
+fn helper_to_builtin(func: &mut String, args: &mut Vec<crate::sema::ir::Expr>) {
+    for prefix in ["SaturateU", "Saturate", "SignExtend", "ZeroExtend", "Truncate"] {
+        if let Some(w) = func.strip_prefix(prefix).and_then(|w| w.parse::<i64>().ok()) {
+            *func = prefix.to_string();
+            args.push(crate::sema::ir::Expr::int(w));
+            return;
+        }
+    }
+    let renamed = match func.as_str() {
+        "ABS" => "Abs",
+        "MAX" => "Max",
+        "MIN" => "Min",
+        "POPCNT" => "PopCount",
+        "inverse" => "GaloisInverse",
+        _ => return,
+    };
+    *func = renamed.to_string();
 }

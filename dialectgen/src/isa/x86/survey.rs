@@ -61,7 +61,7 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
         sources: guide.files.iter().map(|f| f.display().to_string()).collect(),
         entries: guide.entries.len(),
         malformed: guide.skipped.len(),
-        host: Some(crate::report::HostInfo::of(opts.validation.as_ref().map_or(crate::host::Host::get(), |c| &c.host))),
+        host: Some(crate::report::HostInfo::of(opts.validation.as_ref().map_or(crate::isa::x86::host::Host::get(), |c| &c.host))),
         ..Report::default()
     };
     for s in &guide.skipped {

@@ -13,7 +13,7 @@ pub mod record;
 use crate::validate::{blame_compile_errors, cases};
 
 use crate::eval::{Concrete, Machine};
-use crate::host::Host;
+use crate::isa::x86::host::Host;
 use crate::sema::ir::Semantics;
 use crate::isa::x86::guide::GuideEntry;
 use cases::TestCase;

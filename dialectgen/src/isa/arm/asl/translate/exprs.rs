@@ -530,7 +530,7 @@ impl Translator<'_> {
                     (Ty::Int(p), Ty::Int(q)) => range_union(&p, &q),
                     _ => return self.unsupported(format!("`{f}` needs integers")),
                 };
-                Ok(PV::S(call(if f == "Min" { "MIN" } else { "MAX" }, vec![x, y]), Ty::Int(r)))
+                Ok(PV::S(call(f, vec![x, y]), Ty::Int(r)))
             }
             "Abs" => {
                 arity(1)?;
@@ -538,7 +538,7 @@ impl Translator<'_> {
                     PV::K(Const::Int(i)) => Ok(PV::K(Const::Int(i.abs()))),
                     PV::S(e, Ty::Int(r)) => {
                         let r = r.map(|(lo, hi)| (BigInt::zero(), lo.abs().max(hi.abs())));
-                        Ok(PV::S(call("ABS", vec![e]), Ty::Int(r)))
+                        Ok(PV::S(call("Abs", vec![e]), Ty::Int(r)))
                     }
                     _ => self.unsupported("`Abs` needs an integer"),
                 }
@@ -653,11 +653,11 @@ impl Translator<'_> {
         let next = match op {
             "ReduceOp_ADD" => zext(bin(BinOp::Add, a.clone(), elem(E::var(&i))), esize),
             "ReduceOp_SMAX" | "ReduceOp_SMIN" => {
-                let m = if op == "ReduceOp_SMAX" { "MAX" } else { "MIN" };
+                let m = if op == "ReduceOp_SMAX" { "Max" } else { "Min" };
                 zext(call(m, vec![call("Signed", vec![a.clone()]), call("Signed", vec![elem(E::var(&i))])]), esize)
             }
             "ReduceOp_UMAX" | "ReduceOp_UMIN" => {
-                let m = if op == "ReduceOp_UMAX" { "MAX" } else { "MIN" };
+                let m = if op == "ReduceOp_UMAX" { "Max" } else { "Min" };
                 zext(call(m, vec![a.clone(), elem(E::var(&i))]), esize)
             }
             _ => return self.unsupported(format!("Reduce with {op}")),

@@ -7,7 +7,7 @@
 //! IR (`add`, `shufflevector`, …) are left to LLVM's own instruction
 //! selection and are not targets of synthesis either.
 
-use super::build::{op_name, target_names};
+use crate::design::build::{op_name, target_names};
 use crate::classify::engine::SimilarityClass;
 use crate::classify::mask::Masking;
 use crate::sema::ir::{ArgKind, Semantics};
