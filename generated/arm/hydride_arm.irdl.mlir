@@ -183,13 +183,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_s64 {
@@ -413,13 +415,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_u64 {
@@ -469,13 +473,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddd_s64 {
@@ -496,13 +502,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddd_u64 {
@@ -1805,10 +1813,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     sum := (element1 + element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       sum := (element1 + element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_s64 {
@@ -1995,10 +2005,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     sum := (element1 + element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       sum := (element1 + element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_u64 {
@@ -2041,10 +2053,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[7:0]
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element1 := AsInteger(operand1[7:0], 0)
-  //     element2 := AsInteger(operand2[7:0], 0)
-  //     sum := (element1 + element2)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
+  //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
+  //       sum := (element1 + element2)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqaddb_s8 {
@@ -2063,10 +2077,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[15:0]
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := AsInteger(operand1[15:0], 0)
-  //     element2 := AsInteger(operand2[15:0], 0)
-  //     sum := (element1 + element2)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
+  //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
+  //       sum := (element1 + element2)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqaddh_s16 {
@@ -2085,10 +2101,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[31:0]
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := AsInteger(operand1[31:0], 0)
-  //     element2 := AsInteger(operand2[31:0], 0)
-  //     sum := (element1 + element2)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
+  //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
+  //       sum := (element1 + element2)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqadds_s32 {
@@ -2107,10 +2125,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     sum := (element1 + element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       sum := (element1 + element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqaddd_s64 {
@@ -2129,10 +2149,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[7:0]
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element1 := AsInteger(operand1[7:0], 1)
-  //     element2 := AsInteger(operand2[7:0], 1)
-  //     sum := (element1 + element2)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
+  //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
+  //       sum := (element1 + element2)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqaddb_u8 {
@@ -2151,10 +2173,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[15:0]
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := AsInteger(operand1[15:0], 1)
-  //     element2 := AsInteger(operand2[15:0], 1)
-  //     sum := (element1 + element2)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
+  //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
+  //       sum := (element1 + element2)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqaddh_u16 {
@@ -2173,10 +2197,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[31:0]
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := AsInteger(operand1[31:0], 1)
-  //     element2 := AsInteger(operand2[31:0], 1)
-  //     sum := (element1 + element2)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
+  //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
+  //       sum := (element1 + element2)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqadds_u32 {
@@ -2195,10 +2221,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     sum := (element1 + element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       sum := (element1 + element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(sum, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqaddd_u64 {
@@ -2355,9 +2383,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     op1 := AsInteger(operand[63:0], 1)
-  //     op2 := AsInteger(operand2[63:0], 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 64) + 63):(e * 64)], 1)
+  //       op2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuqadd_s64 {
@@ -2399,9 +2429,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
   //     operand2 := d_out[7:0]
-  //     op1 := AsInteger(operand[7:0], 1)
-  //     op2 := AsInteger(operand2[7:0], 0)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 8) + 7):(e * 8)], 1)
+  //       op2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vuqaddb_s8 {
@@ -2420,9 +2452,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
   //     operand2 := d_out[15:0]
-  //     op1 := AsInteger(operand[15:0], 1)
-  //     op2 := AsInteger(operand2[15:0], 0)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 16) + 15):(e * 16)], 1)
+  //       op2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vuqaddh_s16 {
@@ -2441,9 +2475,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
   //     operand2 := d_out[31:0]
-  //     op1 := AsInteger(operand[31:0], 1)
-  //     op2 := AsInteger(operand2[31:0], 0)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 32) + 31):(e * 32)], 1)
+  //       op2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vuqadds_s32 {
@@ -2462,9 +2498,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     op1 := AsInteger(operand[63:0], 1)
-  //     op2 := AsInteger(operand2[63:0], 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 64) + 63):(e * 64)], 1)
+  //       op2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuqaddd_s64 {
@@ -2621,9 +2659,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     op1 := AsInteger(operand[63:0], 0)
-  //     op2 := AsInteger(operand2[63:0], 1)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 64) + 63):(e * 64)], 0)
+  //       op2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsqadd_u64 {
@@ -2665,9 +2705,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
   //     operand2 := d_out[7:0]
-  //     op1 := AsInteger(operand[7:0], 0)
-  //     op2 := AsInteger(operand2[7:0], 1)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 8) + 7):(e * 8)], 0)
+  //       op2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vsqaddb_u8 {
@@ -2686,9 +2728,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
   //     operand2 := d_out[15:0]
-  //     op1 := AsInteger(operand[15:0], 0)
-  //     op2 := AsInteger(operand2[15:0], 1)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 16) + 15):(e * 16)], 0)
+  //       op2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vsqaddh_u16 {
@@ -2707,9 +2751,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
   //     operand2 := d_out[31:0]
-  //     op1 := AsInteger(operand[31:0], 0)
-  //     op2 := AsInteger(operand2[31:0], 1)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 32) + 31):(e * 32)], 0)
+  //       op2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vsqadds_u32 {
@@ -2728,9 +2774,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     op1 := AsInteger(operand[63:0], 0)
-  //     op2 := AsInteger(operand2[63:0], 1)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((e * 64) + 63):(e * 64)], 0)
+  //       op2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs((op1 + op2), 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsqaddd_u64 {
@@ -5725,10 +5773,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[15:0]
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := Signed(operand1[15:0])
-  //     element2 := Signed(operand2[15:0])
-  //     product := (((2 * element1) * element2) + 0)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
+  //       product := (((2 * element1) * element2) + 0)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqdmulhh_s16 {
@@ -5747,10 +5797,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[31:0]
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := Signed(operand1[31:0])
-  //     element2 := Signed(operand2[31:0])
-  //     product := (((2 * element1) * element2) + 0)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
+  //       product := (((2 * element1) * element2) + 0)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmulhs_s32 {
@@ -5865,10 +5917,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[15:0]
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := Signed(operand1[15:0])
-  //     element2 := Signed(operand2[15:0])
-  //     product := (((2 * element1) * element2) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
+  //       product := (((2 * element1) * element2) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmulhh_s16 {
@@ -5887,10 +5941,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[31:0]
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := Signed(operand1[31:0])
-  //     element2 := Signed(operand2[31:0])
-  //     product := (((2 * element1) * element2) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
+  //       product := (((2 * element1) * element2) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmulhs_s32 {
@@ -5969,11 +6025,13 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
-  //     element1 := Signed(operand1[15:0])
-  //     element2 := Signed(operand2[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     accum := (Signed(operand3[31:0]) + Signed(product))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlalh_s16 {
@@ -5996,11 +6054,13 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[63:0]
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
-  //     element1 := Signed(operand1[31:0])
-  //     element2 := Signed(operand2[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     accum := (Signed(operand3[63:0]) + Signed(product))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlals_s32 {
@@ -6139,11 +6199,13 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
-  //     element1 := Signed(operand1[15:0])
-  //     element2 := Signed(operand2[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     accum := (Signed(operand3[31:0]) - Signed(product))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlslh_s16 {
@@ -6166,11 +6228,13 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[63:0]
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
-  //     element1 := Signed(operand1[31:0])
-  //     element2 := Signed(operand2[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     accum := (Signed(operand3[63:0]) - Signed(product))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlsls_s32 {
@@ -6576,10 +6640,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(ZeroExtend(b, 128)[63:0], 16)
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
-  //     element1 := Signed(operand1[15:0])
-  //     element2 := Signed(operand2[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(product, 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(product, 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmullh_s16 {
@@ -6599,10 +6665,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(ZeroExtend(b, 128)[63:0], 32)
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
-  //     element1 := Signed(operand1[31:0])
-  //     element2 := Signed(operand2[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(product, 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(product, 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulls_s32 {
@@ -6847,13 +6915,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 1
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_s64 {
@@ -7077,13 +7147,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 1
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_u64 {
@@ -7133,13 +7205,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 1
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubd_s64 {
@@ -7160,13 +7234,15 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     IF 1
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 - element2), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((element1 + element2), 64), 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubd_u64 {
@@ -8193,10 +8269,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     diff := (element1 - element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       diff := (element1 - element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_s64 {
@@ -8383,10 +8461,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     diff := (element1 - element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       diff := (element1 - element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_u64 {
@@ -8429,10 +8509,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[7:0]
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element1 := AsInteger(operand1[7:0], 0)
-  //     element2 := AsInteger(operand2[7:0], 0)
-  //     diff := (element1 - element2)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
+  //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
+  //       diff := (element1 - element2)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqsubb_s8 {
@@ -8451,10 +8533,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[15:0]
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := AsInteger(operand1[15:0], 0)
-  //     element2 := AsInteger(operand2[15:0], 0)
-  //     diff := (element1 - element2)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
+  //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
+  //       diff := (element1 - element2)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqsubh_s16 {
@@ -8473,10 +8557,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[31:0]
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := AsInteger(operand1[31:0], 0)
-  //     element2 := AsInteger(operand2[31:0], 0)
-  //     diff := (element1 - element2)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
+  //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
+  //       diff := (element1 - element2)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqsubs_s32 {
@@ -8495,10 +8581,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     diff := (element1 - element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       diff := (element1 - element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsubd_s64 {
@@ -8517,10 +8605,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[7:0]
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element1 := AsInteger(operand1[7:0], 1)
-  //     element2 := AsInteger(operand2[7:0], 1)
-  //     diff := (element1 - element2)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
+  //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
+  //       diff := (element1 - element2)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqsubb_u8 {
@@ -8539,10 +8629,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[15:0]
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := AsInteger(operand1[15:0], 1)
-  //     element2 := AsInteger(operand2[15:0], 1)
-  //     diff := (element1 - element2)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
+  //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
+  //       diff := (element1 - element2)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqsubh_u16 {
@@ -8561,10 +8653,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[31:0]
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := AsInteger(operand1[31:0], 1)
-  //     element2 := AsInteger(operand2[31:0], 1)
-  //     diff := (element1 - element2)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
+  //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
+  //       diff := (element1 - element2)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqsubs_u32 {
@@ -8583,10 +8677,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     diff := (element1 - element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       diff := (element1 - element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(diff, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsubd_u64 {
@@ -9711,10 +9807,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := (element1 == element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := (element1 == element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_s64 {
@@ -9761,10 +9859,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := (element1 == element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := (element1 == element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_u64 {
@@ -9811,10 +9911,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := (element1 == element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := (element1 == element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqd_s64 {
@@ -9835,10 +9937,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := (element1 == element2)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := (element1 == element2)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqd_u64 {
@@ -10096,9 +10200,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_s64 {
@@ -10134,9 +10240,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_u64 {
@@ -10172,9 +10280,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqzd_s64 {
@@ -10190,9 +10300,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqzd_u64 {
@@ -10497,10 +10609,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_s64 {
@@ -10543,10 +10657,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_u64 {
@@ -10589,10 +10705,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcged_s64 {
@@ -10611,10 +10729,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcged_u64 {
@@ -10752,9 +10872,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element >= 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element >= 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgez_s64 {
@@ -10790,9 +10912,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element >= 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element >= 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgezd_s64 {
@@ -11097,10 +11221,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_s64 {
@@ -11143,10 +11269,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_u64 {
@@ -11189,10 +11317,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcled_s64 {
@@ -11211,10 +11341,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (1 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (1 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcled_u64 {
@@ -11352,9 +11484,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element <= 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element <= 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclez_s64 {
@@ -11390,9 +11524,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element <= 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element <= 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclezd_s64 {
@@ -11697,10 +11833,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_s64 {
@@ -11743,10 +11881,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_u64 {
@@ -11789,10 +11929,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtd_s64 {
@@ -11811,10 +11953,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtd_u64 {
@@ -11952,9 +12096,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element > 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element > 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtz_s64 {
@@ -11990,9 +12136,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element > 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element > 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtzd_s64 {
@@ -12297,10 +12445,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_s64 {
@@ -12343,10 +12493,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_u64 {
@@ -12389,10 +12541,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 0)
-  //     element2 := AsInteger(operand2[63:0], 0)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 0)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltd_s64 {
@@ -12411,10 +12565,12 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(b, 128)[63:0]
   //     operand2 := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element1 := AsInteger(operand1[63:0], 1)
-  //     element2 := AsInteger(operand2[63:0], 1)
-  //     test_passed := (0 ? (element1 >= element2) : (element1 > element2))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
+  //       element2 := AsInteger(operand2[((e * 64) + 63):(e * 64)], 1)
+  //       test_passed := (0 ? (element1 >= element2) : (element1 > element2))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltd_u64 {
@@ -12552,9 +12708,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element < 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element < 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltz_s64 {
@@ -12590,9 +12748,11 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     test_passed := (element < 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       test_passed := (element < 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltzd_s64 {
@@ -12923,10 +13083,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := !((element1 AND element2) == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := !((element1 AND element2) == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_s64 {
@@ -12973,10 +13135,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := !((element1 AND element2) == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := !((element1 AND element2) == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_u64 {
@@ -13023,10 +13187,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := !((element1 AND element2) == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := !((element1 AND element2) == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtstd_s64 {
@@ -13047,10 +13213,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     element1 := ZeroExtend(0, 64)
   //     element2 := ZeroExtend(0, 64)
-  //     element1 := operand1[63:0]
-  //     element2 := operand2[63:0]
-  //     test_passed := !((element1 AND element2) == 0)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     FOR e := 0 to 0
+  //       element1 := operand1[((e * 64) + 63):(e * 64)]
+  //       element2 := operand2[((e * 64) + 63):(e * 64)]
+  //       test_passed := !((element1 AND element2) == 0)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtstd_u64 {
@@ -15086,9 +15254,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_s64 {
@@ -15276,9 +15446,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_u64 {
@@ -15322,9 +15494,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_s64 {
@@ -15344,9 +15518,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_u64 {
@@ -15510,9 +15686,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_s64 {
@@ -15700,9 +15878,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_u64 {
@@ -15746,9 +15926,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
   //     round_const := 0
-  //     shift := Signed((operand2[7:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[7:0], 0) + round_const), shift, 127)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_s8 {
@@ -15768,9 +15950,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
   //     round_const := 0
-  //     shift := Signed((operand2[15:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[15:0], 0) + round_const), shift, 127)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_s16 {
@@ -15790,9 +15974,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
   //     round_const := 0
-  //     shift := Signed((operand2[31:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[31:0], 0) + round_const), shift, 127)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_s32 {
@@ -15812,9 +15998,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_s64 {
@@ -15834,9 +16022,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
   //     round_const := 0
-  //     shift := Signed((operand2[7:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[7:0], 1) + round_const), shift, 127)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_u8 {
@@ -15856,9 +16046,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
   //     round_const := 0
-  //     shift := Signed((operand2[15:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[15:0], 1) + round_const), shift, 127)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_u16 {
@@ -15878,9 +16070,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
   //     round_const := 0
-  //     shift := Signed((operand2[31:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[31:0], 1) + round_const), shift, 127)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_u32 {
@@ -15900,9 +16094,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_u64 {
@@ -16072,10 +16268,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_s64 {
@@ -16270,10 +16468,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_u64 {
@@ -16318,10 +16518,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshld_s64 {
@@ -16341,10 +16543,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshld_u64 {
@@ -16514,10 +16718,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_s64 {
@@ -16712,10 +16918,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_u64 {
@@ -16760,10 +16968,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
   //     round_const := 0
-  //     shift := Signed((operand2[7:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[7:0], 0) + round_const), shift, 127)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshlb_s8 {
@@ -16783,10 +16993,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
   //     round_const := 0
-  //     shift := Signed((operand2[15:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[15:0], 0) + round_const), shift, 127)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshlh_s16 {
@@ -16806,10 +17018,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
   //     round_const := 0
-  //     shift := Signed((operand2[31:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[31:0], 0) + round_const), shift, 127)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshls_s32 {
@@ -16829,10 +17043,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 0) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshld_s64 {
@@ -16852,10 +17068,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[7:0]
   //     result := ZeroExtend(0, 8)
   //     round_const := 0
-  //     shift := Signed((operand2[7:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[7:0], 1) + round_const), shift, 127)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshlb_u8 {
@@ -16875,10 +17093,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[15:0]
   //     result := ZeroExtend(0, 16)
   //     round_const := 0
-  //     shift := Signed((operand2[15:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[15:0], 1) + round_const), shift, 127)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshlh_u16 {
@@ -16898,10 +17118,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[31:0]
   //     result := ZeroExtend(0, 32)
   //     round_const := 0
-  //     shift := Signed((operand2[31:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[31:0], 1) + round_const), shift, 127)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshls_u32 {
@@ -16921,10 +17143,12 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := 0
-  //     shift := Signed((operand2[63:0])[7:0])
-  //     round_const := ShiftInt(1, (-shift - 1), 127)
-  //     element := ShiftInt((AsInteger(operand1[63:0], 1) + round_const), shift, 127)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
+  //       round_const := ShiftInt(1, (-shift - 1), 127)
+  //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshld_u64 {
@@ -17068,8 +17292,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ((AsInteger(operand[63:0], 0) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_s64 {
@@ -17234,8 +17460,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ((AsInteger(operand[63:0], 1) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_u64 {
@@ -17274,8 +17502,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ((AsInteger(operand[63:0], 0) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrd_n_s64 {
@@ -17293,8 +17523,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ((AsInteger(operand[63:0], 1) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrd_n_u64 {
@@ -17432,7 +17664,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64), 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_s64 {
@@ -17590,7 +17824,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64), 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_u64 {
@@ -17628,7 +17864,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64), 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_n_s64 {
@@ -17646,7 +17884,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64), 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_n_u64 {
@@ -17797,8 +18037,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
-  //     element := ((AsInteger(operand[63:0], 0) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_s64 {
@@ -17971,8 +18213,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
-  //     element := ((AsInteger(operand[63:0], 1) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_u64 {
@@ -18013,8 +18257,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
-  //     element := ((AsInteger(operand[63:0], 0) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrd_n_s64 {
@@ -18033,8 +18279,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
-  //     element := ((AsInteger(operand[63:0], 1) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64) + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((ZeroExtend(0, 64)[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrd_n_u64 {
@@ -18197,8 +18445,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 0) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_s64 {
@@ -18387,8 +18637,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 1) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_u64 {
@@ -18433,8 +18685,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 0) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrad_n_s64 {
@@ -18455,8 +18709,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 1) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + 0) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrad_n_u64 {
@@ -18628,8 +18884,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 0) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_s64 {
@@ -18826,8 +19084,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 1) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_u64 {
@@ -18874,8 +19134,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 0) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsrad_n_s64 {
@@ -18897,8 +19159,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 63)
   //     operand2 := d_out[63:0]
-  //     element := ((AsInteger(operand[63:0], 1) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((operand2[63:0] + element[63:0]), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((operand2[((e * 64) + 63):(e * 64)] + element[63:0]), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsrad_n_u64 {
@@ -19044,8 +19308,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ShiftInt(AsInteger(operand[63:0], 0), ((1 * n) + 0), 63)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 64) + 63):(e * 64)], 0), ((1 * n) + 0), 63)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_s64 {
@@ -19210,8 +19476,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ShiftInt(AsInteger(operand[63:0], 1), ((1 * n) + 0), 63)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 64) + 63):(e * 64)], 1), ((1 * n) + 0), 63)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_u64 {
@@ -19250,8 +19518,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element := ShiftInt(AsInteger(operand[7:0], 0), ((1 * n) + 0), 7)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 8) + 7):(e * 8)], 0), ((1 * n) + 0), 7)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_n_s8 {
@@ -19269,8 +19539,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element := ShiftInt(AsInteger(operand[15:0], 0), ((1 * n) + 0), 15)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 16) + 15):(e * 16)], 0), ((1 * n) + 0), 15)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_n_s16 {
@@ -19288,8 +19560,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element := ShiftInt(AsInteger(operand[31:0], 0), ((1 * n) + 0), 31)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 32) + 31):(e * 32)], 0), ((1 * n) + 0), 31)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_n_s32 {
@@ -19307,8 +19581,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ShiftInt(AsInteger(operand[63:0], 0), ((1 * n) + 0), 63)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 64) + 63):(e * 64)], 0), ((1 * n) + 0), 63)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_n_s64 {
@@ -19326,8 +19602,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element := ShiftInt(AsInteger(operand[7:0], 1), ((1 * n) + 0), 7)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 8) + 7):(e * 8)], 1), ((1 * n) + 0), 7)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_n_u8 {
@@ -19345,8 +19623,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element := ShiftInt(AsInteger(operand[15:0], 1), ((1 * n) + 0), 15)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 16) + 15):(e * 16)], 1), ((1 * n) + 0), 15)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_n_u16 {
@@ -19364,8 +19644,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element := ShiftInt(AsInteger(operand[31:0], 1), ((1 * n) + 0), 31)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 32) + 31):(e * 32)], 1), ((1 * n) + 0), 31)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_n_u32 {
@@ -19383,8 +19665,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ShiftInt(AsInteger(operand[63:0], 1), ((1 * n) + 0), 63)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 64) + 63):(e * 64)], 1), ((1 * n) + 0), 63)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_n_u64 {
@@ -19528,8 +19812,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ShiftInt(AsInteger(operand[63:0], 0), ((1 * n) + 0), 63)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 64) + 63):(e * 64)], 0), ((1 * n) + 0), 63)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshlu_n_s64 {
@@ -19568,8 +19854,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element := ShiftInt(AsInteger(operand[7:0], 0), ((1 * n) + 0), 7)
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 8) + 7):(e * 8)], 0), ((1 * n) + 0), 7)
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlub_n_s8 {
@@ -19587,8 +19875,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element := ShiftInt(AsInteger(operand[15:0], 0), ((1 * n) + 0), 15)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 16) + 15):(e * 16)], 0), ((1 * n) + 0), 15)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshluh_n_s16 {
@@ -19606,8 +19896,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element := ShiftInt(AsInteger(operand[31:0], 0), ((1 * n) + 0), 31)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 32) + 31):(e * 32)], 0), ((1 * n) + 0), 31)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshlus_n_s32 {
@@ -19625,8 +19917,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := ShiftInt(AsInteger(operand[63:0], 0), ((1 * n) + 0), 63)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := ShiftInt(AsInteger(operand[((e * 64) + 63):(e * 64)], 0), ((1 * n) + 0), 63)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshlud_n_s64 {
@@ -19971,8 +20265,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
-  //     element := ((Signed(operand[15:0]) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ((Signed(operand[((e * 16) + 15):(e * 16)]) + 0) >> ((1 * n) + 0))
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshrunh_n_s16 {
@@ -19990,8 +20286,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
-  //     element := ((Signed(operand[31:0]) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ((Signed(operand[((e * 32) + 31):(e * 32)]) + 0) >> ((1 * n) + 0))
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshruns_n_s32 {
@@ -20009,8 +20307,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
-  //     element := ((Signed(operand[63:0]) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ((Signed(operand[((e * 64) + 63):(e * 64)]) + 0) >> ((1 * n) + 0))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshrund_n_s64 {
@@ -20164,8 +20464,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 7)
-  //     element := ((Signed(operand[15:0]) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ((Signed(operand[((e * 16) + 15):(e * 16)]) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshrunh_n_s16 {
@@ -20184,8 +20486,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 15)
-  //     element := ((Signed(operand[31:0]) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ((Signed(operand[((e * 32) + 31):(e * 32)]) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshruns_n_s32 {
@@ -20204,8 +20508,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 31)
-  //     element := ((Signed(operand[63:0]) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ((Signed(operand[((e * 64) + 63):(e * 64)]) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshrund_n_s64 {
@@ -20421,8 +20727,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
-  //     element := ((AsInteger(operand[15:0], 0) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 16) + 15):(e * 16)], 0) + 0) >> ((1 * n) + 0))
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshrnh_n_s16 {
@@ -20440,8 +20748,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
-  //     element := ((AsInteger(operand[31:0], 0) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 32) + 31):(e * 32)], 0) + 0) >> ((1 * n) + 0))
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshrns_n_s32 {
@@ -20459,8 +20769,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
-  //     element := ((AsInteger(operand[63:0], 0) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + 0) >> ((1 * n) + 0))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshrnd_n_s64 {
@@ -20478,8 +20790,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
-  //     element := ((AsInteger(operand[15:0], 1) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 16) + 15):(e * 16)], 1) + 0) >> ((1 * n) + 0))
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshrnh_n_u16 {
@@ -20497,8 +20811,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
-  //     element := ((AsInteger(operand[31:0], 1) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 32) + 31):(e * 32)], 1) + 0) >> ((1 * n) + 0))
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshrns_n_u32 {
@@ -20516,8 +20832,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
-  //     element := ((AsInteger(operand[63:0], 1) + 0) >> ((1 * n) + 0))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + 0) >> ((1 * n) + 0))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshrnd_n_u64 {
@@ -21058,8 +21376,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 7)
-  //     element := ((AsInteger(operand[15:0], 0) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 16) + 15):(e * 16)], 0) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshrnh_n_s16 {
@@ -21078,8 +21398,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 15)
-  //     element := ((AsInteger(operand[31:0], 0) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 32) + 31):(e * 32)], 0) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshrns_n_s32 {
@@ -21098,8 +21420,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 31)
-  //     element := ((AsInteger(operand[63:0], 0) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 0) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshrnd_n_s64 {
@@ -21118,8 +21442,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 7)
-  //     element := ((AsInteger(operand[15:0], 1) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 16) + 15):(e * 16)], 1) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshrnh_n_u16 {
@@ -21138,8 +21464,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 15)
-  //     element := ((AsInteger(operand[31:0], 1) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 32) + 31):(e * 32)], 1) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshrns_n_u32 {
@@ -21158,8 +21486,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     round_const := ShiftInt(1, (((1 * n) + 0) - 1), 31)
-  //     element := ((AsInteger(operand[63:0], 1) + round_const) >> ((1 * n) + 0))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := ((AsInteger(operand[((e * 64) + 63):(e * 64)], 1) + round_const) >> ((1 * n) + 0))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshrnd_n_u64 {
@@ -21732,8 +22062,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := (ZeroExtend(18446744073709551615, 64) >> ((1 * n) + 0))
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := (operand[63:0] >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := (operand[((e * 64) + 63):(e * 64)] >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_s64 {
@@ -21938,8 +22270,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := (ZeroExtend(18446744073709551615, 64) >> ((1 * n) + 0))
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := (operand[63:0] >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := (operand[((e * 64) + 63):(e * 64)] >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_u64 {
@@ -21988,8 +22322,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := (ZeroExtend(18446744073709551615, 64) >> ((1 * n) + 0))
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := (operand[63:0] >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := (operand[((e * 64) + 63):(e * 64)] >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrid_n_s64 {
@@ -22012,8 +22348,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := (ZeroExtend(18446744073709551615, 64) >> ((1 * n) + 0))
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := (operand[63:0] >> ((1 * n) + 0))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := (operand[((e * 64) + 63):(e * 64)] >> ((1 * n) + 0))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrid_n_u64 {
@@ -22192,8 +22530,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := ZeroExtend(ShiftInt(ZeroExtend(18446744073709551615, 64), ((1 * n) + 0), 63), 64)
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_s64 {
@@ -22398,8 +22738,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := ZeroExtend(ShiftInt(ZeroExtend(18446744073709551615, 64), ((1 * n) + 0), 63), 64)
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_u64 {
@@ -22448,8 +22790,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := ZeroExtend(ShiftInt(ZeroExtend(18446744073709551615, 64), ((1 * n) + 0), 63), 64)
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vslid_n_s64 {
@@ -22472,8 +22816,10 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     mask := ZeroExtend(ShiftInt(ZeroExtend(18446744073709551615, 64), ((1 * n) + 0), 63), 64)
   //     shifted := ZeroExtend(0, 64)
-  //     shifted := ZeroExtend(ShiftInt(operand[63:0], ((1 * n) + 0), 63), 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(((operand2[63:0] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     FOR e := 0 to 0
+  //       shifted := ZeroExtend(ShiftInt(operand[((e * 64) + 63):(e * 64)], ((1 * n) + 0), 63), 64)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(((operand2[((e * 64) + 63):(e * 64)] AND ZeroExtend(NOT mask, 64)) OR shifted), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vslid_n_u64 {
@@ -23094,8 +23440,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
   //     element := ZeroExtend(0, 16)
-  //     element := operand[15:0]
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 0), 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 16) + 15):(e * 16)]
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 0), 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqmovnh_s16 {
@@ -23112,8 +23460,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
   //     element := ZeroExtend(0, 32)
-  //     element := operand[31:0]
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 0), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 32) + 31):(e * 32)]
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 0), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqmovns_s32 {
@@ -23130,8 +23480,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     element := ZeroExtend(0, 64)
-  //     element := operand[63:0]
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 0), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 64) + 63):(e * 64)]
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 0), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqmovnd_s64 {
@@ -23148,8 +23500,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
   //     element := ZeroExtend(0, 16)
-  //     element := operand[15:0]
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 1), 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 16) + 15):(e * 16)]
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 1), 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqmovnh_u16 {
@@ -23166,8 +23520,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
   //     element := ZeroExtend(0, 32)
-  //     element := operand[31:0]
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 1), 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 32) + 31):(e * 32)]
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 1), 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqmovns_u32 {
@@ -23184,8 +23540,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     element := ZeroExtend(0, 64)
-  //     element := operand[63:0]
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 1), 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 64) + 63):(e * 64)]
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(element, 1), 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqmovnd_u64 {
@@ -23394,8 +23752,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 8)
   //     element := ZeroExtend(0, 16)
-  //     element := operand[15:0]
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(Signed(element), 8, 1), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 16) + 15):(e * 16)]
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(Signed(element), 8, 1), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqmovunh_s16 {
@@ -23412,8 +23772,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 16)
   //     element := ZeroExtend(0, 32)
-  //     element := operand[31:0]
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(Signed(element), 16, 1), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 32) + 31):(e * 32)]
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(Signed(element), 16, 1), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqmovuns_s32 {
@@ -23430,8 +23792,10 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     element := ZeroExtend(0, 64)
-  //     element := operand[63:0]
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(Signed(element), 32, 1), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := operand[((e * 64) + 63):(e * 64)]
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(Signed(element), 32, 1), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqmovund_s64 {
@@ -24667,10 +25031,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     accum := (Signed(operand3[31:0]) + Signed(product))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlalh_lane_s16 {
@@ -24696,10 +25062,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     accum := (Signed(operand3[63:0]) + Signed(product))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlals_lane_s32 {
@@ -24849,10 +25217,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     accum := (Signed(operand3[31:0]) + Signed(product))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlalh_laneq_s16 {
@@ -24878,10 +25248,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     accum := (Signed(operand3[63:0]) + Signed(product))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlals_laneq_s32 {
@@ -26119,10 +26491,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     accum := (Signed(operand3[31:0]) - Signed(product))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlslh_lane_s16 {
@@ -26148,10 +26522,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     accum := (Signed(operand3[63:0]) - Signed(product))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlsls_lane_s32 {
@@ -26301,10 +26677,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     accum := (Signed(operand3[31:0]) - Signed(product))
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlslh_laneq_s16 {
@@ -26330,10 +26708,12 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     accum := (Signed(operand3[63:0]) - Signed(product))
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlsls_laneq_s32 {
@@ -27838,9 +28218,11 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(product, 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(product, 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmullh_lane_s16 {
@@ -27863,9 +28245,11 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(product, 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(product, 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulls_lane_s32 {
@@ -27996,9 +28380,11 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 32)
   //     product := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(product, 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(product, 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmullh_laneq_s16 {
@@ -28021,9 +28407,11 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     product := ZeroExtend(0, 64)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(product, 64)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(product, 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulls_laneq_s32 {
@@ -28299,9 +28687,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(v, 128)[63:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := (((2 * element1) * element2) + 0)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := (((2 * element1) * element2) + 0)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqdmulhh_lane_s16 {
@@ -28310,6 +28700,32 @@ irdl.dialect @hydride_arm {
     %o1_0 = irdl.is vector<4xi16>
     %o1 = irdl.any_of(%o1_0)
     %r_0 = irdl.is i16
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, v: %o1)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vqdmulhs_lane_s32
+  //   vqdmulhs_lane_s32(a: scalar<1 x u32>, v: vec<2 x u32>, lane: imm<1 x u1> decodes 1 bits) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[31:0]
+  //     operand2 := ZeroExtend(v, 128)[63:0]
+  //     result := ZeroExtend(0, 32)
+  //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := (((2 * element1) * element2) + 0)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vqdmulhs_lane_s32 {
+    %o0_0 = irdl.is i32
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is i32
     %r = irdl.any_of(%r_0)
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
@@ -28427,9 +28843,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(v, 128)[127:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := (((2 * element1) * element2) + 0)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := (((2 * element1) * element2) + 0)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqdmulhh_laneq_s16 {
@@ -28438,6 +28856,32 @@ irdl.dialect @hydride_arm {
     %o1_0 = irdl.is vector<8xi16>
     %o1 = irdl.any_of(%o1_0)
     %r_0 = irdl.is i16
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, v: %o1)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vqdmulhs_laneq_s32
+  //   vqdmulhs_laneq_s32(a: scalar<1 x u32>, v: vec<4 x u32>, lane: imm<1 x u2> decodes 2 bits) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[31:0]
+  //     operand2 := ZeroExtend(v, 128)[127:0]
+  //     result := ZeroExtend(0, 32)
+  //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := (((2 * element1) * element2) + 0)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vqdmulhs_laneq_s32 {
+    %o0_0 = irdl.is i32
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<4xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is i32
     %r = irdl.any_of(%r_0)
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
@@ -28651,9 +29095,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(v, 128)[63:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := (((2 * element1) * element2) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := (((2 * element1) * element2) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmulhh_lane_s16 {
@@ -28675,9 +29121,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(v, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := (((2 * element1) * element2) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := (((2 * element1) * element2) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmulhs_lane_s32 {
@@ -28803,9 +29251,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(v, 128)[127:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     product := (((2 * element1) * element2) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       product := (((2 * element1) * element2) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmulhh_laneq_s16 {
@@ -28827,9 +29277,11 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(v, 128)[127:0]
   //     result := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     product := (((2 * element1) * element2) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       product := (((2 * element1) * element2) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((product >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmulhs_laneq_s32 {
@@ -30249,13 +30701,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 0
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 0
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabs_s64 {
@@ -30271,13 +30725,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 0
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 0
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabsd_s64 {
@@ -30461,13 +30917,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 0
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 0
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqabs_s64 {
@@ -30507,13 +30965,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element := Signed(operand[7:0])
-  //     IF 0
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 8) + 7):(e * 8)])
+  //       IF 0
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqabsb_s8 {
@@ -30529,13 +30989,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element := Signed(operand[15:0])
-  //     IF 0
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 16) + 15):(e * 16)])
+  //       IF 0
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqabsh_s16 {
@@ -30551,13 +31013,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element := Signed(operand[31:0])
-  //     IF 0
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 32) + 31):(e * 32)])
+  //       IF 0
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqabss_s32 {
@@ -30573,13 +31037,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 0
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 0
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqabsd_s64 {
@@ -30739,13 +31205,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 1
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 1
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vneg_s64 {
@@ -30761,13 +31229,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 1
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element[63:0], 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 1
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vnegd_s64 {
@@ -30951,13 +31421,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 1
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 1
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqneg_s64 {
@@ -30997,13 +31469,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[7:0]
   //     result := ZeroExtend(0, 8)
-  //     element := Signed(operand[7:0])
-  //     IF 1
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 8) + 7):(e * 8)])
+  //       IF 1
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqnegb_s8 {
@@ -31019,13 +31493,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element := Signed(operand[15:0])
-  //     IF 1
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 16) + 15):(e * 16)])
+  //       IF 1
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqnegh_s16 {
@@ -31041,13 +31517,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element := Signed(operand[31:0])
-  //     IF 1
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 32) + 31):(e * 32)])
+  //       IF 1
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqnegs_s32 {
@@ -31063,13 +31541,15 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     element := Signed(operand[63:0])
-  //     IF 1
-  //       element := -element
-  //     ELSE
-  //       element := Abs(element)
-  //     FI
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     FOR e := 0 to 0
+  //       element := Signed(operand[((e * 64) + 63):(e * 64)])
+  //       IF 1
+  //         element := -element
+  //       ELSE
+  //         element := Abs(element)
+  //       FI
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqnegd_s64 {
@@ -32020,6 +32500,25 @@ irdl.dialect @hydride_arm {
     %o1_0 = irdl.is vector<4xi32>
     %o1 = irdl.any_of(%o1_0)
     %r_0 = irdl.is vector<4xi32>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0, b: %o1)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vand_s64
+  //   vand_s64(a: scalar<1 x u64>, b: scalar<1 x u64>) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[63:0]
+  //     operand2 := ZeroExtend(b, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     result := (operand1 AND operand2)
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vand_s64 {
+    %o0_0 = irdl.is i64
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is i64
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is i64
     %r = irdl.any_of(%r_0)
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
@@ -34103,7 +34602,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := operand[63:0]
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element, 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_s64 {
@@ -34269,7 +34770,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := operand[63:0]
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element, 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_u64 {
@@ -34429,6 +34932,48 @@ irdl.dialect @hydride_arm {
     irdl.attributes { "lane" = %a0 }
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vdup_laneq_s64
+  //   vdup_laneq_s64(vec: vec<2 x u64>, lane: imm<1 x u1> decodes 1 bits) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(vec, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[((((1 * lane) + 0) * 64) + 63):(((1 * lane) + 0) * 64)]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vdup_laneq_s64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(vec: %o0)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vdupq_laneq_s64
+  //   vdupq_laneq_s64(vec: vec<2 x u64>, lane: imm<1 x u1> decodes 1 bits) -> ret: vec<2 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(vec, 128)[127:0]
+  //     result := ZeroExtend(0, 128)
+  //     element := operand[((((1 * lane) + 0) * 64) + 63):(((1 * lane) + 0) * 64)]
+  //     FOR e := 0 to 1
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vdupq_laneq_s64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<2xi64>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(vec: %o0)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vdup_laneq_u8
   //   vdup_laneq_u8(vec: vec<16 x u8>, lane: imm<1 x u4> decodes 4 bits) -> ret: vec<8 x u8>
   //     d_out := ZeroExtend(0, 128)
@@ -34555,13 +35100,361 @@ irdl.dialect @hydride_arm {
     irdl.attributes { "lane" = %a0 }
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vdup_laneq_u64
+  //   vdup_laneq_u64(vec: vec<2 x u64>, lane: imm<1 x u1> decodes 1 bits) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(vec, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[((((1 * lane) + 0) * 64) + 63):(((1 * lane) + 0) * 64)]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vdup_laneq_u64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(vec: %o0)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vdupq_laneq_u64
+  //   vdupq_laneq_u64(vec: vec<2 x u64>, lane: imm<1 x u1> decodes 1 bits) -> ret: vec<2 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(vec, 128)[127:0]
+  //     result := ZeroExtend(0, 128)
+  //     element := operand[((((1 * lane) + 0) * 64) + 63):(((1 * lane) + 0) * 64)]
+  //     FOR e := 0 to 1
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vdupq_laneq_u64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<2xi64>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(vec: %o0)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_s8
+  //   vget_high_s8(a: vec<16 x u8>) -> ret: vec<8 x u8>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_s8 {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_s16
+  //   vget_high_s16(a: vec<8 x u16>) -> ret: vec<4 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_s16 {
+    %o0_0 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<4xi16>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_s32
+  //   vget_high_s32(a: vec<4 x u32>) -> ret: vec<2 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_s32 {
+    %o0_0 = irdl.is vector<4xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<2xi32>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_s64
+  //   vget_high_s64(a: vec<2 x u64>) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_s64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_u8
+  //   vget_high_u8(a: vec<16 x u8>) -> ret: vec<8 x u8>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_u8 {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_u16
+  //   vget_high_u16(a: vec<8 x u16>) -> ret: vec<4 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_u16 {
+    %o0_0 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<4xi16>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_u32
+  //   vget_high_u32(a: vec<4 x u32>) -> ret: vec<2 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_u32 {
+    %o0_0 = irdl.is vector<4xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<2xi32>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_high_u64
+  //   vget_high_u64(a: vec<2 x u64>) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[127:64]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_high_u64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_s8
+  //   vget_low_s8(a: vec<16 x u8>) -> ret: vec<8 x u8>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_s8 {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_s16
+  //   vget_low_s16(a: vec<8 x u16>) -> ret: vec<4 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_s16 {
+    %o0_0 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<4xi16>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_s32
+  //   vget_low_s32(a: vec<4 x u32>) -> ret: vec<2 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_s32 {
+    %o0_0 = irdl.is vector<4xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<2xi32>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_s64
+  //   vget_low_s64(a: vec<2 x u64>) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_s64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_u8
+  //   vget_low_u8(a: vec<16 x u8>) -> ret: vec<8 x u8>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_u8 {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_u16
+  //   vget_low_u16(a: vec<8 x u16>) -> ret: vec<4 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_u16 {
+    %o0_0 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<4xi16>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_u32
+  //   vget_low_u32(a: vec<4 x u32>) -> ret: vec<2 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_u32 {
+    %o0_0 = irdl.is vector<4xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is vector<2xi32>
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vget_low_u64
+  //   vget_low_u64(a: vec<2 x u64>) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[63:0]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vget_low_u64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vdupb_lane_s8
   //   vdupb_lane_s8(vec: vec<8 x u8>, lane: imm<1 x u3> decodes 3 bits) -> ret: scalar<1 x u8>
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 8)
   //     element := operand[((((1 * lane) + 0) * 8) + 7):(((1 * lane) + 0) * 8)]
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(element, 8)
+  //     FOR e := 0 to 0
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element, 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_lane_s8 {
@@ -34580,7 +35473,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 16)
   //     element := operand[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)]
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(element, 16)
+  //     FOR e := 0 to 0
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element, 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_lane_s16 {
@@ -34599,7 +35494,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     element := operand[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)]
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(element, 32)
+  //     FOR e := 0 to 0
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element, 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_lane_s32 {
@@ -34618,7 +35515,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := operand[63:0]
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element, 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdupd_lane_s64 {
@@ -34637,7 +35536,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 8)
   //     element := operand[((((1 * lane) + 0) * 8) + 7):(((1 * lane) + 0) * 8)]
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(element, 8)
+  //     FOR e := 0 to 0
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element, 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_lane_u8 {
@@ -34656,7 +35557,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 16)
   //     element := operand[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)]
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(element, 16)
+  //     FOR e := 0 to 0
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element, 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_lane_u16 {
@@ -34675,7 +35578,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 32)
   //     element := operand[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)]
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(element, 32)
+  //     FOR e := 0 to 0
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element, 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_lane_u32 {
@@ -34694,7 +35599,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := operand[63:0]
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(element, 64)
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdupd_lane_u64 {
@@ -34713,7 +35620,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[127:0]
   //     result := ZeroExtend(0, 8)
   //     element := operand[((((1 * lane) + 0) * 8) + 7):(((1 * lane) + 0) * 8)]
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(element, 8)
+  //     FOR e := 0 to 0
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element, 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_laneq_s8 {
@@ -34732,7 +35641,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[127:0]
   //     result := ZeroExtend(0, 16)
   //     element := operand[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)]
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(element, 16)
+  //     FOR e := 0 to 0
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element, 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_laneq_s16 {
@@ -34751,7 +35662,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[127:0]
   //     result := ZeroExtend(0, 32)
   //     element := operand[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)]
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(element, 32)
+  //     FOR e := 0 to 0
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element, 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_laneq_s32 {
@@ -34764,13 +35677,36 @@ irdl.dialect @hydride_arm {
     irdl.attributes { "lane" = %a0 }
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vdupd_laneq_s64
+  //   vdupd_laneq_s64(vec: vec<2 x u64>, lane: imm<1 x u1> decodes 1 bits) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(vec, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[((((1 * lane) + 0) * 64) + 63):(((1 * lane) + 0) * 64)]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vdupd_laneq_s64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(vec: %o0)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vdupb_laneq_u8
   //   vdupb_laneq_u8(vec: vec<16 x u8>, lane: imm<1 x u4> decodes 4 bits) -> ret: scalar<1 x u8>
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(vec, 128)[127:0]
   //     result := ZeroExtend(0, 8)
   //     element := operand[((((1 * lane) + 0) * 8) + 7):(((1 * lane) + 0) * 8)]
-  //     result[((0 * 8) + 7):(0 * 8)] := ZeroExtend(element, 8)
+  //     FOR e := 0 to 0
+  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element, 8)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_laneq_u8 {
@@ -34789,7 +35725,9 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[127:0]
   //     result := ZeroExtend(0, 16)
   //     element := operand[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)]
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(element, 16)
+  //     FOR e := 0 to 0
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element, 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_laneq_u16 {
@@ -34808,13 +35746,36 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[127:0]
   //     result := ZeroExtend(0, 32)
   //     element := operand[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)]
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(element, 32)
+  //     FOR e := 0 to 0
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element, 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_laneq_u32 {
     %o0_0 = irdl.is vector<4xi32>
     %o0 = irdl.any_of(%o0_0)
     %r_0 = irdl.is i32
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(vec: %o0)
+    irdl.attributes { "lane" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vdupd_laneq_u64
+  //   vdupd_laneq_u64(vec: vec<2 x u64>, lane: imm<1 x u1> decodes 1 bits) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand := ZeroExtend(vec, 128)[127:0]
+  //     result := ZeroExtend(0, 64)
+  //     element := operand[((((1 * lane) + 0) * 64) + 63):(((1 * lane) + 0) * 64)]
+  //     FOR e := 0 to 0
+  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element, 64)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vdupd_laneq_u64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i64
     %r = irdl.any_of(%r_0)
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
@@ -35295,14 +36256,16 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     sum := ZeroExtend(0, 64)
-  //     op1 := AsInteger(operand[31:0], 0)
-  //     op2 := AsInteger(operand[63:32], 0)
-  //     sum := (op1 + op2)[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((result[63:0] + sum), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(sum, 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((((2 * e) + 0) * 32) + 31):(((2 * e) + 0) * 32)], 0)
+  //       op2 := AsInteger(operand[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
+  //       sum := (op1 + op2)[63:0]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + sum), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum, 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_s32 {
@@ -35449,14 +36412,16 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     sum := ZeroExtend(0, 64)
-  //     op1 := AsInteger(operand[31:0], 1)
-  //     op2 := AsInteger(operand[63:32], 1)
-  //     sum := (op1 + op2)[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((result[63:0] + sum), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(sum, 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((((2 * e) + 0) * 32) + 31):(((2 * e) + 0) * 32)], 1)
+  //       op2 := AsInteger(operand[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
+  //       sum := (op1 + op2)[63:0]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + sum), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum, 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_u32 {
@@ -35616,14 +36581,16 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     sum := ZeroExtend(0, 64)
   //     result := d_out[63:0]
-  //     op1 := AsInteger(operand[31:0], 0)
-  //     op2 := AsInteger(operand[63:32], 0)
-  //     sum := (op1 + op2)[63:0]
-  //     IF 1
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((result[63:0] + sum), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(sum, 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((((2 * e) + 0) * 32) + 31):(((2 * e) + 0) * 32)], 0)
+  //       op2 := AsInteger(operand[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
+  //       sum := (op1 + op2)[63:0]
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + sum), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum, 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_s32 {
@@ -35788,14 +36755,16 @@ irdl.dialect @hydride_arm {
   //     result := ZeroExtend(0, 64)
   //     sum := ZeroExtend(0, 64)
   //     result := d_out[63:0]
-  //     op1 := AsInteger(operand[31:0], 1)
-  //     op2 := AsInteger(operand[63:32], 1)
-  //     sum := (op1 + op2)[63:0]
-  //     IF 1
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((result[63:0] + sum), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(sum, 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((((2 * e) + 0) * 32) + 31):(((2 * e) + 0) * 32)], 1)
+  //       op2 := AsInteger(operand[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
+  //       sum := (op1 + op2)[63:0]
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + sum), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum, 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_u32 {
@@ -36545,6 +37514,30 @@ irdl.dialect @hydride_arm {
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vaddv_s32
+  //   vaddv_s32(a: vec<2 x u32>) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[63:0]
+  //     operand2 := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     concat := ((operand2 << 64) OR operand1)
+  //     element1 := ZeroExtend(0, 32)
+  //     element2 := ZeroExtend(0, 32)
+  //     FOR e := 0 to 1
+  //       element1 := concat[(((2 * e) * 32) + 31):((2 * e) * 32)]
+  //       element2 := concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)]
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((element1 + element2), 32), 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vaddv_s32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i32
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vaddvq_s32
   //   vaddvq_s32(a: vec<4 x u32>) -> ret: scalar<1 x u32>
   //     d_out := ZeroExtend(0, 128)
@@ -36649,6 +37642,30 @@ irdl.dialect @hydride_arm {
     %o0_0 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0)
     %r_0 = irdl.is i16
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vaddv_u32
+  //   vaddv_u32(a: vec<2 x u32>) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[63:0]
+  //     operand2 := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     concat := ((operand2 << 64) OR operand1)
+  //     element1 := ZeroExtend(0, 32)
+  //     element2 := ZeroExtend(0, 32)
+  //     FOR e := 0 to 1
+  //       element1 := concat[(((2 * e) * 32) + 31):((2 * e) * 32)]
+  //       element2 := concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)]
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((element1 + element2), 32), 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vaddv_u32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i32
     %r = irdl.any_of(%r_0)
     irdl.operands(a: %o0)
     irdl.results(result: %r)
@@ -36767,14 +37784,16 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     sum := ZeroExtend(0, 64)
-  //     op1 := AsInteger(operand[31:0], 0)
-  //     op2 := AsInteger(operand[63:32], 0)
-  //     sum := (op1 + op2)[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((result[63:0] + sum), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(sum, 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((((2 * e) + 0) * 32) + 31):(((2 * e) + 0) * 32)], 0)
+  //       op2 := AsInteger(operand[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
+  //       sum := (op1 + op2)[63:0]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + sum), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum, 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddlv_s32 {
@@ -36881,14 +37900,16 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     sum := ZeroExtend(0, 64)
-  //     op1 := AsInteger(operand[31:0], 1)
-  //     op2 := AsInteger(operand[63:32], 1)
-  //     sum := (op1 + op2)[63:0]
-  //     IF 0
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(ZeroExtend((result[63:0] + sum), 64), 64)
-  //     ELSE
-  //       result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(sum, 64)
-  //     FI
+  //     FOR e := 0 to 0
+  //       op1 := AsInteger(operand[((((2 * e) + 0) * 32) + 31):(((2 * e) + 0) * 32)], 1)
+  //       op2 := AsInteger(operand[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
+  //       sum := (op1 + op2)[63:0]
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend((result[((e * 64) + 63):(e * 64)] + sum), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum, 64)
+  //       FI
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddlv_u32 {
@@ -36993,6 +38014,29 @@ irdl.dialect @hydride_arm {
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vmaxv_s32
+  //   vmaxv_s32(a: vec<2 x u32>) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[63:0]
+  //     operand2 := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     concat := ((operand2 << 64) OR operand1)
+  //     FOR e := 0 to 1
+  //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 0)
+  //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vmaxv_s32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i32
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vmaxvq_s32
   //   vmaxvq_s32(a: vec<4 x u32>) -> ret: scalar<1 x u32>
   //     d_out := ZeroExtend(0, 128)
@@ -37084,6 +38128,29 @@ irdl.dialect @hydride_arm {
     %o0_0 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0)
     %r_0 = irdl.is i16
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vmaxv_u32
+  //   vmaxv_u32(a: vec<2 x u32>) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[63:0]
+  //     operand2 := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     concat := ((operand2 << 64) OR operand1)
+  //     FOR e := 0 to 1
+  //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 1)
+  //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
+  //       maxmin := (0 ? Min(element1, element2) : Max(element1, element2))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vmaxv_u32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i32
     %r = irdl.any_of(%r_0)
     irdl.operands(a: %o0)
     irdl.results(result: %r)
@@ -37183,6 +38250,29 @@ irdl.dialect @hydride_arm {
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vminv_s32
+  //   vminv_s32(a: vec<2 x u32>) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[63:0]
+  //     operand2 := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     concat := ((operand2 << 64) OR operand1)
+  //     FOR e := 0 to 1
+  //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 0)
+  //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 0)
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vminv_s32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i32
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vminvq_s32
   //   vminvq_s32(a: vec<4 x u32>) -> ret: scalar<1 x u32>
   //     d_out := ZeroExtend(0, 128)
@@ -37278,6 +38368,29 @@ irdl.dialect @hydride_arm {
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vminv_u32
+  //   vminv_u32(a: vec<2 x u32>) -> ret: scalar<1 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     operand1 := ZeroExtend(a, 128)[63:0]
+  //     operand2 := ZeroExtend(a, 128)[63:0]
+  //     result := ZeroExtend(0, 64)
+  //     concat := ((operand2 << 64) OR operand1)
+  //     FOR e := 0 to 1
+  //       element1 := AsInteger(concat[(((2 * e) * 32) + 31):((2 * e) * 32)], 1)
+  //       element2 := AsInteger(concat[((((2 * e) + 1) * 32) + 31):(((2 * e) + 1) * 32)], 1)
+  //       maxmin := (1 ? Min(element1, element2) : Max(element1, element2))
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(maxmin[31:0], 32)
+  //     ENDFOR
+  //     d_out := ZeroExtend(result, 128)
+  //     ret := d_out[31:0]
+  irdl.operation @vminv_u32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %r_0 = irdl.is i32
+    %r = irdl.any_of(%r_0)
+    irdl.operands(a: %o0)
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vminvq_u32
   //   vminvq_u32(a: vec<4 x u32>) -> ret: scalar<1 x u32>
   //     d_out := ZeroExtend(0, 128)
@@ -37337,6 +38450,126 @@ irdl.dialect @hydride_arm {
     irdl.attributes { "n" = %a0 }
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vext_s16
+  //   vext_s16(a: vec<4 x u16>, b: vec<4 x u16>, n: imm<1 x u2> decodes 2 bits) -> ret: vec<4 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[63:0]
+  //     lo := ZeroExtend(a, 128)[63:0]
+  //     concat := ((hi << 64) OR lo)
+  //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 64) - 1):((16 * n) + 0)], 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vext_s16 {
+    %o0_0 = irdl.is vector<4xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<4xi16>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<4xi16>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vextq_s16
+  //   vextq_s16(a: vec<8 x u16>, b: vec<8 x u16>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<8 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[127:0]
+  //     lo := ZeroExtend(a, 128)[127:0]
+  //     concat := ((hi << 128) OR lo)
+  //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 128) - 1):((16 * n) + 0)], 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vextq_s16 {
+    %o0_0 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vext_s32
+  //   vext_s32(a: vec<2 x u32>, b: vec<2 x u32>, n: imm<1 x u1> decodes 1 bits) -> ret: vec<2 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[63:0]
+  //     lo := ZeroExtend(a, 128)[63:0]
+  //     concat := ((hi << 64) OR lo)
+  //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 64) - 1):((32 * n) + 0)], 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vext_s32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<2xi32>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vextq_s32
+  //   vextq_s32(a: vec<4 x u32>, b: vec<4 x u32>, n: imm<1 x u2> decodes 2 bits) -> ret: vec<4 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[127:0]
+  //     lo := ZeroExtend(a, 128)[127:0]
+  //     concat := ((hi << 128) OR lo)
+  //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 128) - 1):((32 * n) + 0)], 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vextq_s32 {
+    %o0_0 = irdl.is vector<4xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<4xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<4xi32>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vext_s64
+  //   vext_s64(a: vec<1 x u64>, b: vec<1 x u64>, n: imm<1 x u1> decodes 1 bits) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[63:0]
+  //     lo := ZeroExtend(a, 128)[63:0]
+  //     concat := ((hi << 64) OR lo)
+  //     d_out := ZeroExtend(concat[63:0], 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vext_s64 {
+    %o0_0 = irdl.is vector<1xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<1xi64>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vextq_s64
+  //   vextq_s64(a: vec<2 x u64>, b: vec<2 x u64>, n: imm<1 x u1> decodes 1 bits) -> ret: vec<2 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[127:0]
+  //     lo := ZeroExtend(a, 128)[127:0]
+  //     concat := ((hi << 128) OR lo)
+  //     d_out := ZeroExtend(concat[((((64 * n) + 0) + 128) - 1):((64 * n) + 0)], 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vextq_s64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<2xi64>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vext_u8
   //   vext_u8(a: vec<8 x u8>, b: vec<8 x u8>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<8 x u8>
   //     d_out := ZeroExtend(0, 128)
@@ -37377,17 +38610,139 @@ irdl.dialect @hydride_arm {
     irdl.attributes { "n" = %a0 }
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vext_u16
+  //   vext_u16(a: vec<4 x u16>, b: vec<4 x u16>, n: imm<1 x u2> decodes 2 bits) -> ret: vec<4 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[63:0]
+  //     lo := ZeroExtend(a, 128)[63:0]
+  //     concat := ((hi << 64) OR lo)
+  //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 64) - 1):((16 * n) + 0)], 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vext_u16 {
+    %o0_0 = irdl.is vector<4xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<4xi16>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<4xi16>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vextq_u16
+  //   vextq_u16(a: vec<8 x u16>, b: vec<8 x u16>, n: imm<1 x u3> decodes 3 bits) -> ret: vec<8 x u16>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[127:0]
+  //     lo := ZeroExtend(a, 128)[127:0]
+  //     concat := ((hi << 128) OR lo)
+  //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 128) - 1):((16 * n) + 0)], 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vextq_u16 {
+    %o0_0 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<8xi16>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vext_u32
+  //   vext_u32(a: vec<2 x u32>, b: vec<2 x u32>, n: imm<1 x u1> decodes 1 bits) -> ret: vec<2 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[63:0]
+  //     lo := ZeroExtend(a, 128)[63:0]
+  //     concat := ((hi << 64) OR lo)
+  //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 64) - 1):((32 * n) + 0)], 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vext_u32 {
+    %o0_0 = irdl.is vector<2xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<2xi32>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vextq_u32
+  //   vextq_u32(a: vec<4 x u32>, b: vec<4 x u32>, n: imm<1 x u2> decodes 2 bits) -> ret: vec<4 x u32>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[127:0]
+  //     lo := ZeroExtend(a, 128)[127:0]
+  //     concat := ((hi << 128) OR lo)
+  //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 128) - 1):((32 * n) + 0)], 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vextq_u32 {
+    %o0_0 = irdl.is vector<4xi32>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<4xi32>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<4xi32>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vext_u64
+  //   vext_u64(a: vec<1 x u64>, b: vec<1 x u64>, n: imm<1 x u1> decodes 1 bits) -> ret: scalar<1 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[63:0]
+  //     lo := ZeroExtend(a, 128)[63:0]
+  //     concat := ((hi << 64) OR lo)
+  //     d_out := ZeroExtend(concat[63:0], 128)
+  //     ret := d_out[63:0]
+  irdl.operation @vext_u64 {
+    %o0_0 = irdl.is vector<1xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<1xi64>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is i64
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
+  // AArch64 NEON intrinsic vextq_u64
+  //   vextq_u64(a: vec<2 x u64>, b: vec<2 x u64>, n: imm<1 x u1> decodes 1 bits) -> ret: vec<2 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     hi := ZeroExtend(b, 128)[127:0]
+  //     lo := ZeroExtend(a, 128)[127:0]
+  //     concat := ((hi << 128) OR lo)
+  //     d_out := ZeroExtend(concat[((((64 * n) + 0) + 128) - 1):((64 * n) + 0)], 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vextq_u64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<2xi64>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "n" = %a0 }
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vrev64_s8
   //   vrev64_s8(vec: vec<8 x u8>) -> ret: vec<8 x u8>
   //     d_out := ZeroExtend(0, 128)
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := 0
-  //     rev_element := ((element + 8) - 1)
-  //     FOR e := 0 to 7
-  //       result[((rev_element * 8) + 7):(rev_element * 8)] := ZeroExtend(operand[((element * 8) + 7):(element * 8)], 8)
-  //       element := (element + 1)
-  //       rev_element := (rev_element - 1)
+  //     FOR c := 0 to 0
+  //       rev_element := ((element + 8) - 1)
+  //       FOR e := 0 to 7
+  //         result[((rev_element * 8) + 7):(rev_element * 8)] := ZeroExtend(operand[((element * 8) + 7):(element * 8)], 8)
+  //         element := (element + 1)
+  //         rev_element := (rev_element - 1)
+  //       ENDFOR
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -37429,11 +38784,13 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := 0
-  //     rev_element := ((element + 4) - 1)
-  //     FOR e := 0 to 3
-  //       result[((rev_element * 16) + 15):(rev_element * 16)] := ZeroExtend(operand[((element * 16) + 15):(element * 16)], 16)
-  //       element := (element + 1)
-  //       rev_element := (rev_element - 1)
+  //     FOR c := 0 to 0
+  //       rev_element := ((element + 4) - 1)
+  //       FOR e := 0 to 3
+  //         result[((rev_element * 16) + 15):(rev_element * 16)] := ZeroExtend(operand[((element * 16) + 15):(element * 16)], 16)
+  //         element := (element + 1)
+  //         rev_element := (rev_element - 1)
+  //       ENDFOR
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -37475,11 +38832,13 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := 0
-  //     rev_element := ((element + 2) - 1)
-  //     FOR e := 0 to 1
-  //       result[((rev_element * 32) + 31):(rev_element * 32)] := ZeroExtend(operand[((element * 32) + 31):(element * 32)], 32)
-  //       element := (element + 1)
-  //       rev_element := (rev_element - 1)
+  //     FOR c := 0 to 0
+  //       rev_element := ((element + 2) - 1)
+  //       FOR e := 0 to 1
+  //         result[((rev_element * 32) + 31):(rev_element * 32)] := ZeroExtend(operand[((element * 32) + 31):(element * 32)], 32)
+  //         element := (element + 1)
+  //         rev_element := (rev_element - 1)
+  //       ENDFOR
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -37521,11 +38880,13 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := 0
-  //     rev_element := ((element + 8) - 1)
-  //     FOR e := 0 to 7
-  //       result[((rev_element * 8) + 7):(rev_element * 8)] := ZeroExtend(operand[((element * 8) + 7):(element * 8)], 8)
-  //       element := (element + 1)
-  //       rev_element := (rev_element - 1)
+  //     FOR c := 0 to 0
+  //       rev_element := ((element + 8) - 1)
+  //       FOR e := 0 to 7
+  //         result[((rev_element * 8) + 7):(rev_element * 8)] := ZeroExtend(operand[((element * 8) + 7):(element * 8)], 8)
+  //         element := (element + 1)
+  //         rev_element := (rev_element - 1)
+  //       ENDFOR
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -37567,11 +38928,13 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := 0
-  //     rev_element := ((element + 4) - 1)
-  //     FOR e := 0 to 3
-  //       result[((rev_element * 16) + 15):(rev_element * 16)] := ZeroExtend(operand[((element * 16) + 15):(element * 16)], 16)
-  //       element := (element + 1)
-  //       rev_element := (rev_element - 1)
+  //     FOR c := 0 to 0
+  //       rev_element := ((element + 4) - 1)
+  //       FOR e := 0 to 3
+  //         result[((rev_element * 16) + 15):(rev_element * 16)] := ZeroExtend(operand[((element * 16) + 15):(element * 16)], 16)
+  //         element := (element + 1)
+  //         rev_element := (rev_element - 1)
+  //       ENDFOR
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -37613,11 +38976,13 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(vec, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     element := 0
-  //     rev_element := ((element + 2) - 1)
-  //     FOR e := 0 to 1
-  //       result[((rev_element * 32) + 31):(rev_element * 32)] := ZeroExtend(operand[((element * 32) + 31):(element * 32)], 32)
-  //       element := (element + 1)
-  //       rev_element := (rev_element - 1)
+  //     FOR c := 0 to 0
+  //       rev_element := ((element + 2) - 1)
+  //       FOR e := 0 to 1
+  //         result[((rev_element * 32) + 31):(rev_element * 32)] := ZeroExtend(operand[((element * 32) + 31):(element * 32)], 32)
+  //         element := (element + 1)
+  //         rev_element := (rev_element - 1)
+  //       ENDFOR
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -38035,8 +39400,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[31:0], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[31:0], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[(((0 + p) * 32) + 31):((0 + p) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[(((0 + p) * 32) + 31):((0 + p) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_s32 {
@@ -38077,8 +39444,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[63:0], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[63:0], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[(((0 + p) * 64) + 63):((0 + p) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[(((0 + p) * 64) + 63):((0 + p) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_s64 {
@@ -38185,8 +39554,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[31:0], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[31:0], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[(((0 + p) * 32) + 31):((0 + p) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[(((0 + p) * 32) + 31):((0 + p) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_u32 {
@@ -38227,8 +39598,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[63:0], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[63:0], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[(((0 + p) * 64) + 63):((0 + p) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[(((0 + p) * 64) + 63):((0 + p) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_u64 {
@@ -38335,8 +39708,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[63:32], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[63:32], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[(((1 + p) * 32) + 31):((1 + p) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[(((1 + p) * 32) + 31):((1 + p) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_s32 {
@@ -38377,8 +39752,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[127:64], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[127:64], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[(((1 + p) * 64) + 63):((1 + p) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[(((1 + p) * 64) + 63):((1 + p) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_s64 {
@@ -38485,8 +39862,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[63:32], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[63:32], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[(((1 + p) * 32) + 31):((1 + p) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[(((1 + p) * 32) + 31):((1 + p) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_u32 {
@@ -38527,8 +39906,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[127:64], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[127:64], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[(((1 + p) * 64) + 63):((1 + p) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[(((1 + p) * 64) + 63):((1 + p) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_u64 {
@@ -39251,8 +40632,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[31:0], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[31:0], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_s32 {
@@ -39293,8 +40676,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[63:0], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[63:0], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_s64 {
@@ -39401,8 +40786,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[31:0], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[31:0], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_u32 {
@@ -39443,8 +40830,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[63:0], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[63:0], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_u64 {
@@ -39551,8 +40940,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[63:32], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[63:32], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_s32 {
@@ -39593,8 +40984,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[127:64], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[127:64], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_s64 {
@@ -39701,8 +41094,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[63:0]
   //     operand2 := ZeroExtend(b, 128)[63:0]
   //     result := ZeroExtend(0, 64)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(operand1[63:32], 32)
-  //     result[((1 * 32) + 31):(1 * 32)] := ZeroExtend(operand2[63:32], 32)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 32) + 31):(((2 * p) + 0) * 32)] := ZeroExtend(operand1[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)], 32)
+  //       result[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)] := ZeroExtend(operand2[((((2 * p) + 1) * 32) + 31):(((2 * p) + 1) * 32)], 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_u32 {
@@ -39743,8 +41138,10 @@ irdl.dialect @hydride_arm {
   //     operand1 := ZeroExtend(a, 128)[127:0]
   //     operand2 := ZeroExtend(b, 128)[127:0]
   //     result := ZeroExtend(0, 128)
-  //     result[((0 * 64) + 63):(0 * 64)] := ZeroExtend(operand1[127:64], 64)
-  //     result[((1 * 64) + 63):(1 * 64)] := ZeroExtend(operand2[127:64], 64)
+  //     FOR p := 0 to 0
+  //       result[((((2 * p) + 0) * 64) + 63):(((2 * p) + 0) * 64)] := ZeroExtend(operand1[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)], 64)
+  //       result[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)] := ZeroExtend(operand2[((((2 * p) + 1) * 64) + 63):(((2 * p) + 1) * 64)], 64)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_u64 {
@@ -40746,11 +42143,13 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(c, 128)[15:0]
   //     operand3 := d_out[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := Signed(operand1[15:0])
-  //     element2 := Signed(operand2[15:0])
-  //     element3 := Signed(operand3[15:0])
-  //     accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
+  //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
+  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlahh_s16 {
@@ -40772,11 +42171,13 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(c, 128)[31:0]
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := Signed(operand1[31:0])
-  //     element2 := Signed(operand2[31:0])
-  //     element3 := Signed(operand3[31:0])
-  //     accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
+  //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
+  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlahs_s32 {
@@ -40798,11 +42199,13 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(c, 128)[15:0]
   //     operand3 := d_out[15:0]
   //     result := ZeroExtend(0, 16)
-  //     element1 := Signed(operand1[15:0])
-  //     element2 := Signed(operand2[15:0])
-  //     element3 := Signed(operand3[15:0])
-  //     accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
+  //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
+  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlshh_s16 {
@@ -40824,11 +42227,13 @@ irdl.dialect @hydride_arm {
   //     operand2 := ZeroExtend(c, 128)[31:0]
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
-  //     element1 := Signed(operand1[31:0])
-  //     element2 := Signed(operand2[31:0])
-  //     element3 := Signed(operand3[31:0])
-  //     accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
+  //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
+  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlshs_s32 {
@@ -40851,10 +42256,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[15:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     element3 := Signed(operand3[15:0])
-  //     accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
+  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlahh_lane_s16 {
@@ -40879,10 +42286,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[15:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     element3 := Signed(operand3[15:0])
-  //     accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
+  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlahh_laneq_s16 {
@@ -40907,10 +42316,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     element3 := Signed(operand3[31:0])
-  //     accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
+  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlahs_lane_s32 {
@@ -40935,10 +42346,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     element3 := Signed(operand3[31:0])
-  //     accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
+  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlahs_laneq_s32 {
@@ -40963,10 +42376,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[15:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     element3 := Signed(operand3[15:0])
-  //     accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
+  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlshh_lane_s16 {
@@ -40991,10 +42406,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[15:0]
   //     result := ZeroExtend(0, 16)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 16) + 15):(((1 * lane) + 0) * 16)])
-  //     element1 := Signed(operand1[15:0])
-  //     element3 := Signed(operand3[15:0])
-  //     accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
-  //     result[((0 * 16) + 15):(0 * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
+  //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
+  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlshh_laneq_s16 {
@@ -41019,10 +42436,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     element3 := Signed(operand3[31:0])
-  //     accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
+  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlshs_lane_s32 {
@@ -41047,10 +42466,12 @@ irdl.dialect @hydride_arm {
   //     operand3 := d_out[31:0]
   //     result := ZeroExtend(0, 32)
   //     element2 := Signed(operand2[((((1 * lane) + 0) * 32) + 31):(((1 * lane) + 0) * 32)])
-  //     element1 := Signed(operand1[31:0])
-  //     element3 := Signed(operand3[31:0])
-  //     accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
-  //     result[((0 * 32) + 31):(0 * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     FOR e := 0 to 0
+  //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
+  //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
+  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
+  //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlshs_laneq_s32 {

@@ -61,7 +61,9 @@ pub fn parameterize(canonical: &Semantics) -> Parameterized {
     t.result.width = 0;
     t.result.elem.width = 0;
     t.name = String::new();
-    let key = serde_json::to_string(&(&t.args, &t.result, &t.functions, &t.body)).expect("IR serializes");
+    // The values an immediate takes belong to the instruction, not to the template.
+    let key_args: Vec<_> = t.args.iter().map(|a| crate::sema::ir::Arg { imm_range: None, ..a.clone() }).collect();
+    let key = serde_json::to_string(&(&key_args, &t.result, &t.functions, &t.body)).expect("IR serializes");
     Parameterized { template: t, values, key }
 }
 

@@ -7864,6 +7864,13 @@ func.func @vqdmulhh_lane_s16(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
   return %0 : i16
 }
 
+// CHECK-LABEL: func.func @vqdmulhs_lane_s32(
+// CHECK: "hydride_arm.vqdmulhs_lane_s32"
+func.func @vqdmulhs_lane_s32(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
+  %0 = "hydride_arm.vqdmulhs_lane_s32"(%arg0, %arg1) { lane = 1 : i32 } : (i32, vector<2xi32>) -> i32
+  return %0 : i32
+}
+
 // CHECK-LABEL: func.func @vqdmulh_laneq_s16(
 // CHECK: "hydride_arm.vqdmulh_laneq_s16"
 func.func @vqdmulh_laneq_s16(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
@@ -7897,6 +7904,13 @@ func.func @vqdmulhq_laneq_s32(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vec
 func.func @vqdmulhh_laneq_s16(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
   %0 = "hydride_arm.vqdmulhh_laneq_s16"(%arg0, %arg1) { lane = 1 : i32 } : (i16, vector<8xi16>) -> i16
   return %0 : i16
+}
+
+// CHECK-LABEL: func.func @vqdmulhs_laneq_s32(
+// CHECK: "hydride_arm.vqdmulhs_laneq_s32"
+func.func @vqdmulhs_laneq_s32(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
+  %0 = "hydride_arm.vqdmulhs_laneq_s32"(%arg0, %arg1) { lane = 1 : i32 } : (i32, vector<4xi32>) -> i32
+  return %0 : i32
 }
 
 // CHECK-LABEL: func.func @vqrdmulh_n_s16(
@@ -8921,6 +8935,13 @@ func.func @vandq_s32(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32
   return %0 : vector<4xi32>
 }
 
+// CHECK-LABEL: func.func @vand_s64(
+// CHECK: "hydride_arm.vand_s64"
+func.func @vand_s64(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "hydride_arm.vand_s64"(%arg0, %arg1) : (i64, i64) -> i64
+  return %0 : i64
+}
+
 // CHECK-LABEL: func.func @vandq_s64(
 // CHECK: "hydride_arm.vandq_s64"
 func.func @vandq_s64(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
@@ -9726,6 +9747,20 @@ func.func @vdupq_laneq_s32(%arg0: vector<4xi32>) -> vector<4xi32> {
   return %0 : vector<4xi32>
 }
 
+// CHECK-LABEL: func.func @vdup_laneq_s64(
+// CHECK: "hydride_arm.vdup_laneq_s64"
+func.func @vdup_laneq_s64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vdup_laneq_s64"(%arg0) { lane = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @vdupq_laneq_s64(
+// CHECK: "hydride_arm.vdupq_laneq_s64"
+func.func @vdupq_laneq_s64(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "hydride_arm.vdupq_laneq_s64"(%arg0) { lane = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
 // CHECK-LABEL: func.func @vdup_laneq_u8(
 // CHECK: "hydride_arm.vdup_laneq_u8"
 func.func @vdup_laneq_u8(%arg0: vector<16xi8>) -> vector<8xi8> {
@@ -9766,6 +9801,132 @@ func.func @vdup_laneq_u32(%arg0: vector<4xi32>) -> vector<2xi32> {
 func.func @vdupq_laneq_u32(%arg0: vector<4xi32>) -> vector<4xi32> {
   %0 = "hydride_arm.vdupq_laneq_u32"(%arg0) { lane = 1 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @vdup_laneq_u64(
+// CHECK: "hydride_arm.vdup_laneq_u64"
+func.func @vdup_laneq_u64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vdup_laneq_u64"(%arg0) { lane = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @vdupq_laneq_u64(
+// CHECK: "hydride_arm.vdupq_laneq_u64"
+func.func @vdupq_laneq_u64(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "hydride_arm.vdupq_laneq_u64"(%arg0) { lane = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @vget_high_s8(
+// CHECK: "hydride_arm.vget_high_s8"
+func.func @vget_high_s8(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "hydride_arm.vget_high_s8"(%arg0) : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @vget_high_s16(
+// CHECK: "hydride_arm.vget_high_s16"
+func.func @vget_high_s16(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "hydride_arm.vget_high_s16"(%arg0) : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @vget_high_s32(
+// CHECK: "hydride_arm.vget_high_s32"
+func.func @vget_high_s32(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "hydride_arm.vget_high_s32"(%arg0) : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @vget_high_s64(
+// CHECK: "hydride_arm.vget_high_s64"
+func.func @vget_high_s64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vget_high_s64"(%arg0) : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @vget_high_u8(
+// CHECK: "hydride_arm.vget_high_u8"
+func.func @vget_high_u8(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "hydride_arm.vget_high_u8"(%arg0) : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @vget_high_u16(
+// CHECK: "hydride_arm.vget_high_u16"
+func.func @vget_high_u16(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "hydride_arm.vget_high_u16"(%arg0) : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @vget_high_u32(
+// CHECK: "hydride_arm.vget_high_u32"
+func.func @vget_high_u32(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "hydride_arm.vget_high_u32"(%arg0) : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @vget_high_u64(
+// CHECK: "hydride_arm.vget_high_u64"
+func.func @vget_high_u64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vget_high_u64"(%arg0) : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @vget_low_s8(
+// CHECK: "hydride_arm.vget_low_s8"
+func.func @vget_low_s8(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "hydride_arm.vget_low_s8"(%arg0) : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @vget_low_s16(
+// CHECK: "hydride_arm.vget_low_s16"
+func.func @vget_low_s16(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "hydride_arm.vget_low_s16"(%arg0) : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @vget_low_s32(
+// CHECK: "hydride_arm.vget_low_s32"
+func.func @vget_low_s32(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "hydride_arm.vget_low_s32"(%arg0) : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @vget_low_s64(
+// CHECK: "hydride_arm.vget_low_s64"
+func.func @vget_low_s64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vget_low_s64"(%arg0) : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @vget_low_u8(
+// CHECK: "hydride_arm.vget_low_u8"
+func.func @vget_low_u8(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "hydride_arm.vget_low_u8"(%arg0) : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @vget_low_u16(
+// CHECK: "hydride_arm.vget_low_u16"
+func.func @vget_low_u16(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "hydride_arm.vget_low_u16"(%arg0) : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @vget_low_u32(
+// CHECK: "hydride_arm.vget_low_u32"
+func.func @vget_low_u32(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "hydride_arm.vget_low_u32"(%arg0) : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @vget_low_u64(
+// CHECK: "hydride_arm.vget_low_u64"
+func.func @vget_low_u64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vget_low_u64"(%arg0) : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @vdupb_lane_s8(
@@ -9845,6 +10006,13 @@ func.func @vdups_laneq_s32(%arg0: vector<4xi32>) -> i32 {
   return %0 : i32
 }
 
+// CHECK-LABEL: func.func @vdupd_laneq_s64(
+// CHECK: "hydride_arm.vdupd_laneq_s64"
+func.func @vdupd_laneq_s64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vdupd_laneq_s64"(%arg0) { lane = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
 // CHECK-LABEL: func.func @vdupb_laneq_u8(
 // CHECK: "hydride_arm.vdupb_laneq_u8"
 func.func @vdupb_laneq_u8(%arg0: vector<16xi8>) -> i8 {
@@ -9864,6 +10032,13 @@ func.func @vduph_laneq_u16(%arg0: vector<8xi16>) -> i16 {
 func.func @vdups_laneq_u32(%arg0: vector<4xi32>) -> i32 {
   %0 = "hydride_arm.vdups_laneq_u32"(%arg0) { lane = 1 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
+}
+
+// CHECK-LABEL: func.func @vdupd_laneq_u64(
+// CHECK: "hydride_arm.vdupd_laneq_u64"
+func.func @vdupd_laneq_u64(%arg0: vector<2xi64>) -> i64 {
+  %0 = "hydride_arm.vdupd_laneq_u64"(%arg0) { lane = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @vpadd_s8(
@@ -10342,6 +10517,13 @@ func.func @vaddvq_s16(%arg0: vector<8xi16>) -> i16 {
   return %0 : i16
 }
 
+// CHECK-LABEL: func.func @vaddv_s32(
+// CHECK: "hydride_arm.vaddv_s32"
+func.func @vaddv_s32(%arg0: vector<2xi32>) -> i32 {
+  %0 = "hydride_arm.vaddv_s32"(%arg0) : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
 // CHECK-LABEL: func.func @vaddvq_s32(
 // CHECK: "hydride_arm.vaddvq_s32"
 func.func @vaddvq_s32(%arg0: vector<4xi32>) -> i32 {
@@ -10382,6 +10564,13 @@ func.func @vaddv_u16(%arg0: vector<4xi16>) -> i16 {
 func.func @vaddvq_u16(%arg0: vector<8xi16>) -> i16 {
   %0 = "hydride_arm.vaddvq_u16"(%arg0) : (vector<8xi16>) -> i16
   return %0 : i16
+}
+
+// CHECK-LABEL: func.func @vaddv_u32(
+// CHECK: "hydride_arm.vaddv_u32"
+func.func @vaddv_u32(%arg0: vector<2xi32>) -> i32 {
+  %0 = "hydride_arm.vaddv_u32"(%arg0) : (vector<2xi32>) -> i32
+  return %0 : i32
 }
 
 // CHECK-LABEL: func.func @vaddvq_u32(
@@ -10510,6 +10699,13 @@ func.func @vmaxvq_s16(%arg0: vector<8xi16>) -> i16 {
   return %0 : i16
 }
 
+// CHECK-LABEL: func.func @vmaxv_s32(
+// CHECK: "hydride_arm.vmaxv_s32"
+func.func @vmaxv_s32(%arg0: vector<2xi32>) -> i32 {
+  %0 = "hydride_arm.vmaxv_s32"(%arg0) : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
 // CHECK-LABEL: func.func @vmaxvq_s32(
 // CHECK: "hydride_arm.vmaxvq_s32"
 func.func @vmaxvq_s32(%arg0: vector<4xi32>) -> i32 {
@@ -10543,6 +10739,13 @@ func.func @vmaxv_u16(%arg0: vector<4xi16>) -> i16 {
 func.func @vmaxvq_u16(%arg0: vector<8xi16>) -> i16 {
   %0 = "hydride_arm.vmaxvq_u16"(%arg0) : (vector<8xi16>) -> i16
   return %0 : i16
+}
+
+// CHECK-LABEL: func.func @vmaxv_u32(
+// CHECK: "hydride_arm.vmaxv_u32"
+func.func @vmaxv_u32(%arg0: vector<2xi32>) -> i32 {
+  %0 = "hydride_arm.vmaxv_u32"(%arg0) : (vector<2xi32>) -> i32
+  return %0 : i32
 }
 
 // CHECK-LABEL: func.func @vmaxvq_u32(
@@ -10580,6 +10783,13 @@ func.func @vminvq_s16(%arg0: vector<8xi16>) -> i16 {
   return %0 : i16
 }
 
+// CHECK-LABEL: func.func @vminv_s32(
+// CHECK: "hydride_arm.vminv_s32"
+func.func @vminv_s32(%arg0: vector<2xi32>) -> i32 {
+  %0 = "hydride_arm.vminv_s32"(%arg0) : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
 // CHECK-LABEL: func.func @vminvq_s32(
 // CHECK: "hydride_arm.vminvq_s32"
 func.func @vminvq_s32(%arg0: vector<4xi32>) -> i32 {
@@ -10615,6 +10825,13 @@ func.func @vminvq_u16(%arg0: vector<8xi16>) -> i16 {
   return %0 : i16
 }
 
+// CHECK-LABEL: func.func @vminv_u32(
+// CHECK: "hydride_arm.vminv_u32"
+func.func @vminv_u32(%arg0: vector<2xi32>) -> i32 {
+  %0 = "hydride_arm.vminv_u32"(%arg0) : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
 // CHECK-LABEL: func.func @vminvq_u32(
 // CHECK: "hydride_arm.vminvq_u32"
 func.func @vminvq_u32(%arg0: vector<4xi32>) -> i32 {
@@ -10636,6 +10853,48 @@ func.func @vextq_s8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
+// CHECK-LABEL: func.func @vext_s16(
+// CHECK: "hydride_arm.vext_s16"
+func.func @vext_s16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "hydride_arm.vext_s16"(%arg0, %arg1) { n = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @vextq_s16(
+// CHECK: "hydride_arm.vextq_s16"
+func.func @vextq_s16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "hydride_arm.vextq_s16"(%arg0, %arg1) { n = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @vext_s32(
+// CHECK: "hydride_arm.vext_s32"
+func.func @vext_s32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "hydride_arm.vext_s32"(%arg0, %arg1) { n = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @vextq_s32(
+// CHECK: "hydride_arm.vextq_s32"
+func.func @vextq_s32(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "hydride_arm.vextq_s32"(%arg0, %arg1) { n = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @vext_s64(
+// CHECK: "hydride_arm.vext_s64"
+func.func @vext_s64(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "hydride_arm.vext_s64"(%arg0, %arg1) { n = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @vextq_s64(
+// CHECK: "hydride_arm.vextq_s64"
+func.func @vextq_s64(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "hydride_arm.vextq_s64"(%arg0, %arg1) { n = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
 // CHECK-LABEL: func.func @vext_u8(
 // CHECK: "hydride_arm.vext_u8"
 func.func @vext_u8(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
@@ -10648,6 +10907,48 @@ func.func @vext_u8(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
 func.func @vextq_u8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
   %0 = "hydride_arm.vextq_u8"(%arg0, %arg1) { n = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @vext_u16(
+// CHECK: "hydride_arm.vext_u16"
+func.func @vext_u16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "hydride_arm.vext_u16"(%arg0, %arg1) { n = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @vextq_u16(
+// CHECK: "hydride_arm.vextq_u16"
+func.func @vextq_u16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "hydride_arm.vextq_u16"(%arg0, %arg1) { n = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @vext_u32(
+// CHECK: "hydride_arm.vext_u32"
+func.func @vext_u32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "hydride_arm.vext_u32"(%arg0, %arg1) { n = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @vextq_u32(
+// CHECK: "hydride_arm.vextq_u32"
+func.func @vextq_u32(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "hydride_arm.vextq_u32"(%arg0, %arg1) { n = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @vext_u64(
+// CHECK: "hydride_arm.vext_u64"
+func.func @vext_u64(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "hydride_arm.vext_u64"(%arg0, %arg1) { n = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @vextq_u64(
+// CHECK: "hydride_arm.vextq_u64"
+func.func @vextq_u64(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "hydride_arm.vextq_u64"(%arg0, %arg1) { n = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @vrev64_s8(

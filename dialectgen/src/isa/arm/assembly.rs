@@ -29,16 +29,37 @@ fn register(role: char) -> Option<u32> {
     role_register(role)
 }
 
+/// The value of an immediate operand: a literal, an argument (`n`), or an
+/// argument scaled by a shift or factor (`(n<<1)`, the byte position of an
+/// element index).
+pub fn immediate_value(text: &str, imms: &[(String, i64)]) -> Option<i64> {
+    let t = text.trim().trim_start_matches('(').trim_end_matches(')').trim();
+    if let Ok(v) = t.parse::<i64>() {
+        return Some(v);
+    }
+    let arg = |n: &str| imms.iter().find(|(name, _)| name == n.trim()).map(|(_, v)| *v);
+    if let Some((n, k)) = t.split_once("<<") {
+        return Some(arg(n)? << k.trim().parse::<u32>().ok()?);
+    }
+    if let Some((n, k)) = t.split_once('*') {
+        return Some(arg(n)? * k.trim().parse::<i64>().ok()?);
+    }
+    arg(t)
+}
+
 /// One operand: `Vd.8H` → `v0.8h`, `Hm` → `h2`, `{Vn.16B}` → `{v1.16b}`,
 /// `Vm.4B[lane]` → `v2.4b[1]`, `#n` → `#3`.
 fn operand(op: &str, imms: &[(String, i64)]) -> Result<String, AssemblyError> {
     let op = op.trim();
-    if let Some(name) = op.strip_prefix('#') {
-        return match imms.iter().find(|(n, _)| n == name) {
-            Some((_, v)) => Ok(format!("#{v}")),
-            None if name.chars().all(|c| c.is_ascii_digit()) => Ok(op.to_string()),
-            None => Err(AssemblyError::MissingImmediate(name.to_string())),
+    if let Some(text) = op.strip_prefix('#') {
+        return match immediate_value(text, imms) {
+            Some(v) => Ok(format!("#{v}")),
+            None => Err(AssemblyError::MissingImmediate(text.to_string())),
         };
+    }
+    if imms.iter().any(|(n, _)| n == op) {
+        // An immediate written without `#` (`XAR …, imm6`).
+        return Ok(format!("#{}", immediate_value(op, imms).unwrap_or(0)));
     }
     if let Some(inner) = op.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
         return Ok(format!("{{{}}}", operand(inner, imms)?));
@@ -179,6 +200,8 @@ mod tests {
         assert_eq!(assembly_text(&i, &[]).unwrap(), "sqshl b0, b1, b2");
         let i = intrinsic("SHL", "Vd.8B,Vn.8B,#n", vec![]);
         assert!(matches!(assembly_text(&i, &[]), Err(AssemblyError::MissingImmediate(_))));
+        let i = intrinsic("EXT", "Vd.8B,Vn.8B,Vm.8B,#(n<<1)", vec![]);
+        assert_eq!(assembly_text(&i, &[("n".into(), 3)]).unwrap(), "ext v0.8b, v1.8b, v2.8b, #6");
     }
 
     #[test]

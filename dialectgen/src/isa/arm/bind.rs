@@ -202,6 +202,43 @@ fn affine(per_value: &[(Option<i64>, HashMap<String, Const>)], name: &str) -> Op
     pts.iter().all(|(x, y)| &a * x + &b == *y).then_some((a, b))
 }
 
+/// Names used in `bits(…)` types of a block: values that must be constants.
+fn width_names(body: &[AStmt]) -> std::collections::HashSet<String> {
+    use super::asl::ast::{Expr as A, StmtKind as K, Type};
+    fn names(e: &A, out: &mut std::collections::HashSet<String>) {
+        match e {
+            A::Var(n) => {
+                out.insert(n.clone());
+            }
+            A::Binary(_, a, b) => {
+                names(a, out);
+                names(b, out);
+            }
+            A::Unary(_, a) => names(a, out),
+            A::Call(_, args) => args.iter().for_each(|a| names(a, out)),
+            _ => {}
+        }
+    }
+    let mut out = std::collections::HashSet::new();
+    let mut stack: Vec<&AStmt> = body.iter().collect();
+    while let Some(s) = stack.pop() {
+        match &s.kind {
+            K::Decl { ty: Type::Bits(w), .. } => names(w, &mut out),
+            K::If { arms, otherwise } => {
+                stack.extend(arms.iter().flat_map(|(_, b)| b.iter()));
+                stack.extend(otherwise.iter());
+            }
+            K::For { body, .. } => stack.extend(body.iter()),
+            K::Case { arms, otherwise, .. } => {
+                stack.extend(arms.iter().flat_map(|(_, b)| b.iter()));
+                stack.extend(otherwise.iter().flatten());
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// The IR signature of an intrinsic: its arguments (registers and the
 /// immediate) and its result, with the registers they stand for.
 pub fn signature(i: &Intrinsic) -> Result<(Vec<Arg>, Arg, Registers), BindFailure> {
@@ -276,6 +313,7 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
         .filter(|(k, v)| decoded.per_value.iter().any(|(_, env)| env.get(*k) != Some(*v)))
         .map(|(k, _)| (k, ()))
         .collect();
+    let widths = width_names(body);
     for k in varying.keys() {
         // Field values themselves vary too; only decode results are used by execute blocks.
         if enc.fields.iter().any(|f| &f.name == *k) {
@@ -283,7 +321,8 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
             continue;
         }
         let Some(imm) = &imm else { return Err(BindFailure::new("decode", format!("`{k}` varies without an immediate"))) };
-        let Some((a, b)) = affine(&decoded.per_value, k) else {
+        let fitted = if widths.contains(k.as_str()) { None } else { affine(&decoded.per_value, k) };
+        let Some((a, b)) = fitted else {
             // Not a function of the immediate we can write down (`idxdsize`,
             // the width of the register holding the indexed element): the
             // largest value reads enough for every immediate. Validation tries them all.

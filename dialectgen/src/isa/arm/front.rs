@@ -108,6 +108,11 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
     let mut owners: Vec<(usize, Option<i64>)> = Vec::new();
     let mut asm_fail: BTreeMap<usize, String> = BTreeMap::new();
     for (k, i) in in_scope.iter().enumerate() {
+        let immediates: Vec<&str> = i.args.iter().filter(|a| a.range.is_some()).map(|a| a.name.as_str()).collect();
+        if immediates.len() > 1 {
+            asm_fail.insert(k, format!("more than one immediate ({}) is not modelled", immediates.join(", ")));
+            continue;
+        }
         let imm = i.args.iter().find(|a| a.range.is_some());
         let values: Vec<Option<i64>> = match imm.and_then(|a| a.range) {
             Some((lo, hi)) => (lo..=hi).map(Some).collect(),
@@ -147,7 +152,8 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
         .map(|(k, i)| {
             let assembly = first_line.get(&k).cloned();
             if let Some(e) = asm_fail.get(&k) {
-                let f = BindFailure { stage: "assemble", message: e.clone(), location: None };
+                let stage = if e.starts_with("more than one immediate") { "signature" } else { "assemble" };
+                let f = BindFailure { stage, message: e.clone(), location: None };
                 return Bound { intrinsic: i, assembly, encoding: None, instruction: None, words: Vec::new(), register_mask: 0, result: Err(f) };
             }
             let words = per.get(&k).cloned().unwrap_or_default();

@@ -382,8 +382,7 @@ fn inline_asm(i: &Intrinsic, imm: Option<i64>, names: &[Option<String>]) -> Stri
         }
         let Some(role) = operand_role(op) else {
             // An immediate: `#n` or a literal.
-            let name = op.trim_start_matches('#');
-            let v = imms.iter().find(|(n, _)| n == name).map(|(_, v)| *v);
+            let v = super::assembly::immediate_value(op.trim_start_matches('#'), &imms);
             template.push(match v {
                 Some(v) => format!("#{v}"),
                 None => op.to_string(),

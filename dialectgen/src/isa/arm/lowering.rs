@@ -4,7 +4,7 @@
 //! `hydride_arm` op lowers to.
 
 use super::intrinsics::Intrinsic;
-use crate::isa::x86::lowering::{parse_declaration, split_ir, IntrinsicSignature};
+use crate::llvm_ir::{calls_and_ops, parse_declaration, split_ir, IntrinsicSignature};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -79,19 +79,7 @@ pub fn lowerings(intrinsics: &[&Intrinsic], compiler: &Path, dir: &Path) -> Resu
     let mut result = BTreeMap::new();
     for (k, i) in intrinsics.iter().enumerate() {
         let mut l = ArmLowering::default();
-        for line in bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default() {
-            if let Some(p) = line.find("@llvm.") {
-                let callee: String = line[p + 1..].chars().take_while(|c| *c != '(').collect();
-                if !l.llvm_intrinsics.contains(&callee) {
-                    l.llvm_intrinsics.push(callee);
-                }
-            } else if let Some((_, rhs)) = line.split_once(" = ") {
-                let op = rhs.split_whitespace().next().unwrap_or("").to_string();
-                if !matches!(op.as_str(), "bitcast" | "tail" | "call") && !l.llvm_ops.contains(&op) {
-                    l.llvm_ops.push(op);
-                }
-            }
-        }
+        (l.llvm_intrinsics, l.llvm_ops) = calls_and_ops(bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default());
         if let [only] = l.llvm_intrinsics.as_slice() {
             l.signature = declarations.get(only).cloned();
         }

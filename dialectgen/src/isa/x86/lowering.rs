@@ -8,6 +8,8 @@
 
 use crate::sema::ir::{Arg, ArgKind, Semantics};
 use serde::Serialize;
+pub use crate::llvm_ir::IntrinsicSignature;
+use crate::llvm_ir::{calls_and_ops, parse_declaration, split_ir};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -29,43 +31,8 @@ pub struct Lowering {
     pub intrinsic_signature: Option<IntrinsicSignature>,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct IntrinsicSignature {
-    pub params: Vec<String>,
-    pub result: String,
-}
 
-/// `<16 x i32>` → `vector<16xi32>`, `i8` → `i8`; other types are not ours.
-fn mlir_type_of_llvm(t: &str) -> Option<String> {
-    let t = t.trim();
-    let t = t.split_whitespace().next().filter(|_| !t.starts_with('<')).unwrap_or(t);
-    if let Some(inner) = t.strip_prefix('<').and_then(|r| r.split('>').next()) {
-        let (n, elem) = inner.split_once(" x ")?;
-        let n: u32 = n.trim().parse().ok()?;
-        let bits: u32 = elem.trim().strip_prefix('i')?.parse().ok()?;
-        return Some(format!("vector<{n}xi{bits}>"));
-    }
-    let bits: u32 = t.strip_prefix('i')?.parse().ok()?;
-    Some(format!("i{bits}"))
-}
 
-/// `declare <16 x i32> @llvm.x(<16 x i32>, i32 immarg) #1` → name and signature.
-pub(crate) fn parse_declaration(line: &str) -> Option<(String, IntrinsicSignature)> {
-    let rest = line.strip_prefix("declare ")?;
-    let at = rest.find(" @llvm.")?;
-    let result = mlir_type_of_llvm(rest[..at].split_whitespace().last()?)
-        .or_else(|| mlir_type_of_llvm(&rest[..at]))?;
-    let after = &rest[at + 2..];
-    let open = after.find('(')?;
-    let name = after[..open].to_string();
-    let close = after.rfind(')')?;
-    let params = after[open + 1..close]
-        .split(", ")
-        .filter(|p| !p.trim().is_empty())
-        .map(mlir_type_of_llvm)
-        .collect::<Option<Vec<_>>>()?;
-    Some((format!("llvm.{}", name.trim_start_matches("llvm.")), IntrinsicSignature { params, result }))
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoweringError {
@@ -167,19 +134,7 @@ pub fn lowerings(
     for (k, sem) in live.iter().enumerate() {
         let name = format!("hydride_f{k}");
         let mut l = Lowering::default();
-        for line in ir_bodies.get(&name).map(Vec::as_slice).unwrap_or_default() {
-            if let Some(i) = line.find("@llvm.") {
-                let callee: String = line[i + 1..].chars().take_while(|c| *c != '(').collect();
-                if !l.llvm_intrinsics.contains(&callee) {
-                    l.llvm_intrinsics.push(callee);
-                }
-            } else if let Some((_, rhs)) = line.split_once(" = ") {
-                let op = rhs.split_whitespace().next().unwrap_or("").to_string();
-                if !matches!(op.as_str(), "bitcast" | "tail" | "call") && !l.llvm_ops.contains(&op) {
-                    l.llvm_ops.push(op);
-                }
-            }
-        }
+        (l.llvm_intrinsics, l.llvm_ops) = calls_and_ops(ir_bodies.get(&name).map(Vec::as_slice).unwrap_or_default());
         if let [only] = l.llvm_intrinsics.as_slice() {
             l.intrinsic_signature = declarations.get(only).cloned();
         }
@@ -190,23 +145,6 @@ pub fn lowerings(
     Ok(result)
 }
 
-pub(crate) fn split_ir(ir: &str) -> BTreeMap<String, Vec<String>> {
-    let mut out = BTreeMap::new();
-    let mut current: Option<(String, Vec<String>)> = None;
-    for line in ir.lines() {
-        if line.starts_with("define ") {
-            let name = line.split('@').nth(1).and_then(|r| r.split('(').next()).unwrap_or("").to_string();
-            current = Some((name, Vec::new()));
-        } else if line == "}" {
-            if let Some((n, body)) = current.take() {
-                out.insert(n, body);
-            }
-        } else if let Some((_, body)) = current.as_mut() {
-            body.push(line.trim().to_string());
-        }
-    }
-    out
-}
 
 fn split_asm(asm: &str) -> BTreeMap<String, Vec<String>> {
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
@@ -238,6 +176,7 @@ fn split_asm(asm: &str) -> BTreeMap<String, Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::llvm_ir::{parse_declaration, split_ir};
 
     #[test]
     fn declarations_give_mlir_types() {

@@ -246,6 +246,27 @@ impl<'a> Translator<'a> {
         Ok(())
     }
 
+    /// `for var = a to b` (or `downto`) as an IR loop with `var` data-dependent.
+    fn ir_loop(&mut self, var: &str, a: &BigInt, b: &BigInt, down: bool, body: &[AStmt]) -> R<()> {
+        let mut written = assigned_in(body);
+        written.remove(var);
+        self.materialize(&written)?;
+        let range = if down { (b.clone(), a.clone()) } else { (a.clone(), b.clone()) };
+        let ir_var = self.ir_name(var);
+        self.env.insert(var.to_string(), PV::S(E::var(&ir_var), Ty::Int(Some(range))));
+        let span = self.span;
+        let saved = std::mem::take(&mut self.out);
+        let r = self.block(body);
+        let inner = std::mem::replace(&mut self.out, saved);
+        self.env.remove(var);
+        r?;
+        self.out.push(Stmt {
+            span,
+            kind: StmtKind::For { var: ir_var, from: E::Int(a.clone()), to: E::Int(b.clone()), descending: down, body: inner },
+        });
+        Ok(())
+    }
+
     /// Turns constants that `body` may overwrite into IR variables, so that
     /// a loop or a data-dependent branch can update them.
     fn materialize(&mut self, names: &HashSet<String>) -> R<()> {
@@ -299,28 +320,23 @@ impl<'a> Translator<'a> {
                 else {
                     return self.unsupported("loop bounds depend on register contents");
                 };
-                if a == b {
-                    // One iteration: the counter is a constant.
-                    self.env.insert(var.clone(), PV::K(Const::Int(a)));
-                    self.block(body)?;
-                    self.env.remove(var);
-                    return Ok(());
+                // A loop stays a loop (so one-element forms share the
+                // template of the others); one whose body needs its counter
+                // as a constant (a register number) runs once, unrolled.
+                let (mark, env0, declared0, fresh0) = (self.out.len(), self.env.clone(), self.declared.clone(), self.fresh);
+                match self.ir_loop(var, &a, &b, *down, body) {
+                    Ok(()) => return Ok(()),
+                    Err(e) if a != b => return Err(e),
+                    Err(_) => {
+                        self.out.truncate(mark);
+                        self.env = env0;
+                        self.declared = declared0;
+                        self.fresh = fresh0;
+                    }
                 }
-                let mut written = assigned_in(body);
-                written.remove(var);
-                self.materialize(&written)?;
-                let range = if *down { (b.clone(), a.clone()) } else { (a.clone(), b.clone()) };
-                let ir_var = self.ir_name(var);
-                self.env.insert(var.clone(), PV::S(E::var(&ir_var), Ty::Int(Some(range))));
-                let span = self.span;
-                let saved = std::mem::take(&mut self.out);
+                self.env.insert(var.clone(), PV::K(Const::Int(a)));
                 self.block(body)?;
-                let inner = std::mem::replace(&mut self.out, saved);
                 self.env.remove(var);
-                self.out.push(Stmt {
-                    span,
-                    kind: StmtKind::For { var: ir_var, from: E::Int(a), to: E::Int(b), descending: *down, body: inner },
-                });
                 Ok(())
             }
             K::Case { scrutinee, arms, otherwise } => {
