@@ -532,7 +532,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -556,7 +560,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -580,7 +588,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -604,7 +616,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -628,7 +644,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -652,7 +672,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -676,7 +700,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -700,7 +728,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -724,7 +756,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -748,7 +784,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -772,7 +812,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -796,7 +840,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -820,7 +868,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -844,7 +896,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -868,7 +924,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -892,7 +952,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -916,7 +980,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -940,7 +1008,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -964,7 +1036,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -988,7 +1064,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -1012,7 +1092,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -1036,7 +1120,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -1060,7 +1148,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -1084,7 +1176,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 + element2)
+  //       IF 0
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -5971,7 +6067,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6000,7 +6100,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6029,7 +6133,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6058,7 +6166,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6087,7 +6199,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6116,7 +6232,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6145,7 +6265,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6174,7 +6298,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6203,7 +6331,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6232,7 +6364,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6261,7 +6397,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -6290,7 +6430,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7264,7 +7408,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7288,7 +7436,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7312,7 +7464,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7336,7 +7492,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7360,7 +7520,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7384,7 +7548,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7408,7 +7576,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7432,7 +7604,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7456,7 +7632,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7480,7 +7660,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 8) + 7):(e * 8)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7504,7 +7688,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7528,7 +7716,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7552,7 +7744,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7576,7 +7772,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7600,7 +7800,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7624,7 +7828,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7648,7 +7856,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7672,7 +7884,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7696,7 +7912,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 0)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7720,7 +7940,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 0)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7744,7 +7968,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 0)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 0)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7768,7 +7996,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := AsInteger(operand1[((e * 16) + 15):(e * 16)], 1)
   //       element2 := AsInteger(operand2[((e * 8) + 7):(e * 8)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(sum[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7792,7 +8024,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := AsInteger(operand1[((e * 32) + 31):(e * 32)], 1)
   //       element2 := AsInteger(operand2[((e * 16) + 15):(e * 16)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(sum[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -7816,7 +8052,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := AsInteger(operand1[((e * 64) + 63):(e * 64)], 1)
   //       element2 := AsInteger(operand2[((e * 32) + 31):(e * 32)], 1)
-  //       sum := (element1 - element2)
+  //       IF 1
+  //         sum := (element1 - element2)
+  //       ELSE
+  //         sum := (element1 + element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(sum[63:0], 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9498,7 +9738,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9524,7 +9768,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9550,7 +9798,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9576,7 +9828,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9602,7 +9858,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9628,7 +9888,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9654,7 +9918,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9680,7 +9948,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9706,7 +9978,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9732,7 +10008,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9758,7 +10038,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9784,7 +10068,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9810,7 +10098,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9836,7 +10128,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9862,7 +10158,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9888,7 +10188,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9914,7 +10218,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -9940,7 +10248,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := (element1 == element2)
+  //       IF 0
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12774,7 +13086,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12800,7 +13116,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12826,7 +13146,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12852,7 +13176,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12878,7 +13206,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12904,7 +13236,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12930,7 +13266,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12956,7 +13296,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       element1 := operand1[((e * 8) + 7):(e * 8)]
   //       element2 := operand2[((e * 8) + 7):(e * 8)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend((test_passed ? ZeroExtend(255, 8) : ZeroExtend(0, 8)), 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -12982,7 +13326,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13008,7 +13356,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := operand1[((e * 16) + 15):(e * 16)]
   //       element2 := operand2[((e * 16) + 15):(e * 16)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend((test_passed ? ZeroExtend(65535, 16) : ZeroExtend(0, 16)), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13034,7 +13386,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13060,7 +13416,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := operand1[((e * 32) + 31):(e * 32)]
   //       element2 := operand2[((e * 32) + 31):(e * 32)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend((test_passed ? ZeroExtend(4294967295, 32) : ZeroExtend(0, 32)), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13086,7 +13446,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13112,7 +13476,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13138,7 +13506,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13164,7 +13536,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13190,7 +13566,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -13216,7 +13596,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := operand1[((e * 64) + 63):(e * 64)]
   //       element2 := operand2[((e * 64) + 63):(e * 64)]
-  //       test_passed := !((element1 AND element2) == 0)
+  //       IF 1
+  //         test_passed := !((element1 AND element2) == 0)
+  //       ELSE
+  //         test_passed := (element1 == element2)
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend((test_passed ? ZeroExtend(18446744073709551615, 64) : ZeroExtend(0, 64)), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -15113,7 +15497,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15137,7 +15525,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15161,7 +15553,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15185,7 +15581,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15209,7 +15609,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15233,7 +15637,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15257,7 +15665,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15281,7 +15693,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15305,7 +15721,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15329,7 +15749,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15353,7 +15777,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15377,7 +15805,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15401,7 +15833,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15425,7 +15861,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15449,7 +15889,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15473,7 +15917,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15497,7 +15945,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15521,7 +15973,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15545,7 +16001,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15569,7 +16029,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15593,7 +16057,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15617,7 +16085,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15641,7 +16113,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15665,7 +16141,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15689,7 +16169,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15713,7 +16197,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15737,7 +16225,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15761,7 +16253,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 15
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15785,7 +16281,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15809,7 +16309,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15833,7 +16337,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15857,7 +16365,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15881,7 +16393,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -15905,7 +16421,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -15929,7 +16449,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
@@ -15953,7 +16477,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
@@ -15977,7 +16505,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
@@ -16001,7 +16533,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16025,7 +16561,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
@@ -16049,7 +16589,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
@@ -16073,7 +16617,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
@@ -16097,7 +16645,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16122,7 +16674,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16147,7 +16703,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16172,7 +16732,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16197,7 +16761,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16222,7 +16790,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16247,7 +16819,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16272,7 +16848,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16297,7 +16877,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16322,7 +16906,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16347,7 +16935,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       IF 0
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16372,7 +16964,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16397,7 +16993,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       IF 0
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16422,7 +17022,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16447,7 +17051,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       IF 0
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16472,7 +17080,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16497,7 +17109,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16522,7 +17138,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16547,7 +17167,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       IF 0
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16572,7 +17196,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16597,7 +17225,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16622,7 +17254,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16647,7 +17283,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16672,7 +17312,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16697,7 +17341,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16722,7 +17370,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16747,7 +17399,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16772,7 +17428,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16797,7 +17457,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16822,7 +17486,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16847,7 +17515,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16872,7 +17544,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16897,7 +17573,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16922,7 +17602,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -16947,7 +17631,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
@@ -16972,7 +17660,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 0) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 0), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
@@ -16997,7 +17689,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 0) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 0), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
@@ -17022,7 +17718,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 0) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 0), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
@@ -17047,7 +17747,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 0) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 0), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -17072,7 +17776,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 8) + 7):(e * 8)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 8) + 7):(e * 8)], 1) + round_const), shift, 127)
-  //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       IF 1
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(ZeroExtend(SaturateAs(element, 8, 1), 8), 8)
+  //       ELSE
+  //         result[((e * 8) + 7):(e * 8)] := ZeroExtend(element[7:0], 8)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
@@ -17097,7 +17805,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 16) + 15):(e * 16)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 16) + 15):(e * 16)], 1) + round_const), shift, 127)
-  //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       IF 1
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs(element, 16, 1), 16), 16)
+  //       ELSE
+  //         result[((e * 16) + 15):(e * 16)] := ZeroExtend(element[15:0], 16)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
@@ -17122,7 +17834,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 32) + 31):(e * 32)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 32) + 31):(e * 32)], 1) + round_const), shift, 127)
-  //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       IF 1
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(element, 32, 1), 32), 32)
+  //       ELSE
+  //         result[((e * 32) + 31):(e * 32)] := ZeroExtend(element[31:0], 32)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
@@ -17147,7 +17863,11 @@ irdl.dialect @hydride_arm {
   //       shift := Signed((operand2[((e * 64) + 63):(e * 64)])[7:0])
   //       round_const := ShiftInt(1, (-shift - 1), 127)
   //       element := ShiftInt((AsInteger(operand1[((e * 64) + 63):(e * 64)], 1) + round_const), shift, 127)
-  //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       IF 1
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(element, 64, 1), 64), 64)
+  //       ELSE
+  //         result[((e * 64) + 63):(e * 64)] := ZeroExtend(element[63:0], 64)
+  //       FI
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
@@ -24972,7 +25692,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25003,7 +25727,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25034,7 +25762,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25065,7 +25797,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25096,7 +25832,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25127,7 +25867,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25158,7 +25902,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25189,7 +25937,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25220,7 +25972,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25251,7 +26007,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25282,7 +26042,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -25313,7 +26077,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26432,7 +27200,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26463,7 +27235,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26494,7 +27270,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26525,7 +27305,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26556,7 +27340,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26587,7 +27375,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26618,7 +27410,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26649,7 +27445,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26680,7 +27480,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26711,7 +27515,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26742,7 +27550,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -26773,7 +27585,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -29820,7 +30636,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -29849,7 +30669,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -29878,7 +30702,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -29907,7 +30735,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       IF 0
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -30448,7 +31280,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -30477,7 +31313,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -30506,7 +31346,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 32, 0), 32)
-  //       accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 32) + 31):(e * 32)]) + Signed(product))
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -30535,7 +31379,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       product := ZeroExtend(SaturateAs(((2 * element1) * element2), 64, 0), 64)
-  //       accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       IF 1
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) - Signed(product))
+  //       ELSE
+  //         accum := (Signed(operand3[((e * 64) + 63):(e * 64)]) + Signed(product))
+  //       FI
   //       result[((e * 64) + 63):(e * 64)] := ZeroExtend(ZeroExtend(SaturateAs(accum, 64, 0), 64), 64)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31566,7 +32414,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 7
-  //       count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31585,7 +32437,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 15
-  //       count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31604,7 +32460,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 3
-  //       count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31623,7 +32483,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 7
-  //       count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31642,7 +32506,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 1
-  //       count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31661,7 +32529,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 3
-  //       count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31680,7 +32552,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 7
-  //       count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31699,7 +32575,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 15
-  //       count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31718,7 +32598,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 3
-  //       count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31737,7 +32621,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 7
-  //       count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31756,7 +32644,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 1
-  //       count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31775,7 +32667,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 3
-  //       count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       IF 1
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31794,7 +32690,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 7
-  //       count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31813,7 +32713,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 15
-  //       count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31832,7 +32736,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 3
-  //       count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31851,7 +32759,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 7
-  //       count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31870,7 +32782,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 1
-  //       count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31889,7 +32805,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 3
-  //       count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31908,7 +32828,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 7
-  //       count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31927,7 +32851,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 15
-  //       count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 8) + 7):(e * 8)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 8) + 7):(e * 8)])
+  //       FI
   //       result[((e * 8) + 7):(e * 8)] := ZeroExtend(count[7:0], 8)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31946,7 +32874,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 3
-  //       count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31965,7 +32897,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 7
-  //       count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 16) + 15):(e * 16)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 16) + 15):(e * 16)])
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(count[15:0], 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -31984,7 +32920,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[63:0]
   //     result := ZeroExtend(0, 64)
   //     FOR e := 0 to 1
-  //       count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -32003,7 +32943,11 @@ irdl.dialect @hydride_arm {
   //     operand := ZeroExtend(a, 128)[127:0]
   //     result := ZeroExtend(0, 128)
   //     FOR e := 0 to 3
-  //       count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       IF 0
+  //         count := CountLeadingSignBits(operand[((e * 32) + 31):(e * 32)])
+  //       ELSE
+  //         count := CountLeadingZeros(operand[((e * 32) + 31):(e * 32)])
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(count[31:0], 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41443,7 +42387,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41471,7 +42419,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41499,7 +42451,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41527,7 +42483,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41555,7 +42515,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41583,7 +42547,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41611,7 +42579,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41639,7 +42611,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41667,7 +42643,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41697,7 +42677,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41727,7 +42711,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41757,7 +42745,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41787,7 +42779,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41817,7 +42813,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41847,7 +42847,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41877,7 +42881,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41907,7 +42915,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41937,7 +42949,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41967,7 +42983,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -41997,7 +43017,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 7
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42027,7 +43051,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42057,7 +43085,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42087,7 +43119,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42117,7 +43153,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42147,7 +43187,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42175,7 +43219,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42203,7 +43251,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element2 := Signed(operand2[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42231,7 +43283,11 @@ irdl.dialect @hydride_arm {
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element2 := Signed(operand2[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42259,7 +43315,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42289,7 +43349,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       IF 0
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42319,7 +43383,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42349,7 +43417,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       IF 0
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42379,7 +43451,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42409,7 +43485,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 16) + 15):(e * 16)])
   //       element3 := Signed(operand3[((e * 16) + 15):(e * 16)])
-  //       accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       IF 1
+  //         accum := (((element3 << 16) - (2 * (element1 * element2))) + 32768)
+  //       ELSE
+  //         accum := (((element3 << 16) + (2 * (element1 * element2))) + 32768)
+  //       FI
   //       result[((e * 16) + 15):(e * 16)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 16), 16, 0), 16), 16)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42439,7 +43519,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42469,7 +43553,11 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 0
   //       element1 := Signed(operand1[((e * 32) + 31):(e * 32)])
   //       element3 := Signed(operand3[((e * 32) + 31):(e * 32)])
-  //       accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       IF 1
+  //         accum := (((element3 << 32) - (2 * (element1 * element2))) + 2147483648)
+  //       ELSE
+  //         accum := (((element3 << 32) + (2 * (element1 * element2))) + 2147483648)
+  //       FI
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend(SaturateAs((accum >> 32), 32, 0), 32), 32)
   //     ENDFOR
   //     d_out := ZeroExtend(result, 128)
@@ -42498,8 +43586,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
-  //         element2 := operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //         IF 0
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42528,8 +43621,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
-  //         element2 := Signed(operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //         IF 1
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42558,8 +43656,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
-  //         element2 := operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //         IF 0
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42588,8 +43691,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
-  //         element2 := Signed(operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //         IF 1
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42617,8 +43725,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
-  //         element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         IF 0
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42648,8 +43761,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
-  //         element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         IF 1
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42679,8 +43797,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
-  //         element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         IF 0
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42710,8 +43833,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
-  //         element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         IF 1
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42741,8 +43869,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
-  //         element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         IF 0
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42772,8 +43905,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 1
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
-  //         element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         IF 1
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42803,8 +43941,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
-  //         element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         IF 0
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)
@@ -42834,8 +43977,13 @@ irdl.dialect @hydride_arm {
   //     FOR e := 0 to 3
   //       res := 0
   //       FOR i := 0 to 3
-  //         element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
-  //         element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         IF 1
+  //           element1 := Signed(operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)])
+  //           element2 := Signed(operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)])
+  //         ELSE
+  //           element1 := operand1[((((4 * e) + i) * 8) + 7):(((4 * e) + i) * 8)]
+  //           element2 := operand2[((((4 * ((1 * lane) + 0)) + i) * 8) + 7):(((4 * ((1 * lane) + 0)) + i) * 8)]
+  //         FI
   //         res := (res + (element1 * element2))
   //       ENDFOR
   //       result[((e * 32) + 31):(e * 32)] := ZeroExtend(ZeroExtend((result[((e * 32) + 31):(e * 32)] + res), 32), 32)

@@ -254,4 +254,45 @@ mod tests {
         // 0x53 * 0xCA = 1 in the AES field.
         assert_eq!(gf2p8_inverse(0x53), 0xCA);
     }
+
+    /// `ShiftInt(x, s, 127)` over a signed 8-bit amount: left when s >= 0,
+    /// arithmetic right when negative, exact either way; concrete and Z3 agree.
+    #[test]
+    fn shift_int_is_exact_in_both_directions() {
+        use crate::eval::{Concrete, Machine};
+        use crate::sema::ir::{Arg, ArgKind, ElemType, Expr, Place, Semantics, Stmt, StmtKind};
+        use num_bigint::BigUint;
+        let arg = |name: &str| Arg {
+            name: name.into(),
+            kind: ArgKind::Scalar,
+            width: 8,
+            elem: ElemType { width: 8, signed: false },
+            imm_bits: None,
+            imm_range: None,
+        };
+        let call = |f: &str, args: Vec<Expr>| Expr::Call { func: f.into(), args };
+        let shifted = call("ShiftInt", vec![call("Signed", vec![Expr::var("x")]), call("Signed", vec![Expr::var("s")]), Expr::int(127)]);
+        let sema = Semantics {
+            name: "t".into(),
+            args: vec![arg("x"), arg("s")],
+            result: Arg { width: 32, ..arg("r") },
+            functions: vec![],
+            body: vec![Stmt {
+                span: Default::default(),
+                kind: StmtKind::Assign {
+                    place: Place { var: "r".into(), range: None },
+                    value: Expr::Slice { base: Box::new(shifted), hi: Box::new(Expr::int(31)), lo: Box::new(Expr::int(0)) },
+                },
+            }],
+        };
+        let run = |x: i8, s: i8| {
+            let r = Machine::new(&mut Concrete, &sema).run(&[BigUint::from(x as u8), BigUint::from(s as u8)]).unwrap();
+            u32::try_from(r).unwrap() as i32
+        };
+        assert_eq!(run(3, 4), 48);
+        assert_eq!(run(-3, 20), -3 << 20);
+        assert_eq!(run(-100, -3), -13, "floor(-100 / 8)");
+        assert_eq!(run(100, -120), 0);
+        assert!(crate::eval::typing::formula(&sema).is_ok());
+    }
 }

@@ -451,7 +451,9 @@ impl<'a> Translator<'a> {
         }
         let mut written = assigned_in(then);
         written.extend(assigned_in(otherwise));
-        if written.iter().any(|n| !matches!(self.env.get(n), Some(PV::S(..)))) {
+        // Variables declared but not yet set (`integer element1;`) may be
+        // given their first value here.
+        if written.iter().any(|n| matches!(self.env.get(n), Some(PV::K(_)))) {
             return Ok(false);
         }
         let (env0, fresh0) = (self.env.clone(), self.fresh);
@@ -712,3 +714,48 @@ impl<'a> Translator<'a> {
 }
 
 mod exprs;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::arm::asl::parser::parse_block;
+
+    fn bits(v: u64, w: u32) -> Const {
+        Const::Bits { value: BigUint::from(v), width: w }
+    }
+
+    #[test]
+    fn decode_folds_to_constants() {
+        let body = parse_block(
+            "integer esize = 8 << UInt(size);\ninteger elements = 64 DIV esize;\nboolean unsigned = (U == '1');\nif size == '11' then UNDEFINED;\n",
+            1,
+        )
+        .unwrap();
+        let env = run_decode(&body, &[("size".into(), bits(1, 2)), ("U".into(), bits(1, 1))]).unwrap();
+        assert_eq!(env["esize"], Const::Int(16.into()));
+        assert_eq!(env["elements"], Const::Int(4.into()));
+        assert_eq!(env["unsigned"], Const::Bool(true));
+        let undefined = run_decode(&body, &[("size".into(), bits(3, 2)), ("U".into(), bits(0, 1))]);
+        assert!(matches!(undefined, Err(TranslateError::Undefined { span }) if span.line == 4));
+    }
+
+    #[test]
+    fn encoding_flags_stay_numbers_in_the_ir() {
+        // `Int(x, unsigned)` keeps the flag as an operand of `AsInteger`, so
+        // signed and unsigned forms differ only in a number.
+        let body = parse_block("bits(8) x = V[n];\ninteger v = Int(x, unsigned);\nV[d] = v[7:0];\n", 1).unwrap();
+        let mut regs = Registers::default();
+        regs.inputs.insert(1, ("a".into(), 8));
+        regs.dest = Some((0, "out".into()));
+        let consts: HashMap<String, PV> = [
+            ("n".to_string(), PV::K(Const::Int(1.into()))),
+            ("d".to_string(), PV::K(Const::Int(0.into()))),
+            ("unsigned".to_string(), PV::K(Const::Bool(false))),
+        ]
+        .into_iter()
+        .collect();
+        let ir = run_execute(&body, &consts, &regs, &super::super::library::Library::empty()).unwrap();
+        let text = format!("{ir:?}");
+        assert!(text.contains("AsInteger"), "{text}");
+    }
+}

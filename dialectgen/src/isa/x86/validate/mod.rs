@@ -402,23 +402,3 @@ fn compare(it: &Item, cpu_results: &[Vec<u8>]) -> Outcome {
     }
     Outcome::Validated { evidence, by_record: None }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn compiler_errors_are_located_and_blamed() {
-        let c = Path::new("/w/batch0.c");
-        let stderr = "/w/batch0.c:5:9: error: argument value 8 is outside the valid range [0, 7]\n/w/batch0.c:5:9: note: x\nother.h:3:1: error: elsewhere\n/w/batch0.c:9:2: warning: w\n";
-        assert_eq!(
-            compile_errors(stderr, c),
-            vec![(5, "argument value 8 is outside the valid range [0, 7]".to_string())]
-        );
-        let src = "#include <x>\nstatic void t0(int) {\n}\nstatic void t1(int) {\n  bad;\n}\n";
-        assert_eq!(
-            blame_compile_errors(src, stderr, c),
-            vec![(1, "argument value 8 is outside the valid range [0, 7]".to_string())]
-        );
-    }
-}
