@@ -7,6 +7,5 @@ pub mod eval;
 pub mod generate;
 pub mod isa;
 pub mod llvm_ir;
-pub mod report;
 pub mod sema;
 pub mod validate;

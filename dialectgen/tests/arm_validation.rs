@@ -5,7 +5,6 @@ use dialectgen::isa::arm::corrections::Corrections;
 use dialectgen::isa::arm::front::{run, ArmFrontEnd, ArmSources};
 use dialectgen::isa::arm::harness::{Expected, HarnessConfig};
 use dialectgen::isa::arm::validate::{validate, validate_items, ArmOutcome, CaseCounts};
-use dialectgen::validate::runner::Runner;
 use std::path::PathBuf;
 
 mod common;
@@ -18,7 +17,7 @@ fn data() -> Option<PathBuf> {
         common::skip("no ARM vendor data (set HYDRIDE_ISA_DATA)");
         return None;
     }
-    if !Runner::qemu_aarch64().available() {
+    if !dialectgen::isa::arm::harness::qemu().available() {
         common::skip("qemu-aarch64 is not installed");
         return None;
     }
@@ -29,7 +28,7 @@ fn config(dir: &tempfile::TempDir) -> HarnessConfig {
     HarnessConfig {
         clang: "clang-22".into(),
         objdump: "llvm-objdump-22".into(),
-        runner: Runner::qemu_aarch64(),
+        runner: dialectgen::isa::arm::harness::qemu(),
         work_dir: dir.path().to_path_buf(),
         batch_size: 64,
         jobs: 2,

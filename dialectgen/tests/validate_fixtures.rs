@@ -10,7 +10,7 @@ fn have_compiler() -> bool {
     std::process::Command::new("clang-22").arg("--version").output().is_ok()
 }
 
-fn run(dir: &str) -> dialectgen::report::Report {
+fn run(dir: &str) -> dialectgen::isa::x86::report::Report {
     let opts = SurveyOptions {
         isa_data: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(dir),
         corrections: None,

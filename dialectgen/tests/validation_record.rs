@@ -6,7 +6,7 @@
 mod common;
 use common::skip;
 use dialectgen::isa::x86::host::Host;
-use dialectgen::report::Report;
+use dialectgen::isa::x86::report::Report;
 use dialectgen::isa::x86::validate::record::{Record, Run};
 use dialectgen::isa::x86::validate::{Outcome, ValidationConfig};
 use dialectgen::isa::x86::survey::{survey, Survey, SurveyOptions};

@@ -427,8 +427,7 @@ fn isa_arm(a: ArmArgs) -> Result<()> {
 
 /// Compiles with clang-22 for AArch64 and runs under qemu-aarch64.
 fn arm_harness_config(jobs: Option<usize>, work_dir: Option<PathBuf>) -> Result<dialectgen::isa::arm::harness::HarnessConfig> {
-    use dialectgen::validate::runner::Runner;
-    let runner = Runner::qemu_aarch64();
+    let runner = dialectgen::isa::arm::harness::qemu();
     if !runner.available() {
         bail!("qemu-aarch64 is not installed (scripts/setup installs qemu-user)");
     }

@@ -1,5 +1,5 @@
 //! How a test program is executed: natively, or under a user-mode emulator
-//! (qemu-aarch64 for ARM).
+//! that an ISA names.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -12,11 +12,6 @@ pub enum Runner {
 }
 
 impl Runner {
-    /// `qemu-aarch64 -cpu max`: every AArch64 extension, on any x86-64 host.
-    pub fn qemu_aarch64() -> Runner {
-        Runner::Emulated { program: PathBuf::from("qemu-aarch64"), args: vec!["-cpu".into(), "max".into()] }
-    }
-
     pub fn describe(&self) -> String {
         match self {
             Runner::Native => "this CPU".into(),

@@ -316,8 +316,22 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
     let widths = width_names(body);
     for k in varying.keys() {
         // Field values themselves vary too; only decode results are used by execute blocks.
-        if enc.fields.iter().any(|f| &f.name == *k) {
-            consts.remove(*k);
+        if let Some(f) = enc.fields.iter().find(|f| &f.name == *k) {
+            // A field the execute block reads directly (`imm6`): the immediate
+            // itself when the field holds its value.
+            let holds_imm = decoded.per_value.iter().all(|(v, env)| match (v, env.get(*k)) {
+                (Some(v), Some(Const::Bits { value, .. })) => BigUint::from(*v as u64) == *value,
+                _ => false,
+            });
+            match (&imm, holds_imm) {
+                (Some(imm), true) => {
+                    let e = Expr::Call { func: "ZeroExtend".into(), args: vec![Expr::var(imm), Expr::int(i64::from(f.width))] };
+                    consts.insert((*k).clone(), PV::S(e, Ty::Bits(f.width)));
+                }
+                _ => {
+                    consts.remove(*k);
+                }
+            }
             continue;
         }
         let Some(imm) = &imm else { return Err(BindFailure::new("decode", format!("`{k}` varies without an immediate"))) };

@@ -61,7 +61,7 @@ impl crate::isa::Isa for Arm {
         let harness = opts.validate.then(|| HarnessConfig {
             clang: opts.compiler.clone(),
             objdump: std::path::PathBuf::from("llvm-objdump-22"),
-            runner: crate::validate::runner::Runner::qemu_aarch64(),
+            runner: super::harness::qemu(),
             work_dir: scratch.path().to_path_buf(),
             batch_size: 150,
             jobs: opts.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),

@@ -72,6 +72,11 @@ pub struct HarnessConfig {
 
 type Outcome = Result<Execution, HarnessFailure>;
 
+/// `qemu-aarch64 -cpu max`: every AArch64 extension, on any x86-64 host.
+pub fn qemu() -> Runner {
+    Runner::Emulated { program: PathBuf::from("qemu-aarch64"), args: vec!["-cpu".into(), "max".into()] }
+}
+
 fn fail(stage: &'static str, reason: impl Into<String>) -> HarnessFailure {
     HarnessFailure { stage, reason: reason.into() }
 }

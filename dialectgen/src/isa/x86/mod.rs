@@ -8,6 +8,7 @@ pub mod lexer;
 pub mod llvm_call;
 pub mod lowering;
 pub mod pseudocode;
+pub mod report;
 pub mod scope;
 pub mod signature;
 pub mod survey;

@@ -4,7 +4,7 @@
 use super::corrections::Corrections;
 use super::guide::GuideError;
 use super::scope;
-use crate::report::{Failure, Report};
+use crate::isa::x86::report::{Failure, Report};
 use crate::sema::ir::Semantics;
 use crate::isa::x86::validate::{self, Outcome, ValidationConfig, ValidationError};
 use rayon::prelude::*;
@@ -61,7 +61,7 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
         sources: guide.files.iter().map(|f| f.display().to_string()).collect(),
         entries: guide.entries.len(),
         malformed: guide.skipped.len(),
-        host: Some(crate::report::HostInfo::of(opts.validation.as_ref().map_or(crate::isa::x86::host::Host::get(), |c| &c.host))),
+        host: Some(crate::isa::x86::report::HostInfo::of(opts.validation.as_ref().map_or(crate::isa::x86::host::Host::get(), |c| &c.host))),
         ..Report::default()
     };
     for s in &guide.skipped {

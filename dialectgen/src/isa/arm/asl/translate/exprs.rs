@@ -626,6 +626,14 @@ impl Translator<'_> {
                 let e = bin(BinOp::Or, bin(BinOp::Shl, x.clone(), int(l)), bin(BinOp::Shr, x, int(w - l)));
                 Ok(PV::S(zext(e, w), Ty::Bits(w)))
             }
+            ("ROL" | "ROR", PV::S(n, Ty::Int(Some((lo, hi))))) if !lo.is_negative() && hi < BigInt::from(w) => {
+                // Rotate right by r = n (ROR) or w - n (ROL): x >> r, with the
+                // bits shifted out coming back in at the top.
+                let r = if f == "ROR" { n } else { bin(BinOp::Sub, int(w), n) };
+                let back = call("ShiftInt", vec![x.clone(), bin(BinOp::Sub, int(w), r.clone()), int(w)]);
+                let e = bin(BinOp::Or, bin(BinOp::Shr, x, r), back);
+                Ok(PV::S(zext(e, w), Ty::Bits(w)))
+            }
             ("LSL", PV::S(n, Ty::Int(Some((lo, hi))))) if !lo.is_negative() => {
                 Ok(PV::S(zext(call("ShiftInt", vec![x, n, E::Int(hi)]), w), Ty::Bits(w)))
             }
