@@ -82,7 +82,7 @@ fn printer_and_serde_round_trip() {
         ),
         "{text}"
     );
-    assert!(text.contains("dst[(i + 7):i] := (k[j] ? MAX(a[(i + 7):i], b[(i + 7):i]) : 0)"), "{text}");
+    assert!(text.contains("dst[(i + 7):i] := (k[j] ? Max(a[(i + 7):i], b[(i + 7):i]) : 0)"), "{text}");
     for (sema, _) in &s.semantics {
         let json = serde_json::to_string(sema).unwrap();
         let back: Semantics = serde_json::from_str(&json).unwrap();

@@ -44181,6 +44181,26 @@ irdl.dialect @hydride_arm {
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
+  // AArch64 NEON intrinsic vxarq_u64
+  //   vxarq_u64(a: vec<2 x u64>, b: vec<2 x u64>, imm6: imm<1 x u6> decodes 6 bits) -> ret: vec<2 x u64>
+  //     d_out := ZeroExtend(0, 128)
+  //     Vm := ZeroExtend(b, 128)[127:0]
+  //     Vn := ZeroExtend(a, 128)[127:0]
+  //     tmp := (Vn XOR Vm)
+  //     d_out := ZeroExtend(((ZeroExtend(((tmp[127:64] >> ZeroExtend(imm6, 6)) OR ShiftInt(tmp[127:64], (64 - ZeroExtend(imm6, 6)), 64)), 64) << 64) OR ZeroExtend(((tmp[63:0] >> ZeroExtend(imm6, 6)) OR ShiftInt(tmp[63:0], (64 - ZeroExtend(imm6, 6)), 64)), 64)), 128)
+  //     ret := d_out[127:0]
+  irdl.operation @vxarq_u64 {
+    %o0_0 = irdl.is vector<2xi64>
+    %o0 = irdl.any_of(%o0_0)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1 = irdl.any_of(%o1_0)
+    %r_0 = irdl.is vector<2xi64>
+    %r = irdl.any_of(%r_0)
+    %a0 = irdl.base "#builtin.integer"
+    irdl.operands(a: %o0, b: %o1)
+    irdl.attributes { "imm6" = %a0 }
+    irdl.results(result: %r)
+  }
   // AArch64 NEON intrinsic vbcaxq_u8
   //   vbcaxq_u8(a: vec<16 x u8>, b: vec<16 x u8>, c: vec<16 x u8>) -> ret: vec<16 x u8>
   //     d_out := ZeroExtend(0, 128)

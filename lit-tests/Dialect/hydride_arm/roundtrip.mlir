@@ -12176,6 +12176,13 @@ func.func @vrax1q_u64(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi6
   return %0 : vector<2xi64>
 }
 
+// CHECK-LABEL: func.func @vxarq_u64(
+// CHECK: "hydride_arm.vxarq_u64"
+func.func @vxarq_u64(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "hydride_arm.vxarq_u64"(%arg0, %arg1) { imm6 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
 // CHECK-LABEL: func.func @vbcaxq_u8(
 // CHECK: "hydride_arm.vbcaxq_u8"
 func.func @vbcaxq_u8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
