@@ -90,8 +90,9 @@ enum Command {
         /// Print the semantics of every parsed intrinsic in readable form.
         #[arg(long)]
         print: bool,
-        /// Run every parsed intrinsic this host executes natively and compare
-        /// with the interpreter; the rest take the record's verdict (see --record).
+        /// Execute every parsed intrinsic and compare with the interpreter: x86
+        /// natively where this host has the extensions (the rest take the
+        /// record's verdict, see --record), ARM under qemu-aarch64.
         #[arg(long)]
         validate: bool,
         /// Recorded hardware verdicts (default: the repository's
@@ -117,7 +118,8 @@ enum Command {
         /// Parallel jobs for compiling and running tests (default: all cores).
         #[arg(long, short)]
         jobs: Option<usize>,
-        /// C compiler used to call the intrinsics.
+        /// C compiler used to call the intrinsics (clang-22, which also
+        /// cross-compiles the ARM tests).
         #[arg(long, default_value = "clang-22")]
         cc: PathBuf,
         /// Keep generated test programs in this directory.
@@ -238,8 +240,40 @@ fn main() -> Result<()> {
             let only = Vec::new();
             gen(isa_data, out, !no_validate, record, no_record, cache_dir, timeout_ms, &templates, &lit_dir, report_json, only)?
         }
-        Command::Isa { isa: Isa::Arm, isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, work_dir, verbose, .. } => {
-            isa_arm(ArmArgs { isa_data, corrections, no_corrections, print, validate, report_json, semantics_json, filter, jobs, work_dir, verbose })?
+        Command::Isa {
+            isa: Isa::Arm,
+            isa_data,
+            corrections,
+            no_corrections,
+            print,
+            validate,
+            report_json,
+            semantics_json,
+            filter,
+            jobs,
+            cc,
+            work_dir,
+            verbose,
+            record,
+            no_record,
+        } => {
+            if record.is_some() || no_record {
+                bail!("--record and --no-record apply to x86: ARM runs under qemu-aarch64 on every host and needs no record");
+            }
+            isa_arm(ArmArgs {
+                isa_data,
+                corrections,
+                no_corrections,
+                print,
+                validate,
+                report_json,
+                semantics_json,
+                filter,
+                jobs,
+                cc,
+                work_dir,
+                verbose,
+            })?
         }
         Command::Isa {
             isa: Isa::X86,
@@ -361,6 +395,7 @@ struct ArmArgs {
     semantics_json: Option<PathBuf>,
     filter: Option<String>,
     jobs: Option<usize>,
+    cc: PathBuf,
     work_dir: Option<PathBuf>,
     verbose: bool,
 }
@@ -395,7 +430,8 @@ fn isa_arm(a: ArmArgs) -> Result<()> {
         .collect();
     let mut outcomes: Vec<Option<validate::ArmOutcome>> = vec![None; fe.bound.len()];
     if a.validate {
-        let cfg = arm_harness_config(a.jobs, a.work_dir)?;
+        let temp = tempfile::tempdir().context("creating a scratch directory")?;
+        let cfg = arm_harness_config(temp.path(), a.cc, a.jobs, a.work_dir)?;
         eprintln!("validating {} intrinsics under {}", with_sema.len(), cfg.runner.describe());
         outcomes = validate::validate(&fe.bound, &cfg, validate::CaseCounts::default());
     }
@@ -426,18 +462,21 @@ fn isa_arm(a: ArmArgs) -> Result<()> {
 }
 
 /// Compiles with clang-22 for AArch64 and runs under qemu-aarch64.
-fn arm_harness_config(jobs: Option<usize>, work_dir: Option<PathBuf>) -> Result<dialectgen::isa::arm::harness::HarnessConfig> {
+/// Test programs go to `work_dir` when given (kept), else to `temp`.
+fn arm_harness_config(
+    temp: &std::path::Path,
+    clang: PathBuf,
+    jobs: Option<usize>,
+    work_dir: Option<PathBuf>,
+) -> Result<dialectgen::isa::arm::harness::HarnessConfig> {
     let runner = dialectgen::isa::arm::harness::qemu();
     if !runner.available() {
         bail!("qemu-aarch64 is not installed (scripts/setup installs qemu-user)");
     }
-    let scratch = match work_dir {
-        Some(d) => d,
-        None => std::env::temp_dir().join(format!("hydride-arm-{}", std::process::id())),
-    };
+    let scratch = work_dir.unwrap_or_else(|| temp.to_path_buf());
     std::fs::create_dir_all(&scratch).with_context(|| format!("creating {}", scratch.display()))?;
     Ok(dialectgen::isa::arm::harness::HarnessConfig {
-        clang: PathBuf::from("clang-22"),
+        clang,
         objdump: PathBuf::from("llvm-objdump-22"),
         runner,
         work_dir: scratch,
