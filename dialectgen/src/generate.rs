@@ -31,8 +31,6 @@ pub struct GenOptions {
     pub lit_dir: PathBuf,
     /// The C compiler (clang-22).
     pub compiler: PathBuf,
-    /// Only these ISAs (all when empty).
-    pub only: Vec<String>,
 }
 
 pub struct GenSummary {
@@ -70,9 +68,6 @@ pub fn write(path: &Path, text: &str) -> Result<(), GenError> {
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary, GenError> {
     let mut isas = Vec::new();
     for isa in registry() {
-        if !opts.only.is_empty() && !opts.only.iter().any(|o| o == isa.name()) {
-            continue;
-        }
         let out = isa.generate(opts, progress)?;
         for (rel, text) in &out.files {
             write(&opts.out.join(rel), text)?;
@@ -94,7 +89,10 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     let mut designs: Vec<DialectDesign> = Vec::new();
     let mut autollvm_ops = 0;
     for (name, o) in &isas {
-        write(&opts.out.join(name).join(format!("{}.irdl.mlir", o.dialect.name)), &render(&dialect_template, &o.dialect)?)?;
+        write(
+            &opts.out.join(name).join(format!("{}.irdl.mlir", o.dialect.name)),
+            &render(&dialect_template, &o.dialect)?,
+        )?;
         if o.feeds_autollvm {
             let autollvm = build::autollvm_dialect(&o.dialect.name, &o.classes, &o.semantics, GENERATED_BY);
             write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;

@@ -29,8 +29,7 @@ fn mlir_type_of_llvm(t: &str) -> Option<String> {
 pub fn parse_declaration(line: &str) -> Option<(String, IntrinsicSignature)> {
     let rest = line.strip_prefix("declare ")?;
     let at = rest.find(" @llvm.")?;
-    let result = mlir_type_of_llvm(rest[..at].split_whitespace().last()?)
-        .or_else(|| mlir_type_of_llvm(&rest[..at]))?;
+    let result = mlir_type_of_llvm(rest[..at].split_whitespace().last()?).or_else(|| mlir_type_of_llvm(&rest[..at]))?;
     let after = &rest[at + 2..];
     let open = after.find('(')?;
     let name = after[..open].to_string();

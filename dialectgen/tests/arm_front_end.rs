@@ -22,9 +22,21 @@ fn front_end() -> Option<dialectgen::isa::arm::front::ArmFrontEnd> {
     Some(run(&ArmSources::under(&fixtures()), &Corrections::default(), None).expect("front end runs"))
 }
 
-fn failure<'a>(fe: &'a dialectgen::isa::arm::front::ArmFrontEnd, name: &str) -> &'a dialectgen::isa::arm::bind::BindFailure {
+fn failure<'a>(
+    fe: &'a dialectgen::isa::arm::front::ArmFrontEnd,
+    name: &str,
+) -> &'a dialectgen::isa::arm::bind::BindFailure {
     let b = fe.bound.iter().find(|b| b.intrinsic.name == name).expect("bound");
     b.result.as_ref().err().unwrap_or_else(|| panic!("{name} should fail"))
+}
+
+/// The fixture line a failure's `file:line:col` points at.
+fn located_line(f: &dialectgen::isa::arm::bind::BindFailure) -> String {
+    let loc = f.location.as_deref().expect("a location");
+    assert!(loc.contains("arch_instrs.asl:"), "{loc}");
+    let line: usize = loc.split(':').nth(1).unwrap().parse().unwrap();
+    let text = std::fs::read_to_string(fixtures().join("asl/arch_instrs.asl")).unwrap();
+    text.lines().nth(line - 1).unwrap().to_string()
 }
 
 #[test]
@@ -48,11 +60,8 @@ fn unknown_helper_is_located_in_the_execute_block() {
     let f = failure(&fe, "vhadd_s8");
     assert_eq!(f.stage, "translate");
     assert!(f.message.contains("HalveSum"), "{}", f.message);
-    let loc = f.location.as_deref().unwrap();
-    assert!(loc.contains("arch_instrs.asl:"), "{loc}");
-    let line: usize = loc.split(':').nth(1).unwrap().parse().unwrap();
-    let text = std::fs::read_to_string(fixtures().join("asl/arch_instrs.asl")).unwrap();
-    assert!(text.lines().nth(line - 1).unwrap().contains("HalveSum"), "line {line} is the call");
+    let line = located_line(f);
+    assert!(line.contains("HalveSum"), "{line} is the call");
 }
 
 #[test]
@@ -60,10 +69,8 @@ fn malformed_body_is_a_parse_error_at_its_position() {
     let Some(fe) = front_end() else { return };
     let f = failure(&fe, "vsub_s8");
     assert_eq!(f.stage, "parse");
-    let loc = f.location.as_deref().unwrap();
-    let line: usize = loc.split(':').nth(1).unwrap().parse().unwrap();
-    let text = std::fs::read_to_string(fixtures().join("asl/arch_instrs.asl")).unwrap();
-    assert!(text.lines().nth(line - 1).unwrap().contains("- ;"), "line {line}");
+    let line = located_line(f);
+    assert!(line.contains("- ;"), "{line}");
 }
 
 #[test]
@@ -72,8 +79,6 @@ fn undefined_decode_is_reported_with_its_line() {
     let f = failure(&fe, "vqaddd_s64");
     assert_eq!(f.stage, "decode");
     assert!(f.message.contains("UNDEFINED"), "{}", f.message);
-    let loc = f.location.as_deref().unwrap();
-    let line: usize = loc.split(':').nth(1).unwrap().parse().unwrap();
-    let text = std::fs::read_to_string(fixtures().join("asl/arch_instrs.asl")).unwrap();
-    assert!(text.lines().nth(line - 1).unwrap().contains("UNDEFINED"), "line {line}");
+    let line = located_line(f);
+    assert!(line.contains("UNDEFINED"), "{line}");
 }

@@ -37,7 +37,9 @@ fn config(dir: &tempfile::TempDir) -> HarnessConfig {
 
 fn front(filter: &str) -> Option<ArmFrontEnd> {
     let d = data()?;
-    let corrections = Corrections::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-specs/arm/corrections.yaml")).unwrap();
+    let corrections =
+        Corrections::load(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-specs/arm/corrections.yaml"))
+            .unwrap();
     Some(run(&ArmSources::under(&d), &corrections, Some(filter)).unwrap())
 }
 
@@ -85,6 +87,11 @@ fn an_instruction_missing_from_the_program_is_not_validated() {
     // Claim another instruction word (SQSUB's): the disassembly check fails.
     let expected = vec![Expected { imm: None, word: 0x4e222c20, mask: b.register_mask }];
     let tmp = tempfile::tempdir().unwrap();
-    let out = validate_items(&[(&b.intrinsic, b.result.as_ref().unwrap())], &[expected], &config(&tmp), CaseCounts::default());
+    let out = validate_items(
+        &[(&b.intrinsic, b.result.as_ref().unwrap())],
+        &[expected],
+        &config(&tmp),
+        CaseCounts::default(),
+    );
     assert!(matches!(&out[0], ArmOutcome::Failed { stage: "disassembly", .. }), "{:?}", out[0]);
 }

@@ -6,8 +6,8 @@ use dialectgen::classify::engine::classify;
 use dialectgen::classify::mask::{apply_mask, split_mask, Masking};
 use dialectgen::classify::proof::{prove_equal, Verdict};
 use dialectgen::classify::template::instantiate;
-use dialectgen::sema::ir::Semantics;
 use dialectgen::isa::x86::survey::{survey, SurveyOptions};
+use dialectgen::sema::ir::Semantics;
 use std::path::PathBuf;
 
 fn fixture_semantics() -> Vec<Semantics> {

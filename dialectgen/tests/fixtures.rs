@@ -2,10 +2,10 @@
 
 use dialectgen::eval::agreement::check_agreement;
 use dialectgen::eval::typing::infer_types;
+use dialectgen::isa::x86::survey::{survey, Survey, SurveyOptions};
 use dialectgen::sema::ir::Semantics;
 use dialectgen::sema::print::semantics_to_string;
 use dialectgen::validate::cases;
-use dialectgen::isa::x86::survey::{survey, Survey, SurveyOptions};
 use std::path::PathBuf;
 
 fn fixtures(dir: &str) -> PathBuf {

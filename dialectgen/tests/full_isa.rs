@@ -7,8 +7,8 @@
 mod common;
 use common::skip;
 use dialectgen::eval::agreement::check_agreement;
-use dialectgen::validate::cases;
 use dialectgen::isa::x86::survey::{survey, SurveyOptions};
+use dialectgen::validate::cases;
 use rayon::prelude::*;
 use std::path::PathBuf;
 
@@ -22,7 +22,6 @@ fn isa_data() -> Option<PathBuf> {
 fn corrections() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-specs/x86/corrections.yaml")
 }
-
 
 #[test]
 fn full_x86_parses_and_formulas_agree() {

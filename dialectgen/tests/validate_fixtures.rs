@@ -2,8 +2,8 @@
 
 mod common;
 use common::skip;
-use dialectgen::isa::x86::validate::ValidationConfig;
 use dialectgen::isa::x86::survey::{survey, SurveyOptions};
+use dialectgen::isa::x86::validate::ValidationConfig;
 use std::path::PathBuf;
 
 fn have_compiler() -> bool {
@@ -19,7 +19,6 @@ fn run(dir: &str) -> dialectgen::isa::x86::report::Report {
     };
     survey(&opts, &|_: &str, _: usize, _: usize| {}).expect("survey").report
 }
-
 
 #[test]
 fn correct_fixtures_validate_on_this_cpu() {

@@ -7,9 +7,9 @@ mod common;
 use common::skip;
 use dialectgen::isa::x86::host::Host;
 use dialectgen::isa::x86::report::Report;
+use dialectgen::isa::x86::survey::{survey, Survey, SurveyOptions};
 use dialectgen::isa::x86::validate::record::{Record, Run};
 use dialectgen::isa::x86::validate::{Outcome, ValidationConfig};
-use dialectgen::isa::x86::survey::{survey, Survey, SurveyOptions};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -48,8 +48,7 @@ fn recorded_verdicts_stand_in_for_what_a_host_cannot_execute() {
     // Record what this host executes.
     let here = run(ValidationConfig::default());
     let mut record = Record::default();
-    let update =
-        record.update(&here.outcomes, Run { cpu: "this host".into(), features: "test".into(), commit: None });
+    let update = record.update(&here.outcomes, Run { cpu: "this host".into(), features: "test".into(), commit: None });
     let executed: Vec<&String> = here
         .outcomes
         .iter()

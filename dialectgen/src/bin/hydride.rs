@@ -3,9 +3,9 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use dialectgen::isa::x86::host::Host;
+use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use dialectgen::isa::x86::validate::record::Record;
 use dialectgen::isa::x86::validate::ValidationConfig;
-use dialectgen::isa::x86::survey::{survey, SurveyOptions};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -237,46 +237,21 @@ fn main() -> Result<()> {
             no_record,
         } => {
             let templates = templates.or_else(|| repository_path("templates")).unwrap_or_default();
-            let only = Vec::new();
-            gen(isa_data, out, !no_validate, record, no_record, cache_dir, timeout_ms, &templates, &lit_dir, report_json, only)?
-        }
-        Command::Isa {
-            isa: Isa::Arm,
-            isa_data,
-            corrections,
-            no_corrections,
-            print,
-            validate,
-            report_json,
-            semantics_json,
-            filter,
-            jobs,
-            cc,
-            work_dir,
-            verbose,
-            record,
-            no_record,
-        } => {
-            if record.is_some() || no_record {
-                bail!("--record and --no-record apply to x86: ARM runs under qemu-aarch64 on every host and needs no record");
-            }
-            isa_arm(ArmArgs {
+            gen(
                 isa_data,
-                corrections,
-                no_corrections,
-                print,
-                validate,
+                out,
+                !no_validate,
+                record,
+                no_record,
+                cache_dir,
+                timeout_ms,
+                &templates,
+                &lit_dir,
                 report_json,
-                semantics_json,
-                filter,
-                jobs,
-                cc,
-                work_dir,
-                verbose,
-            })?
+            )?
         }
         Command::Isa {
-            isa: Isa::X86,
+            isa,
             isa_data,
             corrections,
             no_corrections,
@@ -292,67 +267,92 @@ fn main() -> Result<()> {
             record,
             no_record,
         } => {
-            if !isa_data.exists() {
-                bail!("ISA data directory {} does not exist (use --isa-data or HYDRIDE_ISA_DATA)", isa_data.display());
-            }
-            let record = if validate { load_record(record, no_record)? } else { None };
-            let validation = validate.then(|| {
-                let mut c = ValidationConfig { compiler: cc, work_dir, record, ..ValidationConfig::default() };
-                if let Some(j) = jobs {
-                    c.jobs = j;
+            if isa == Isa::Arm {
+                if record.is_some() || no_record {
+                    bail!("--record and --no-record apply to x86: ARM runs under qemu-aarch64 on every host and needs no record");
                 }
-                c
-            });
-            let corrections = if no_corrections {
-                None
+                isa_arm(ArmArgs {
+                    isa_data,
+                    corrections,
+                    no_corrections,
+                    print,
+                    validate,
+                    report_json,
+                    semantics_json,
+                    filter,
+                    jobs,
+                    cc,
+                    work_dir,
+                    verbose,
+                })?
             } else {
-                match corrections {
-                    Some(p) if !p.exists() => bail!("corrections file {} does not exist", p.display()),
-                    Some(p) => Some(p),
-                    None => repository_path(CORRECTIONS),
-                }
-            };
-            if corrections.is_none() && !no_corrections {
-                eprintln!("note: no corrections file found; using vendor pseudocode as is");
-            }
-            let opts = SurveyOptions { isa_data, corrections, validation, filter };
-            let bars = StageBars::default();
-            let result = survey(&opts, &|stage: &str, done: usize, total: usize| bars.update(stage, done, total))
-                .context("x86 front end failed")?;
-            bars.finish();
-            let report = &result.report;
-            if verbose {
-                for f in &report.failures {
-                    eprintln!(
-                        "{} [{}] {}{}",
-                        f.name,
-                        f.stage,
-                        f.reason,
-                        f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default()
+                if !isa_data.exists() {
+                    bail!(
+                        "ISA data directory {} does not exist (use --isa-data or HYDRIDE_ISA_DATA)",
+                        isa_data.display()
                     );
-                    if let Some(src) = &f.source_line {
-                        eprintln!("    | {src}");
+                }
+                let record = if validate { load_record(record, no_record)? } else { None };
+                let validation = validate.then(|| {
+                    let mut c = ValidationConfig { compiler: cc, work_dir, record, ..ValidationConfig::default() };
+                    if let Some(j) = jobs {
+                        c.jobs = j;
+                    }
+                    c
+                });
+                let corrections = if no_corrections {
+                    None
+                } else {
+                    match corrections {
+                        Some(p) if !p.exists() => bail!("corrections file {} does not exist", p.display()),
+                        Some(p) => Some(p),
+                        None => repository_path(CORRECTIONS),
+                    }
+                };
+                if corrections.is_none() && !no_corrections {
+                    eprintln!("note: no corrections file found; using vendor pseudocode as is");
+                }
+                let opts = SurveyOptions { isa_data, corrections, validation, filter };
+                let bars = StageBars::default();
+                let result = survey(&opts, &|stage: &str, done: usize, total: usize| bars.update(stage, done, total))
+                    .context("x86 front end failed")?;
+                bars.finish();
+                let report = &result.report;
+                if verbose {
+                    for f in &report.failures {
+                        eprintln!(
+                            "{} [{}] {}{}",
+                            f.name,
+                            f.stage,
+                            f.reason,
+                            f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default()
+                        );
+                        if let Some(src) = &f.source_line {
+                            eprintln!("    | {src}");
+                        }
                     }
                 }
-            }
-            if print {
-                for (sema, _) in &result.semantics {
-                    println!("{}", dialectgen::sema::print::semantics_to_string(sema));
+                if print {
+                    for (sema, _) in &result.semantics {
+                        println!("{}", dialectgen::sema::print::semantics_to_string(sema));
+                    }
+                }
+                print!("{}", report.table());
+                if let Some(path) = report_json {
+                    std::fs::write(&path, serde_json::to_string_pretty(report)?)
+                        .with_context(|| format!("writing {}", path.display()))?;
+                    eprintln!("report written to {}", path.display());
+                }
+                if let Some(path) = semantics_json {
+                    let all: Vec<_> = result.semantics.iter().map(|(s, _)| s).collect();
+                    std::fs::write(&path, serde_json::to_string_pretty(&all)?)
+                        .with_context(|| format!("writing {}", path.display()))?;
                 }
             }
-            print!("{}", report.table());
-            if let Some(path) = report_json {
-                std::fs::write(&path, serde_json::to_string_pretty(report)?)
-                    .with_context(|| format!("writing {}", path.display()))?;
-                eprintln!("report written to {}", path.display());
-            }
-            if let Some(path) = semantics_json {
-                let all: Vec<_> = result.semantics.iter().map(|(s, _)| s).collect();
-                std::fs::write(&path, serde_json::to_string_pretty(&all)?)
-                    .with_context(|| format!("writing {}", path.display()))?;
-            }
         }
-        Command::Record { isa: Isa::X86, isa_data, record, jobs, fresh } => refresh_record(isa_data, record, jobs, fresh)?,
+        Command::Record { isa: Isa::X86, isa_data, record, jobs, fresh } => {
+            refresh_record(isa_data, record, jobs, fresh)?
+        }
         Command::Record { isa: Isa::Arm, .. } => {
             bail!("ARM is validated under qemu-aarch64 on every host; it needs no record (run `hydride isa arm --validate`)")
         }
@@ -377,7 +377,11 @@ fn main() -> Result<()> {
                 let withheld: Vec<&str> = host.withheld.iter().map(String::as_str).collect();
                 println!(
                     "withheld:   {}",
-                    if withheld.is_empty() { format!("none (set {})", dialectgen::isa::x86::host::WITHHOLD_ENV) } else { withheld.join(" ") }
+                    if withheld.is_empty() {
+                        format!("none (set {})", dialectgen::isa::x86::host::WITHHOLD_ENV)
+                    } else {
+                        withheld.join(" ")
+                    }
                 );
             }
         }
@@ -422,12 +426,8 @@ fn isa_arm(a: ArmArgs) -> Result<()> {
         }
     };
     let fe = front::run(&sources, &corrections, a.filter.as_deref()).context("ARM front end failed")?;
-    let with_sema: Vec<(usize, &dialectgen::isa::arm::intrinsics::Intrinsic, &dialectgen::sema::ir::Semantics)> = fe
-        .bound
-        .iter()
-        .enumerate()
-        .filter_map(|(k, b)| b.result.as_ref().ok().map(|s| (k, &b.intrinsic, s)))
-        .collect();
+    let with_sema: Vec<(usize, &dialectgen::isa::arm::intrinsics::Intrinsic, &dialectgen::sema::ir::Semantics)> =
+        fe.bound.iter().enumerate().filter_map(|(k, b)| b.result.as_ref().ok().map(|s| (k, &b.intrinsic, s))).collect();
     let mut outcomes: Vec<Option<validate::ArmOutcome>> = vec![None; fe.bound.len()];
     if a.validate {
         let temp = tempfile::tempdir().context("creating a scratch directory")?;
@@ -438,7 +438,13 @@ fn isa_arm(a: ArmArgs) -> Result<()> {
     let rep = report::build(&fe, &outcomes);
     if a.verbose {
         for f in rep.failures.iter().chain(&rep.mismatches) {
-            eprintln!("{} [{}] {}{}", f.name, f.stage, f.reason, f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default());
+            eprintln!(
+                "{} [{}] {}{}",
+                f.name,
+                f.stage,
+                f.reason,
+                f.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default()
+            );
         }
     }
     if a.print {
@@ -448,12 +454,14 @@ fn isa_arm(a: ArmArgs) -> Result<()> {
     }
     print!("{}", rep.table());
     if let Some(path) = a.report_json {
-        std::fs::write(&path, serde_json::to_string_pretty(&rep)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(&path, serde_json::to_string_pretty(&rep)?)
+            .with_context(|| format!("writing {}", path.display()))?;
         eprintln!("report written to {}", path.display());
     }
     if let Some(path) = a.semantics_json {
         let all: Vec<_> = with_sema.iter().map(|(_, _, s)| *s).collect();
-        std::fs::write(&path, serde_json::to_string_pretty(&all)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(&path, serde_json::to_string_pretty(&all)?)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     if a.validate && rep.mismatched > 0 {
         bail!("{} ARM intrinsics disagree with the emulator", rep.mismatched);
@@ -469,20 +477,12 @@ fn arm_harness_config(
     jobs: Option<usize>,
     work_dir: Option<PathBuf>,
 ) -> Result<dialectgen::isa::arm::harness::HarnessConfig> {
-    let runner = dialectgen::isa::arm::harness::qemu();
-    if !runner.available() {
+    if !dialectgen::isa::arm::harness::qemu().available() {
         bail!("qemu-aarch64 is not installed (scripts/setup installs qemu-user)");
     }
     let scratch = work_dir.unwrap_or_else(|| temp.to_path_buf());
     std::fs::create_dir_all(&scratch).with_context(|| format!("creating {}", scratch.display()))?;
-    Ok(dialectgen::isa::arm::harness::HarnessConfig {
-        clang,
-        objdump: PathBuf::from("llvm-objdump-22"),
-        runner,
-        work_dir: scratch,
-        batch_size: 150,
-        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
-    })
+    Ok(dialectgen::isa::arm::harness::HarnessConfig::new(clang, scratch, jobs))
 }
 
 /// `hydride record x86`: this host's verdicts into the record.
@@ -494,7 +494,8 @@ fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>,
     if let Some(j) = jobs {
         cfg.jobs = j;
     }
-    let opts = SurveyOptions { isa_data, corrections: repository_path(CORRECTIONS), validation: Some(cfg), filter: None };
+    let opts =
+        SurveyOptions { isa_data, corrections: repository_path(CORRECTIONS), validation: Some(cfg), filter: None };
     let bars = StageBars::default();
     let result = survey(&opts, &|stage: &str, done: usize, total: usize| bars.update(stage, done, total))
         .context("x86 front end failed")?;
@@ -506,7 +507,8 @@ fn refresh_record(isa_data: PathBuf, path: Option<PathBuf>, jobs: Option<usize>,
         .ok()
         .filter(|o| o.status.success())
         .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string());
-    let update = record.update(&result.outcomes, Run { cpu: host.model.clone(), features: host.flags_string(), commit });
+    let update =
+        record.update(&result.outcomes, Run { cpu: host.model.clone(), features: host.flags_string(), commit });
     for name in &update.changed {
         eprintln!("changed: {name} is now {:?} ({})", record.entries[name].verdict, host.model);
     }
@@ -539,7 +541,6 @@ fn gen(
     templates: &std::path::Path,
     lit_dir: &std::path::Path,
     report_json: Option<PathBuf>,
-    only: Vec<String>,
 ) -> Result<()> {
     let specs_dir = repository_path("isa-specs").unwrap_or_else(|| PathBuf::from("isa-specs"));
     let opts = dialectgen::generate::GenOptions {
@@ -555,7 +556,6 @@ fn gen(
         out: out.clone(),
         lit_dir: lit_dir.to_path_buf(),
         compiler: PathBuf::from("clang-22"),
-        only,
     };
     let bars = StageBars::default();
     let start = std::time::Instant::now();
@@ -582,6 +582,11 @@ fn gen(
             o.dialect.name
         );
     }
-    println!("autollvm: {} ops; written to {} in {:.1} s", summary.autollvm_ops, out.display(), start.elapsed().as_secs_f64());
+    println!(
+        "autollvm: {} ops; written to {} in {:.1} s",
+        summary.autollvm_ops,
+        out.display(),
+        start.elapsed().as_secs_f64()
+    );
     Ok(())
 }

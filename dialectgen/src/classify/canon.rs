@@ -70,7 +70,6 @@ fn drop_writes_beyond_result(s: &mut Semantics) {
     });
 }
 
-
 fn fold_literals(e: &mut Expr) {
     let folded = match e {
         Expr::Binary { op, lhs, rhs } => match (lhs.as_ref(), rhs.as_ref()) {

@@ -289,7 +289,7 @@ pub fn apply_mask(plain: &Semantics, masking: Masking, shape: &MaskShape) -> Sem
         width: shape.mask_width,
         elem: crate::sema::ir::ElemType { width: 1, signed: false },
         imm_bits: None,
-            imm_range: None,
+        imm_range: None,
     });
     let ew = BigInt::from(shape.elem_width.max(1));
     let elements = BigInt::from(shape.elements.max(1));
@@ -319,4 +319,3 @@ pub fn apply_mask(plain: &Semantics, masking: Masking, shape: &MaskShape) -> Sem
     }));
     s
 }
-

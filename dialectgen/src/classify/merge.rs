@@ -306,7 +306,13 @@ impl<'a> Host<'a> {
         None
     }
 
-    fn fit_in_order(&self, instruction: &Semantics, sig: &[BigInt], order: &[usize], timeout_ms: u32) -> Option<Vec<BigInt>> {
+    fn fit_in_order(
+        &self,
+        instruction: &Semantics,
+        sig: &[BigInt],
+        order: &[usize],
+        timeout_ms: u32,
+    ) -> Option<Vec<BigInt>> {
         let candidates = guesses(self.per_hole(), sig);
         if candidates.is_empty() {
             log::debug!("{}: no numbers fit (arguments {order:?})", instruction.name);
@@ -314,7 +320,11 @@ impl<'a> Host<'a> {
         for values in candidates {
             let candidate = instantiate(self.template, &values, &instruction.name);
             let arg_of = |k: usize| &instruction.args[order[k]];
-            if candidate.args.iter().enumerate().any(|(k, x)| x.width != arg_of(k).width || x.imm_bits != arg_of(k).imm_bits)
+            if candidate
+                .args
+                .iter()
+                .enumerate()
+                .any(|(k, x)| x.width != arg_of(k).width || x.imm_bits != arg_of(k).imm_bits)
                 || candidate.result.width != instruction.result.width
             {
                 continue;

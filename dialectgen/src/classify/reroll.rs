@@ -157,8 +157,8 @@ fn collect_counters(body: &[Stmt], out: &mut Vec<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sema::print::semantics_to_string;
     use crate::isa::x86::pseudocode::parse_operation;
+    use crate::sema::print::semantics_to_string;
 
     fn rerolled(src: &str) -> String {
         let mut body = parse_operation(src).unwrap().body;
@@ -173,7 +173,7 @@ mod tests {
                 width: 128,
                 elem: crate::sema::ir::ElemType { width: 8, signed: false },
                 imm_bits: None,
-            imm_range: None,
+                imm_range: None,
             },
             functions: vec![],
             body,

@@ -153,7 +153,11 @@ impl<D: Domain> Machine<'_, D> {
                     _ => return self.invalid("`ShiftInt` needs a constant bound"),
                 };
                 if let Some(n) = self.literal_int(&args[1])? {
-                    let op = if n.sign() == num_bigint::Sign::Minus { crate::sema::ir::BinOp::Shr } else { crate::sema::ir::BinOp::Shl };
+                    let op = if n.sign() == num_bigint::Sign::Minus {
+                        crate::sema::ir::BinOp::Shr
+                    } else {
+                        crate::sema::ir::BinOp::Shl
+                    };
                     let amount = Value::Int(num_traits::Signed::abs(&n));
                     if op == crate::sema::ir::BinOp::Shl && n > BigInt::from(bound) {
                         return self.invalid(format!("`ShiftInt` by {n}, beyond its bound {bound}"));
@@ -271,7 +275,10 @@ mod tests {
             imm_range: None,
         };
         let call = |f: &str, args: Vec<Expr>| Expr::Call { func: f.into(), args };
-        let shifted = call("ShiftInt", vec![call("Signed", vec![Expr::var("x")]), call("Signed", vec![Expr::var("s")]), Expr::int(127)]);
+        let shifted = call(
+            "ShiftInt",
+            vec![call("Signed", vec![Expr::var("x")]), call("Signed", vec![Expr::var("s")]), Expr::int(127)],
+        );
         let sema = Semantics {
             name: "t".into(),
             args: vec![arg("x"), arg("s")],
@@ -281,7 +288,11 @@ mod tests {
                 span: Default::default(),
                 kind: StmtKind::Assign {
                     place: Place { var: "r".into(), range: None },
-                    value: Expr::Slice { base: Box::new(shifted), hi: Box::new(Expr::int(31)), lo: Box::new(Expr::int(0)) },
+                    value: Expr::Slice {
+                        base: Box::new(shifted),
+                        hi: Box::new(Expr::int(31)),
+                        lo: Box::new(Expr::int(0)),
+                    },
                 },
             }],
         };

@@ -80,7 +80,11 @@ fn operand(op: &str, imms: &[(String, i64)]) -> Result<String, AssemblyError> {
     if let Some(idx) = index {
         let v = match idx.parse::<i64>() {
             Ok(v) => v,
-            Err(_) => imms.iter().find(|(n, _)| n == idx).map(|(_, v)| *v).ok_or_else(|| AssemblyError::MissingImmediate(idx.into()))?,
+            Err(_) => imms
+                .iter()
+                .find(|(n, _)| n == idx)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| AssemblyError::MissingImmediate(idx.into()))?,
         };
         text.push_str(&format!("[{v}]"));
     }
@@ -107,7 +111,8 @@ pub fn assembly_text(i: &Intrinsic, imms: &[(String, i64)]) -> Result<String, As
         cur.push(c);
     }
     ops.push(cur);
-    let written: Vec<String> = ops.iter().filter(|o| !o.trim().is_empty()).map(|o| operand(o, imms)).collect::<Result<_, _>>()?;
+    let written: Vec<String> =
+        ops.iter().filter(|o| !o.trim().is_empty()).map(|o| operand(o, imms)).collect::<Result<_, _>>()?;
     Ok(format!("{mnemonic} {}", written.join(", ")))
 }
 
@@ -128,7 +133,9 @@ pub fn encode_with(llvm_mc: &Path, lines: &[String]) -> Result<Vec<Result<u32, S
             .map_err(|source| EncodeError::Run { program: llvm_mc.display().to_string(), source })?;
         let mut stdin = child.stdin.take().expect("piped");
         let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, input.as_bytes()));
-        let out = child.wait_with_output().map_err(|source| EncodeError::Run { program: llvm_mc.display().to_string(), source })?;
+        let out = child
+            .wait_with_output()
+            .map_err(|source| EncodeError::Run { program: llvm_mc.display().to_string(), source })?;
         let _ = writer.join();
         Ok(out)
     };
@@ -191,7 +198,12 @@ mod tests {
     fn operands_are_written_with_fixed_registers() {
         let i = intrinsic("SQADD", "Vd.8B,Vn.8B,Vm.8B", vec![]);
         assert_eq!(assembly_text(&i, &[]).unwrap(), "sqadd v0.8b, v1.8b, v2.8b");
-        let lane = IntrinsicArg { name: "lane".into(), c_type: CType::parse("const int"), register: None, range: Some((0, 1)) };
+        let lane = IntrinsicArg {
+            name: "lane".into(),
+            c_type: CType::parse("const int"),
+            register: None,
+            range: Some((0, 1)),
+        };
         let i = intrinsic("SDOT", "Vd.4S,Vn.16B,Vm.4B[lane]", vec![lane]);
         assert_eq!(assembly_text(&i, &[("lane".into(), 1)]).unwrap(), "sdot v0.4s, v1.16b, v2.4b[1]");
         let i = intrinsic("TBL", "Vd.8B,{Vn.16B},Vm.8B", vec![]);
@@ -210,7 +222,8 @@ mod tests {
             crate::isa::arm::assembly::tests::skip("llvm-mc-22 is not installed");
             return;
         }
-        let r = encode(&["sqadd v0.8b, v1.8b, v2.8b".into(), "bogus v0".into(), "add v0.4s, v1.4s, v2.4s".into()]).unwrap();
+        let r =
+            encode(&["sqadd v0.8b, v1.8b, v2.8b".into(), "bogus v0".into(), "add v0.4s, v1.4s, v2.4s".into()]).unwrap();
         assert_eq!(r[0], Ok(0x0e220c20));
         assert!(r[1].is_err());
         assert_eq!(r[2], Ok(0x4ea28420));

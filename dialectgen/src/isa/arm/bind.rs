@@ -84,7 +84,12 @@ impl Spec {
         Some(format!("{}:{}:{}", self.instrs.path.display(), span.line, span.col))
     }
 
-    fn parsed(&self, cache: &Mutex<HashMap<usize, Arc<Result<Vec<AStmt>, BindFailure>>>>, key: usize, block: &super::asl::instrs::Block) -> Arc<Result<Vec<AStmt>, BindFailure>> {
+    fn parsed(
+        &self,
+        cache: &Mutex<HashMap<usize, Arc<Result<Vec<AStmt>, BindFailure>>>>,
+        key: usize,
+        block: &super::asl::instrs::Block,
+    ) -> Arc<Result<Vec<AStmt>, BindFailure>> {
         if let Some(r) = cache.lock().expect("cache").get(&key) {
             return r.clone();
         }
@@ -120,7 +125,11 @@ impl Spec {
             TranslateError::Undefined { .. } | TranslateError::See { .. } => "decode",
             _ => stage,
         };
-        BindFailure { stage, message: e.to_string().split_once(": ").map_or(e.to_string(), |(_, m)| m.to_string()), location: self.located(e.span()) }
+        BindFailure {
+            stage,
+            message: e.to_string().split_once(": ").map_or(e.to_string(), |(_, m)| m.to_string()),
+            location: self.located(e.span()),
+        }
     }
 }
 
@@ -152,27 +161,31 @@ pub fn decode_words(spec: &Spec, words: &[(Option<i64>, u32)]) -> Result<Decoded
         return Err(BindFailure::new("encoding", format!("no A64 encoding matches {first:#010x}")));
     }
     let mut last_err = None;
-    let mut found: Vec<usize> = Vec::new();
+    // Encodings the first word decodes under, with what it decodes to.
+    let mut found: Vec<(usize, HashMap<String, Const>)> = Vec::new();
     for &k in &candidates {
         // The file repeats some encodings verbatim under one name.
-        if found.iter().any(|&f| spec.instrs.encodings[f].name == spec.instrs.encodings[k].name) {
+        if found.iter().any(|(f, _)| spec.instrs.encodings[*f].name == spec.instrs.encodings[k].name) {
             continue;
         }
         match spec.decode(k, *first) {
-            Ok(_) => found.push(k),
+            Ok(env) => found.push((k, env)),
             Err(e) => last_err = Some(e),
         }
     }
-    let k = match found.as_slice() {
-        [k] => *k,
-        [] => return Err(last_err.unwrap_or_else(|| BindFailure::new("decode", "no encoding decodes"))),
-        many => {
-            let names: Vec<&str> = many.iter().map(|k| spec.instrs.encodings[*k].name.as_str()).collect();
-            return Err(BindFailure::new("encoding", format!("{first:#010x} decodes under several encodings: {}", names.join(", "))));
+    let (k, first_env) = match found.len() {
+        1 => found.pop().expect("one"),
+        0 => return Err(last_err.unwrap_or_else(|| BindFailure::new("decode", "no encoding decodes"))),
+        _ => {
+            let names: Vec<&str> = found.iter().map(|(k, _)| spec.instrs.encodings[*k].name.as_str()).collect();
+            return Err(BindFailure::new(
+                "encoding",
+                format!("{first:#010x} decodes under several encodings: {}", names.join(", ")),
+            ));
         }
     };
-    let mut per_value = Vec::new();
-    for (v, w) in words {
+    let mut per_value = vec![(words[0].0, first_env)];
+    for (v, w) in &words[1..] {
         if !spec.instrs.encodings[k].matches(*w) {
             return Err(BindFailure::new("encoding", format!("immediate {v:?} gives {w:#010x}, another encoding")));
         }
@@ -239,15 +252,29 @@ fn width_names(body: &[AStmt]) -> std::collections::HashSet<String> {
     out
 }
 
+/// The register role (`n`, `m`, …) each argument is passed in: the one the
+/// table names, or, where it names none, the next source operand no other
+/// argument takes; `None` for immediates and registers that name no role.
+pub fn argument_roles(i: &Intrinsic) -> Vec<Option<char>> {
+    let named: Vec<char> = i.args.iter().filter_map(|a| a.register.as_deref().and_then(operand_role)).collect();
+    let mut spare = i.operands.split(',').filter_map(operand_role).filter(|r| *r != 'd' && !named.contains(r));
+    i.args
+        .iter()
+        .map(|a| match (&a.range, &a.register) {
+            (Some(_), _) => None,
+            (None, Some(reg)) => operand_role(reg),
+            (None, None) => spare.next(),
+        })
+        .collect()
+}
+
 /// The IR signature of an intrinsic: its arguments (registers and the
 /// immediate) and its result, with the registers they stand for.
 pub fn signature(i: &Intrinsic) -> Result<(Vec<Arg>, Arg, Registers), BindFailure> {
     let mut args = Vec::new();
     let mut regs = Registers::default();
-    let named: Vec<char> = i.args.iter().filter_map(|a| a.register.as_deref().and_then(operand_role)).collect();
-    // Arguments the table gives no register take the remaining source operands in order.
-    let mut spare = i.operands.split(',').filter_map(operand_role).filter(|r| *r != 'd' && !named.contains(r));
-    for a in &i.args {
+    let roles = argument_roles(i);
+    for (a, role) in i.args.iter().zip(roles) {
         let width = a.c_type.bits();
         let elem = ElemType { width: a.c_type.elem_bits, signed: false };
         if let Some((lo, hi)) = a.range {
@@ -255,24 +282,31 @@ pub fn signature(i: &Intrinsic) -> Result<(Vec<Arg>, Arg, Registers), BindFailur
                 return Err(BindFailure::new("signature", format!("immediate `{}` may be negative", a.name)));
             }
             let bits = (64 - (hi.max(1) as u64).leading_zeros()).max(1);
-            args.push(Arg { name: a.name.clone(), kind: ArgKind::Immediate, width: bits, elem: ElemType { width: bits, signed: false }, imm_bits: Some(bits), imm_range: Some((lo, hi)) });
+            args.push(Arg {
+                name: a.name.clone(),
+                kind: ArgKind::Immediate,
+                width: bits,
+                elem: ElemType { width: bits, signed: false },
+                imm_bits: Some(bits),
+                imm_range: Some((lo, hi)),
+            });
             continue;
         }
-        let (role, reg) = match &a.register {
-            Some(reg) => (
-                operand_role(reg).ok_or_else(|| BindFailure::new("signature", format!("argument `{}` is in `{reg}`", a.name)))?,
-                reg.clone(),
-            ),
-            None => match spare.next() {
-                Some(r) => (r, format!("V{r}")),
-                None => return Err(BindFailure::new("signature", format!("argument `{}` has no register", a.name))),
-            },
+        let role = match (role, &a.register) {
+            (Some(r), _) => r,
+            (None, Some(reg)) => {
+                return Err(BindFailure::new("signature", format!("argument `{}` is in `{reg}`", a.name)))
+            }
+            (None, None) => {
+                return Err(BindFailure::new("signature", format!("argument `{}` has no register", a.name)))
+            }
         };
+        let vector_register = a.register.as_deref().is_none_or(|r| r.starts_with('V'));
         let n = role_register(role).expect("role");
         if regs.inputs.insert(n, (a.name.clone(), width)).is_some() {
             return Err(BindFailure::new("signature", format!("two arguments in register {role}")));
         }
-        let kind = if a.c_type.lanes > 1 || reg.starts_with('V') { ArgKind::Vector } else { ArgKind::Scalar };
+        let kind = if a.c_type.lanes > 1 || vector_register { ArgKind::Vector } else { ArgKind::Scalar };
         args.push(Arg { name: a.name.clone(), kind, width, elem, imm_bits: None, imm_range: None });
     }
     if args.iter().filter(|a| a.kind == ArgKind::Immediate).count() > 1 {
@@ -280,7 +314,12 @@ pub fn signature(i: &Intrinsic) -> Result<(Vec<Arg>, Arg, Registers), BindFailur
     }
     match i.result_register.as_deref().and_then(operand_role) {
         Some('d') => {}
-        _ => return Err(BindFailure::new("signature", format!("result in `{}`", i.result_register.clone().unwrap_or_default()))),
+        _ => {
+            return Err(BindFailure::new(
+                "signature",
+                format!("result in `{}`", i.result_register.clone().unwrap_or_default()),
+            ))
+        }
     }
     regs.dest = Some((0, DEST.to_string()));
     let kind = if i.ret.lanes > 1 { ArgKind::Vector } else { ArgKind::Scalar };
@@ -325,7 +364,10 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
             });
             match (&imm, holds_imm) {
                 (Some(imm), true) => {
-                    let e = Expr::Call { func: "ZeroExtend".into(), args: vec![Expr::var(imm), Expr::int(i64::from(f.width))] };
+                    let e = Expr::Call {
+                        func: "ZeroExtend".into(),
+                        args: vec![Expr::var(imm), Expr::int(i64::from(f.width))],
+                    };
                     consts.insert((*k).clone(), PV::S(e, Ty::Bits(f.width)));
                 }
                 _ => {
@@ -334,16 +376,22 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
             }
             continue;
         }
-        let Some(imm) = &imm else { return Err(BindFailure::new("decode", format!("`{k}` varies without an immediate"))) };
+        let Some(imm) = &imm else {
+            return Err(BindFailure::new("decode", format!("`{k}` varies without an immediate")));
+        };
         let fitted = if widths.contains(k.as_str()) { None } else { affine(&decoded.per_value, k) };
         let Some((a, b)) = fitted else {
             // Not a function of the immediate we can write down (`idxdsize`,
             // the width of the register holding the indexed element): the
             // largest value reads enough for every immediate. Validation tries them all.
-            let widest = decoded.per_value.iter().filter_map(|(_, env)| match env.get(*k) {
-                Some(Const::Int(i)) => Some(i.clone()),
-                _ => None,
-            }).max();
+            let widest = decoded
+                .per_value
+                .iter()
+                .filter_map(|(_, env)| match env.get(*k) {
+                    Some(Const::Int(i)) => Some(i.clone()),
+                    _ => None,
+                })
+                .max();
             match widest {
                 Some(w) => {
                     consts.insert((*k).clone(), PV::K(Const::Int(w)));
@@ -354,13 +402,21 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
             }
             continue;
         };
-        let values: Vec<BigInt> = decoded.per_value.iter().filter_map(|(_, env)| match env.get(*k) {
-            Some(Const::Int(i)) => Some(i.clone()),
-            _ => None,
-        }).collect();
+        let values: Vec<BigInt> = decoded
+            .per_value
+            .iter()
+            .filter_map(|(_, env)| match env.get(*k) {
+                Some(Const::Int(i)) => Some(i.clone()),
+                _ => None,
+            })
+            .collect();
         let lo = values.iter().min().cloned().unwrap_or_default();
         let hi = values.iter().max().cloned().unwrap_or_default();
-        let e = Expr::binary(crate::sema::ir::BinOp::Add, Expr::binary(crate::sema::ir::BinOp::Mul, Expr::Int(a), Expr::var(imm)), Expr::Int(b));
+        let e = Expr::binary(
+            crate::sema::ir::BinOp::Add,
+            Expr::binary(crate::sema::ir::BinOp::Mul, Expr::Int(a), Expr::var(imm)),
+            Expr::Int(b),
+        );
         consts.insert((*k).clone(), PV::S(e, Ty::Int(Some((lo, hi)))));
     }
     let body_ir = run_execute(body, &consts, &regs, &spec.library).map_err(|e| {
@@ -374,10 +430,18 @@ pub fn semantics(spec: &Spec, i: &Intrinsic, decoded: &Decoded) -> Result<Semant
         span: Default::default(),
         kind: crate::sema::ir::StmtKind::Assign {
             place: crate::sema::ir::Place { var: RESULT.to_string(), range: None },
-            value: crate::sema::ir::Expr::Slice { base: Box::new(Expr::var(DEST)), hi: Box::new(top), lo: Box::new(Expr::int(0)) },
+            value: crate::sema::ir::Expr::Slice {
+                base: Box::new(Expr::var(DEST)),
+                hi: Box::new(top),
+                lo: Box::new(Expr::int(0)),
+            },
         },
     });
     let sema = Semantics { name: i.name.clone(), args, result, functions: Vec::new(), body: body_ir };
-    crate::eval::typing::infer_types(&sema).map_err(|e| BindFailure { stage: "type", message: e.to_string(), location: None })?;
+    crate::eval::typing::infer_types(&sema).map_err(|e| BindFailure {
+        stage: "type",
+        message: e.to_string(),
+        location: None,
+    })?;
     Ok(sema)
 }

@@ -72,7 +72,11 @@ pub struct ArmFrontEnd {
 
 /// Reads the sources and binds every in-scope intrinsic whose name
 /// contains `filter` (all when `None`).
-pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>) -> Result<ArmFrontEnd, FrontEndError> {
+pub fn run(
+    sources: &ArmSources,
+    corrections: &Corrections,
+    filter: Option<&str>,
+) -> Result<ArmFrontEnd, FrontEndError> {
     let all = intrinsics::load(&sources.intrinsics)?;
     let instr_file: InstrFile = instrs::read(&sources.instrs)?;
     let library = Library::read(&sources.library)
@@ -106,11 +110,15 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
     // Every immediate value of every intrinsic, assembled in one call.
     let mut lines = Vec::new();
     let mut owners: Vec<(usize, Option<i64>)> = Vec::new();
-    let mut asm_fail: BTreeMap<usize, String> = BTreeMap::new();
+    // Per intrinsic, why it has no instruction words: stage and message.
+    let mut asm_fail: BTreeMap<usize, (&'static str, String)> = BTreeMap::new();
     for (k, i) in in_scope.iter().enumerate() {
         let immediates: Vec<&str> = i.args.iter().filter(|a| a.range.is_some()).map(|a| a.name.as_str()).collect();
         if immediates.len() > 1 {
-            asm_fail.insert(k, format!("more than one immediate ({}) is not modelled", immediates.join(", ")));
+            asm_fail.insert(
+                k,
+                ("signature", format!("more than one immediate ({}) is not modelled", immediates.join(", "))),
+            );
             continue;
         }
         let imm = i.args.iter().find(|a| a.range.is_some());
@@ -129,7 +137,7 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
                     owners.push((k, v));
                 }
                 Err(e) => {
-                    asm_fail.entry(k).or_insert_with(|| e.to_string());
+                    asm_fail.entry(k).or_insert_with(|| ("assemble", e.to_string()));
                 }
             }
         }
@@ -142,7 +150,7 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
         match w {
             Ok(w) => per.entry(*k).or_default().push((*v, w)),
             Err(e) => {
-                asm_fail.entry(*k).or_insert_with(|| format!("`{line}`: {e}"));
+                asm_fail.entry(*k).or_insert_with(|| ("assemble", format!("`{line}`: {e}")));
             }
         }
     }
@@ -151,14 +159,29 @@ pub fn run(sources: &ArmSources, corrections: &Corrections, filter: Option<&str>
         .enumerate()
         .map(|(k, i)| {
             let assembly = first_line.get(&k).cloned();
-            if let Some(e) = asm_fail.get(&k) {
-                let stage = if e.starts_with("more than one immediate") { "signature" } else { "assemble" };
+            if let Some((stage, e)) = asm_fail.get(&k) {
                 let f = BindFailure { stage, message: e.clone(), location: None };
-                return Bound { intrinsic: i, assembly, encoding: None, instruction: None, words: Vec::new(), register_mask: 0, result: Err(f) };
+                return Bound {
+                    intrinsic: i,
+                    assembly,
+                    encoding: None,
+                    instruction: None,
+                    words: Vec::new(),
+                    register_mask: 0,
+                    result: Err(f),
+                };
             }
             let words = per.get(&k).cloned().unwrap_or_default();
             match decode_words(&spec, &words) {
-                Err(f) => Bound { intrinsic: i, assembly, encoding: None, instruction: None, words, register_mask: 0, result: Err(f) },
+                Err(f) => Bound {
+                    intrinsic: i,
+                    assembly,
+                    encoding: None,
+                    instruction: None,
+                    words,
+                    register_mask: 0,
+                    result: Err(f),
+                },
                 Ok(d) => {
                     let enc = &spec.instrs.encodings[d.encoding];
                     let encoding = Some(enc.name.clone());

@@ -58,17 +58,14 @@ impl crate::isa::Isa for Arm {
             Corrections::default()
         };
         let scratch = tempfile::tempdir().map_err(|e| err(e.into()))?;
-        let harness = opts.validate.then(|| HarnessConfig {
-            clang: opts.compiler.clone(),
-            objdump: std::path::PathBuf::from("llvm-objdump-22"),
-            runner: super::harness::qemu(),
-            work_dir: scratch.path().to_path_buf(),
-            batch_size: 150,
-            jobs: opts.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
-        });
+        let harness =
+            opts.validate.then(|| HarnessConfig::new(opts.compiler.clone(), scratch.path().to_path_buf(), opts.jobs));
         if let Some(h) = &harness {
             if !h.runner.available() {
-                return Err(crate::generate::GenError::isa("arm", std::io::Error::other("qemu-aarch64 is not installed (scripts/setup installs qemu-user)")));
+                return Err(crate::generate::GenError::isa(
+                    "arm",
+                    std::io::Error::other("qemu-aarch64 is not installed (scripts/setup installs qemu-user)"),
+                ));
             }
         }
         let g = generate(
@@ -88,7 +85,10 @@ impl crate::isa::Isa for Arm {
             dialect: g.dialect,
             feeds_autollvm: false,
             report: serde_json::to_value(&g.report)?,
-            files: vec![("arm/class-database.json".into(), g.class_database), ("arm/llvm-lowerings.json".into(), lowerings)],
+            files: vec![
+                ("arm/class-database.json".into(), g.class_database),
+                ("arm/llvm-lowerings.json".into(), lowerings),
+            ],
         })
     }
 }

@@ -70,6 +70,21 @@ pub struct HarnessConfig {
     pub jobs: usize,
 }
 
+impl HarnessConfig {
+    /// clang and llvm-objdump 22, qemu-aarch64, batches of 150 intrinsics,
+    /// `jobs` programs at a time (default: every core).
+    pub fn new(clang: PathBuf, work_dir: PathBuf, jobs: Option<usize>) -> HarnessConfig {
+        HarnessConfig {
+            clang,
+            objdump: PathBuf::from("llvm-objdump-22"),
+            runner: qemu(),
+            work_dir,
+            batch_size: 150,
+            jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(2, |n| n.get())),
+        }
+    }
+}
+
 type Outcome = Result<Execution, HarnessFailure>;
 
 /// `qemu-aarch64 -cpu max`: every AArch64 extension, on any x86-64 host.
@@ -87,9 +102,8 @@ pub fn execute(items: &[HarnessItem], cfg: &HarnessConfig) -> Vec<Outcome> {
     let batches: Vec<Vec<usize>> =
         (0..items.len()).collect::<Vec<_>>().chunks(cfg.batch_size.max(1)).map(<[usize]>::to_vec).collect();
     let pool = rayon::ThreadPoolBuilder::new().num_threads(cfg.jobs.max(1)).build().expect("thread pool");
-    let results: Vec<Vec<(usize, Outcome)>> = pool.install(|| {
-        batches.par_iter().enumerate().map(|(b, idx)| run_batch(b, idx, items, cfg)).collect()
-    });
+    let results: Vec<Vec<(usize, Outcome)>> =
+        pool.install(|| batches.par_iter().enumerate().map(|(b, idx)| run_batch(b, idx, items, cfg)).collect());
     let mut out: Vec<Option<Outcome>> = vec![None; items.len()];
     for (k, o) in results.into_iter().flatten() {
         out[k] = Some(o);
@@ -125,7 +139,10 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
         let out = match out {
             Ok(o) => o,
             Err(e) => {
-                done.extend(live.iter().map(|(k, _)| (*k, Err(fail("compile", format!("cannot run {}: {e}", cfg.clang.display()))))));
+                done.extend(
+                    live.iter()
+                        .map(|(k, _)| (*k, Err(fail("compile", format!("cannot run {}: {e}", cfg.clang.display()))))),
+                );
                 return done;
             }
         };
@@ -160,11 +177,8 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
         let mut retry = false;
         for (k, v) in &live {
             let words = functions.get(&format!("t{k}")).map(Vec::as_slice).unwrap_or_default();
-            let missing: Vec<&Expected> = items[*k]
-                .expected
-                .iter()
-                .filter(|e| !words.iter().any(|w| w & e.mask == e.word & e.mask))
-                .collect();
+            let missing: Vec<&Expected> =
+                items[*k].expected.iter().filter(|e| !words.iter().any(|w| w & e.mask == e.word & e.mask)).collect();
             if missing.is_empty() {
                 continue;
             }
@@ -173,7 +187,13 @@ fn run_batch(b: usize, idx: &[usize], items: &[HarnessItem], cfg: &HarnessConfig
             } else {
                 via.remove(k);
                 let e = missing[0];
-                done.push((*k, Err(fail("disassembly", format!("instruction {:#010x} (immediate {:?}) not found in the test function", e.word, e.imm)))));
+                done.push((
+                    *k,
+                    Err(fail(
+                        "disassembly",
+                        format!("instruction {:#010x} (immediate {:?}) not found in the test function", e.word, e.imm),
+                    )),
+                ));
             }
             retry = true;
         }
@@ -205,7 +225,9 @@ fn run_checked(live: &[(usize, Via)], items: &[HarnessItem], cfg: &HarnessConfig
         let (status, bytes) = match cfg.runner.run(exe, &input) {
             Ok(r) => r,
             Err(e) => {
-                out.extend(pending.iter().map(|(k, _)| (*k, Err(fail("run", format!("{}: {e}", cfg.runner.describe()))))));
+                out.extend(
+                    pending.iter().map(|(k, _)| (*k, Err(fail("run", format!("{}: {e}", cfg.runner.describe()))))),
+                );
                 return out;
             }
         };
@@ -244,10 +266,13 @@ fn run_checked(live: &[(usize, Via)], items: &[HarnessItem], cfg: &HarnessConfig
     out
 }
 
-
 /// Per function `tK`, the instruction words in it.
 fn disassemble(objdump: &Path, exe: &Path) -> Result<BTreeMap<String, Vec<u32>>, String> {
-    let out = Command::new(objdump).arg("-d").arg(exe).output().map_err(|e| format!("cannot run {}: {e}", objdump.display()))?;
+    let out = Command::new(objdump)
+        .arg("-d")
+        .arg(exe)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", objdump.display()))?;
     if !out.status.success() {
         return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
     }
@@ -266,7 +291,10 @@ fn disassemble(objdump: &Path, exe: &Path) -> Result<BTreeMap<String, Vec<u32>>,
         let word = match tokens.first() {
             Some(t) if t.len() == 8 => u32::from_str_radix(t, 16).ok(),
             _ => {
-                let bytes: Vec<u32> = tokens.iter().map_while(|b| if b.len() == 2 { u32::from_str_radix(b, 16).ok() } else { None }).collect();
+                let bytes: Vec<u32> = tokens
+                    .iter()
+                    .map_while(|b| if b.len() == 2 { u32::from_str_radix(b, 16).ok() } else { None })
+                    .collect();
                 (bytes.len() == 4).then(|| bytes[0] | bytes[1] << 8 | bytes[2] << 16 | bytes[3] << 24)
             }
         };
@@ -275,22 +303,6 @@ fn disassemble(objdump: &Path, exe: &Path) -> Result<BTreeMap<String, Vec<u32>>,
         }
     }
     Ok(map)
-}
-
-/// The register operand an argument is passed in, by role (`n`, `m`, …).
-fn arg_roles(i: &Intrinsic) -> Vec<Option<char>> {
-    let named: Vec<char> = i.args.iter().filter_map(|a| a.register.as_deref().and_then(operand_role)).collect();
-    let mut spare = i.operands.split(',').filter_map(operand_role).filter(|r| *r != 'd' && !named.contains(r));
-    i.args
-        .iter()
-        .map(|a| {
-            if a.range.is_some() {
-                None
-            } else {
-                a.register.as_deref().and_then(operand_role).or_else(|| spare.next())
-            }
-        })
-        .collect()
 }
 
 fn is_vector(t: &super::intrinsics::CType) -> bool {
@@ -329,10 +341,8 @@ fn c_program(live: &[(usize, Via)], items: &[HarnessItem]) -> String {
         let body = |v: Option<i64>| -> String {
             match via {
                 Via::Intrinsic => {
-                    let args: Vec<String> = names
-                        .iter()
-                        .map(|n| n.clone().unwrap_or_else(|| v.unwrap_or(0).to_string()))
-                        .collect();
+                    let args: Vec<String> =
+                        names.iter().map(|n| n.clone().unwrap_or_else(|| v.unwrap_or(0).to_string())).collect();
                     format!("r = {}({});", i.name, args.join(", "))
                 }
                 Via::InlineAsm => inline_asm(i, v, &names),
@@ -372,8 +382,9 @@ fn c_program(live: &[(usize, Via)], items: &[HarnessItem]) -> String {
 /// The instruction as inline assembly, operands bound to the arguments by
 /// register role; a destination that is also an input is read and written.
 fn inline_asm(i: &Intrinsic, imm: Option<i64>, names: &[Option<String>]) -> String {
-    let roles = arg_roles(i);
-    let imms: Vec<(String, i64)> = i.args.iter().filter(|a| a.range.is_some()).map(|a| (a.name.clone(), imm.unwrap_or(0))).collect();
+    let roles = super::bind::argument_roles(i);
+    let imms: Vec<(String, i64)> =
+        i.args.iter().filter(|a| a.range.is_some()).map(|a| (a.name.clone(), imm.unwrap_or(0))).collect();
     let dest_input = roles.iter().position(|r| *r == Some('d'));
     let mut template = Vec::new();
     let mut by_element = false;
@@ -439,12 +450,16 @@ fn inline_asm(i: &Intrinsic, imm: Option<i64>, names: &[Option<String>]) -> Stri
         let v = if by_lane {
             // The indexed register must be v0–v15 (constraint `x`), which
             // clang allocates for 128-bit values only.
-            pre.push_str(&format!("uint8x16_t s{p}; __builtin_memset(&s{p}, 0, sizeof s{p}); __builtin_memcpy(&s{p}, &{n}, sizeof {n}); "));
+            pre.push_str(&format!(
+                "uint8x16_t s{p}; __builtin_memset(&s{p}, 0, sizeof s{p}); __builtin_memcpy(&s{p}, &{n}, sizeof {n}); "
+            ));
             format!("s{p}")
         } else if is_vector(&i.args[p].c_type) {
             n.clone()
         } else {
-            pre.push_str(&format!("uint64x1_t s{p}; __builtin_memset(&s{p}, 0, sizeof s{p}); __builtin_memcpy(&s{p}, &{n}, sizeof {n}); "));
+            pre.push_str(&format!(
+                "uint64x1_t s{p}; __builtin_memset(&s{p}, 0, sizeof s{p}); __builtin_memcpy(&s{p}, &{n}, sizeof {n}); "
+            ));
             format!("s{p}")
         };
         let c = if by_lane { "x" } else { "w" };

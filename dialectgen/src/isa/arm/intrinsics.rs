@@ -30,7 +30,8 @@ impl CType {
         let elem_bits = nums.next().unwrap_or(0);
         let lanes = nums.next().unwrap_or(1).max(1);
         let aggregate = nums.next().unwrap_or(1).max(1);
-        let (base, elem_bits) = if base == "int" && elem_bits == 0 { ("int".to_string(), 32) } else { (base, elem_bits) };
+        let (base, elem_bits) =
+            if base == "int" && elem_bits == 0 { ("int".to_string(), 32) } else { (base, elem_bits) };
         CType { name: t.to_string(), base, elem_bits, lanes, aggregate, pointer }
     }
     pub fn bits(&self) -> u32 {
@@ -130,10 +131,7 @@ fn convert(r: RawEntry, index: usize) -> Intrinsic {
             let (ty, name) = a.trim().rsplit_once(' ').unwrap_or(("", a.trim()));
             let name = name.trim_start_matches('*').to_string();
             let p = prep.get(&name);
-            let register = p
-                .and_then(|p| p.get("register"))
-                .and_then(|v| v.as_str())
-                .map(|s| s.trim().to_string());
+            let register = p.and_then(|p| p.get("register")).and_then(|v| v.as_str()).map(|s| s.trim().to_string());
             let range = p.and_then(|p| Some((value_i64(p.get("minimum")?)?, value_i64(p.get("maximum")?)?)));
             IntrinsicArg { name, c_type: CType::parse(ty), register, range }
         })

@@ -12,7 +12,8 @@ use std::path::Path;
 use std::process::Command;
 
 /// Flags for compiling NEON code with dot product and i8mm.
-pub const CLANG_FLAGS: &[&str] = &["--target=aarch64-linux-gnu", "-march=armv8.6-a+i8mm+dotprod+sha3+rdm", "-ffreestanding"];
+pub const CLANG_FLAGS: &[&str] =
+    &["--target=aarch64-linux-gnu", "-march=armv8.6-a+i8mm+dotprod+sha3+rdm", "-ffreestanding"];
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct ArmLowering {
@@ -52,13 +53,24 @@ fn c_source(intrinsics: &[&Intrinsic]) -> String {
             .enumerate()
             .map(|(n, a)| a.range.map_or_else(|| format!("a{n}"), |(lo, _)| lo.to_string()))
             .collect();
-        let _ = writeln!(s, "{} hydride_f{k}({}) {{ return {}({}); }}", i.ret.name, params.join(", "), i.name, args.join(", "));
+        let _ = writeln!(
+            s,
+            "{} hydride_f{k}({}) {{ return {}({}); }}",
+            i.ret.name,
+            params.join(", "),
+            i.name,
+            args.join(", ")
+        );
     }
     s
 }
 
 /// Lowers every intrinsic (immediates at their smallest value).
-pub fn lowerings(intrinsics: &[&Intrinsic], compiler: &Path, dir: &Path) -> Result<BTreeMap<String, ArmLowering>, ArmLoweringError> {
+pub fn lowerings(
+    intrinsics: &[&Intrinsic],
+    compiler: &Path,
+    dir: &Path,
+) -> Result<BTreeMap<String, ArmLowering>, ArmLoweringError> {
     let c_path = dir.join("arm-lowering.c");
     let ll_path = dir.join("arm-lowering.ll");
     std::fs::write(&c_path, c_source(intrinsics))?;
@@ -70,7 +82,8 @@ pub fn lowerings(intrinsics: &[&Intrinsic], compiler: &Path, dir: &Path) -> Resu
         .output()
         .map_err(|source| ArmLoweringError::Compiler { compiler: compiler.display().to_string(), source })?;
     if !out.status.success() {
-        let message = String::from_utf8_lossy(&out.stderr).lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
+        let message =
+            String::from_utf8_lossy(&out.stderr).lines().find(|l| l.contains("error")).unwrap_or("failed").to_string();
         return Err(ArmLoweringError::Rejected { compiler: compiler.display().to_string(), message });
     }
     let ir = std::fs::read_to_string(&ll_path)?;
@@ -79,7 +92,8 @@ pub fn lowerings(intrinsics: &[&Intrinsic], compiler: &Path, dir: &Path) -> Resu
     let mut result = BTreeMap::new();
     for (k, i) in intrinsics.iter().enumerate() {
         let mut l = ArmLowering::default();
-        (l.llvm_intrinsics, l.llvm_ops) = calls_and_ops(bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default());
+        (l.llvm_intrinsics, l.llvm_ops) =
+            calls_and_ops(bodies.get(&format!("hydride_f{k}")).map(Vec::as_slice).unwrap_or_default());
         if let [only] = l.llvm_intrinsics.as_slice() {
             l.signature = declarations.get(only).cloned();
         }

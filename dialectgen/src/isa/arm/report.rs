@@ -148,7 +148,12 @@ pub fn build(front: &ArmFrontEnd, outcomes: &[Option<ArmOutcome>]) -> ArmReport 
         let mut via = None;
         let status = match (&b.result, outcomes.get(k).cloned().flatten()) {
             (Err(f), _) => {
-                r.failures.push(Failure { name: i.name.clone(), stage: f.stage.to_string(), reason: f.message.clone(), location: f.location.clone() });
+                r.failures.push(Failure {
+                    name: i.name.clone(),
+                    stage: f.stage.to_string(),
+                    reason: f.message.clone(),
+                    location: f.location.clone(),
+                });
                 f.stage.to_string()
             }
             (Ok(_), o) => {
@@ -170,11 +175,21 @@ pub fn build(front: &ArmFrontEnd, outcomes: &[Option<ArmOutcome>]) -> ArmReport 
                     Some(ArmOutcome::Mismatch { detail }) => {
                         r.mismatched += 1;
                         bump(&mut r, &|c| c.mismatched += 1);
-                        r.mismatches.push(Failure { name: i.name.clone(), stage: "mismatch".into(), reason: detail, location: None });
+                        r.mismatches.push(Failure {
+                            name: i.name.clone(),
+                            stage: "mismatch".into(),
+                            reason: detail,
+                            location: None,
+                        });
                         "mismatch".to_string()
                     }
                     Some(ArmOutcome::Failed { stage, reason }) => {
-                        r.failures.push(Failure { name: i.name.clone(), stage: stage.to_string(), reason, location: None });
+                        r.failures.push(Failure {
+                            name: i.name.clone(),
+                            stage: stage.to_string(),
+                            reason,
+                            location: None,
+                        });
                         stage.to_string()
                     }
                 }

@@ -62,7 +62,13 @@ pub fn validate(bound: &[Bound], cfg: &HarnessConfig, counts: CaseCounts) -> Vec
         with.iter().map(|k| (&bound[*k].intrinsic, bound[*k].result.as_ref().expect("has semantics"))).collect();
     let expected: Vec<Vec<Expected>> = with
         .iter()
-        .map(|k| bound[*k].words.iter().map(|(imm, word)| Expected { imm: *imm, word: *word, mask: bound[*k].register_mask }).collect())
+        .map(|k| {
+            bound[*k]
+                .words
+                .iter()
+                .map(|(imm, word)| Expected { imm: *imm, word: *word, mask: bound[*k].register_mask })
+                .collect()
+        })
         .collect();
     let outcomes = validate_items(&items, &expected, cfg, counts);
     let mut out = vec![None; bound.len()];
@@ -118,7 +124,10 @@ pub fn validate_items(
 pub fn compare(sema: &Semantics, cases: &[TestCase], results: &[Vec<u8>], via: Via) -> ArmOutcome {
     let width = sema.result.width;
     if results.len() != cases.len() {
-        return ArmOutcome::Failed { stage: "run", reason: format!("{} results for {} cases", results.len(), cases.len()) };
+        return ArmOutcome::Failed {
+            stage: "run",
+            reason: format!("{} results for {} cases", results.len(), cases.len()),
+        };
     }
     let mask = (BigUint::from(1u8) << width) - 1u8;
     for (case, bytes) in cases.iter().zip(results) {
@@ -132,7 +141,12 @@ pub fn compare(sema: &Semantics, cases: &[TestCase], results: &[Vec<u8>], via: V
             let args: Vec<String> =
                 sema.args.iter().zip(&case.args).map(|(a, v)| format!("{}={}", a.name, hex(v, a.width))).collect();
             return ArmOutcome::Mismatch {
-                detail: format!("emulator {} interpreter {} for {}", hex(&hw, width), hex(&ours, width), args.join(" ")),
+                detail: format!(
+                    "emulator {} interpreter {} for {}",
+                    hex(&hw, width),
+                    hex(&ours, width),
+                    args.join(" ")
+                ),
             };
         }
     }

@@ -7,9 +7,9 @@ use super::survey::{survey, SurveyOptions};
 use crate::classify::engine::classify;
 use crate::design::build;
 use crate::generate::{class_database, one_entry_per_line, GenError, GenOptions, GENERATED_BY};
-use crate::isa::{Isa, IsaOutput, Progress};
 use crate::isa::x86::validate::record::Record;
 use crate::isa::x86::validate::ValidationConfig;
+use crate::isa::{Isa, IsaOutput, Progress};
 
 /// The CPU whose instruction counts are the costs.
 const COST_CPU: &str = "znver4";
@@ -70,7 +70,8 @@ impl Isa for X86 {
         crate::classify::engine::name_classes(&mut classes, class_stem);
         progress.update("classify", semantics.len(), semantics.len());
         progress.update("lower", 0, semantics.len());
-        let scratch = tempfile::tempdir().map_err(|source| GenError::Write { path: "temporary directory".into(), source })?;
+        let scratch =
+            tempfile::tempdir().map_err(|source| GenError::Write { path: "temporary directory".into(), source })?;
         let lowerings = super::lowering::lowerings(&semantics, &opts.compiler, COST_CPU, scratch.path())
             .map_err(|e| GenError::isa("x86", e))?;
         progress.update("lower", semantics.len(), semantics.len());

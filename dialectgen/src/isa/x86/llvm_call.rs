@@ -7,11 +7,11 @@
 //! IR (`add`, `shufflevector`, …) are left to LLVM's own instruction
 //! selection and are not targets of synthesis either.
 
-use crate::design::build::{op_name, target_names};
 use crate::classify::engine::SimilarityClass;
 use crate::classify::mask::Masking;
-use crate::sema::ir::{ArgKind, Semantics};
+use crate::design::build::{op_name, target_names};
 use crate::isa::x86::lowering::{IntrinsicSignature, Lowering};
+use crate::sema::ir::{ArgKind, Semantics};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -112,7 +112,9 @@ pub fn llvm_calls(
             (masking, Some(shape), Some(mask)) => {
                 let otherwise = match masking {
                     Masking::Zero => Otherwise::Zero,
-                    Masking::Merge => Otherwise::Operand(operand_of[passthrough_arg.expect("merge")].expect("a vector")),
+                    Masking::Merge => {
+                        Otherwise::Operand(operand_of[passthrough_arg.expect("merge")].expect("a vector"))
+                    }
                     Masking::MergeOperand(k) => Otherwise::Operand(operand_of[m.arg_order[k]].expect("a vector")),
                     Masking::None => unreachable!(),
                 };

@@ -6,10 +6,10 @@
 //! instruction is the number of machine instructions of that function
 //! (without `ret`/`vzeroupper`), which is what the lowering passes minimize.
 
-use crate::sema::ir::{Arg, ArgKind, Semantics};
-use serde::Serialize;
 pub use crate::llvm_ir::IntrinsicSignature;
 use crate::llvm_ir::{calls_and_ops, parse_declaration, split_ir};
+use crate::sema::ir::{Arg, ArgKind, Semantics};
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -30,9 +30,6 @@ pub struct Lowering {
     #[serde(skip)]
     pub intrinsic_signature: Option<IntrinsicSignature>,
 }
-
-
-
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoweringError {
@@ -145,7 +142,6 @@ pub fn lowerings(
     Ok(result)
 }
 
-
 fn split_asm(asm: &str) -> BTreeMap<String, Vec<String>> {
     let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
     let mut current: Option<String> = None;
@@ -180,13 +176,16 @@ mod tests {
 
     #[test]
     fn declarations_give_mlir_types() {
-        let (name, sig) =
-            parse_declaration("declare <16 x i32> @llvm.x86.avx512.vpdpbusd.512(<16 x i32>, <16 x i32>, <16 x i32>) #2")
-                .unwrap();
+        let (name, sig) = parse_declaration(
+            "declare <16 x i32> @llvm.x86.avx512.vpdpbusd.512(<16 x i32>, <16 x i32>, <16 x i32>) #2",
+        )
+        .unwrap();
         assert_eq!(name, "llvm.x86.avx512.vpdpbusd.512");
         assert_eq!(sig.params, vec!["vector<16xi32>"; 3]);
         assert_eq!(sig.result, "vector<16xi32>");
-        let (_, sig) = parse_declaration("declare <8 x i64> @llvm.x86.vgf2p8affineqb.512(<64 x i8>, <64 x i8>, i8 immarg)").unwrap();
+        let (_, sig) =
+            parse_declaration("declare <8 x i64> @llvm.x86.vgf2p8affineqb.512(<64 x i8>, <64 x i8>, i8 immarg)")
+                .unwrap();
         assert_eq!(sig.params, vec!["vector<64xi8>", "vector<64xi8>", "i8"]);
         assert!(parse_declaration("declare float @llvm.x(float)").is_none());
     }

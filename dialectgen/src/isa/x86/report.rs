@@ -123,7 +123,10 @@ impl Report {
                 ));
             }
             if self.unvalidated > 0 {
-                s.push_str(&format!("unvalidated intrinsics stay out of the dialects; to vouch for them, {}\n", crate::isa::x86::validate::record::REFRESH));
+                s.push_str(&format!(
+                    "unvalidated intrinsics stay out of the dialects; to vouch for them, {}\n",
+                    crate::isa::x86::validate::record::REFRESH
+                ));
             }
         }
         s.push_str(&format!(

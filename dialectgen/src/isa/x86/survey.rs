@@ -5,8 +5,8 @@ use super::corrections::Corrections;
 use super::guide::GuideError;
 use super::scope;
 use crate::isa::x86::report::{Failure, Report};
-use crate::sema::ir::Semantics;
 use crate::isa::x86::validate::{self, Outcome, ValidationConfig, ValidationError};
+use crate::sema::ir::Semantics;
 use rayon::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -61,7 +61,9 @@ pub fn survey(opts: &SurveyOptions, progress: &dyn Progress) -> Result<Survey, S
         sources: guide.files.iter().map(|f| f.display().to_string()).collect(),
         entries: guide.entries.len(),
         malformed: guide.skipped.len(),
-        host: Some(crate::isa::x86::report::HostInfo::of(opts.validation.as_ref().map_or(crate::isa::x86::host::Host::get(), |c| &c.host))),
+        host: Some(crate::isa::x86::report::HostInfo::of(
+            opts.validation.as_ref().map_or(crate::isa::x86::host::Host::get(), |c| &c.host),
+        )),
         ..Report::default()
     };
     for s in &guide.skipped {

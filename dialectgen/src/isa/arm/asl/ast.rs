@@ -56,13 +56,32 @@ pub struct Stmt {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     /// `T x = e, y;`
-    Decl { ty: Type, vars: Vec<(String, Option<Expr>)> },
-    Assign { target: Expr, value: Expr },
+    Decl {
+        ty: Type,
+        vars: Vec<(String, Option<Expr>)>,
+    },
+    Assign {
+        target: Expr,
+        value: Expr,
+    },
     /// A call for its effect.
     Call(Expr),
-    If { arms: Vec<(Expr, Vec<Stmt>)>, otherwise: Vec<Stmt> },
-    For { var: String, from: Expr, to: Expr, down: bool, body: Vec<Stmt> },
-    Case { scrutinee: Expr, arms: Vec<(Vec<Expr>, Vec<Stmt>)>, otherwise: Option<Vec<Stmt>> },
+    If {
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        otherwise: Vec<Stmt>,
+    },
+    For {
+        var: String,
+        from: Expr,
+        to: Expr,
+        down: bool,
+        body: Vec<Stmt>,
+    },
+    Case {
+        scrutinee: Expr,
+        arms: Vec<(Vec<Expr>, Vec<Stmt>)>,
+        otherwise: Option<Vec<Stmt>>,
+    },
     Return(Option<Expr>),
     Undefined,
     Unpredictable,

@@ -100,8 +100,11 @@ pub fn parse(text: &str, path: &Path) -> Result<InstrFile, InstrFileError> {
                 }
                 "encoding" => {
                     let name = words.next().ok_or_else(|| bad(no, "__encoding without a name"))?;
-                    let instruction =
-                        file.instructions.len().checked_sub(1).ok_or_else(|| bad(no, "__encoding outside an instruction"))?;
+                    let instruction = file
+                        .instructions
+                        .len()
+                        .checked_sub(1)
+                        .ok_or_else(|| bad(no, "__encoding outside an instruction"))?;
                     file.encodings.push(Encoding {
                         name: name.to_string(),
                         instruction_set: String::new(),
@@ -113,7 +116,8 @@ pub fn parse(text: &str, path: &Path) -> Result<InstrFile, InstrFileError> {
                     target = Target::None;
                 }
                 "instruction_set" | "field" | "opcode" | "guard" | "unpredictable_unless" => {
-                    let enc = file.encodings.last_mut().ok_or_else(|| bad(no, "encoding detail outside an encoding"))?;
+                    let enc =
+                        file.encodings.last_mut().ok_or_else(|| bad(no, "encoding detail outside an encoding"))?;
                     match directive {
                         "instruction_set" => enc.instruction_set = words.next().unwrap_or("").to_string(),
                         "field" => {
@@ -127,7 +131,8 @@ pub fn parse(text: &str, path: &Path) -> Result<InstrFile, InstrFileError> {
                             enc.fields.push(Field { name: name.to_string(), lo, width });
                         }
                         "opcode" => {
-                            let pat: String = rest["opcode".len()..].chars().filter(|c| matches!(c, '0' | '1' | 'x')).collect();
+                            let pat: String =
+                                rest["opcode".len()..].chars().filter(|c| matches!(c, '0' | '1' | 'x')).collect();
                             if pat.len() != 32 {
                                 return Err(bad(no, "opcode pattern is not 32 bits"));
                             }
@@ -143,12 +148,14 @@ pub fn parse(text: &str, path: &Path) -> Result<InstrFile, InstrFileError> {
                     target = Target::Decode;
                 }
                 "postdecode" => {
-                    let ins = file.instructions.last_mut().ok_or_else(|| bad(no, "__postdecode outside an instruction"))?;
+                    let ins =
+                        file.instructions.last_mut().ok_or_else(|| bad(no, "__postdecode outside an instruction"))?;
                     ins.postdecode = Some(Block { text: String::new(), line: no + 1 });
                     target = Target::Postdecode;
                 }
                 "execute" => {
-                    let ins = file.instructions.last_mut().ok_or_else(|| bad(no, "__execute outside an instruction"))?;
+                    let ins =
+                        file.instructions.last_mut().ok_or_else(|| bad(no, "__execute outside an instruction"))?;
                     ins.execute.line = no + 1;
                     target = Target::Execute;
                 }

@@ -51,12 +51,18 @@ impl Library {
             let starts_flush = l.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
             if starts_flush && header.ends_with(')') && !header.starts_with("//") {
                 let mut end = k + 1;
-                while end < lines.len() && (lines[end].trim().is_empty() || lines[end].starts_with(' ') || lines[end].starts_with('\t')) {
+                while end < lines.len()
+                    && (lines[end].trim().is_empty() || lines[end].starts_with(' ') || lines[end].starts_with('\t'))
+                {
                     end += 1;
                 }
                 if let Some(name) = function_name(header) {
                     let body = lines[k + 1..end].join("\n");
-                    sources.entry(name).or_default().push(Source { header: header.to_string(), body, line: k as u32 + 2 });
+                    sources.entry(name).or_default().push(Source {
+                        header: header.to_string(),
+                        body,
+                        line: k as u32 + 2,
+                    });
                 }
                 k = end;
                 continue;
@@ -99,7 +105,8 @@ fn params_open(header: &str) -> Option<usize> {
 fn function_name(header: &str) -> Option<String> {
     let open = params_open(header)?;
     let before = header[..open].trim_end();
-    let name: String = before.chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.').collect();
+    let name: String =
+        before.chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '.').collect();
     let name: String = name.chars().rev().collect();
     let ret = before[..before.len() - name.len()].trim();
     (!name.is_empty() && !ret.is_empty() && !ret.contains('=')).then_some(name)

@@ -165,7 +165,10 @@ impl Parser {
             return Ok(b);
         }
         let mut out = vec![self.stmt()?];
-        while !matches!(self.peek(), Tok::Newline | Tok::Eof | Tok::Dedent) && !self.at_word("else") && !self.at_word("elsif") {
+        while !matches!(self.peek(), Tok::Newline | Tok::Eof | Tok::Dedent)
+            && !self.at_word("else")
+            && !self.at_word("elsif")
+        {
             out.push(self.stmt()?);
         }
         Ok(out)

@@ -64,8 +64,6 @@ pub struct Translator<'a> {
     span: Span,
     /// Locals assigned once, as a whole, outside loops and data-dependent branches.
     foldable: HashSet<String>,
-    /// Whether the destination register has been given its initial value.
-    dest_ready: bool,
     fresh: usize,
     /// Prefix of IR names for the locals of an inlined function.
     prefix: String,
@@ -83,7 +81,10 @@ pub fn run_decode(body: &[AStmt], fields: &[(String, Const)]) -> R<HashMap<Strin
     }
     t.block(body)?;
     if let Some(s) = t.out.first() {
-        return Err(TranslateError::Unsupported { span: s.span, message: "decode depends on register contents".into() });
+        return Err(TranslateError::Unsupported {
+            span: s.span,
+            message: "decode depends on register contents".into(),
+        });
     }
     Ok(t.env
         .into_iter()
@@ -218,7 +219,6 @@ impl<'a> Translator<'a> {
             out: Vec::new(),
             span: Span::default(),
             foldable: HashSet::new(),
-            dest_ready: false,
             fresh: 0,
             prefix: String::new(),
             lib: None,
@@ -262,7 +262,13 @@ impl<'a> Translator<'a> {
         r?;
         self.out.push(Stmt {
             span,
-            kind: StmtKind::For { var: ir_var, from: E::Int(a.clone()), to: E::Int(b.clone()), descending: down, body: inner },
+            kind: StmtKind::For {
+                var: ir_var,
+                from: E::Int(a.clone()),
+                to: E::Int(b.clone()),
+                descending: down,
+                body: inner,
+            },
         });
         Ok(())
     }
@@ -323,7 +329,8 @@ impl<'a> Translator<'a> {
                 // A loop stays a loop (so one-element forms share the
                 // template of the others); one whose body needs its counter
                 // as a constant (a register number) runs once, unrolled.
-                let (mark, env0, declared0, fresh0) = (self.out.len(), self.env.clone(), self.declared.clone(), self.fresh);
+                let (mark, env0, declared0, fresh0) =
+                    (self.out.len(), self.env.clone(), self.declared.clone(), self.fresh);
                 match self.ir_loop(var, &a, &b, *down, body) {
                     Ok(()) => return Ok(()),
                     Err(e) if a != b => return Err(e),
@@ -476,7 +483,10 @@ impl<'a> Translator<'a> {
             return Ok(false);
         }
         self.merge_env(&env_a);
-        self.out.push(Stmt { span: self.span, kind: StmtKind::If { cond: int(u8::from(flag)), then: a_out, otherwise: b_out } });
+        self.out.push(Stmt {
+            span: self.span,
+            kind: StmtKind::If { cond: int(u8::from(flag)), then: a_out, otherwise: b_out },
+        });
         Ok(true)
     }
 
@@ -617,7 +627,10 @@ impl<'a> Translator<'a> {
         let lo = bin(BinOp::Mul, idx, int(size));
         let hi = bin(BinOp::Add, lo.clone(), int(size - 1));
         let e = zext(e, size);
-        self.out.push(Stmt { span: self.span, kind: StmtKind::Assign { place: Place { var: ir, range: Some((hi, lo)) }, value: e } });
+        self.out.push(Stmt {
+            span: self.span,
+            kind: StmtKind::Assign { place: Place { var: ir, range: Some((hi, lo)) }, value: e },
+        });
         Ok(())
     }
 
@@ -632,11 +645,7 @@ impl<'a> Translator<'a> {
     /// the same register when there is one (`_high` forms keep the low
     /// half, accumulators read it), else zero.
     fn init_dest(&mut self) -> R<()> {
-        if self.dest_ready {
-            return Ok(());
-        }
         let Some((d, var)) = self.regs.dest.clone() else { return Ok(()) };
-        self.dest_ready = true;
         // Registers are read and written through the same 128-bit shapes
         // whatever the operand width, so that instructions differing only in
         // widths translate to the same template.
@@ -644,7 +653,10 @@ impl<'a> Translator<'a> {
             Some((input, _)) => zext(E::var(input), 128),
             None => zext(int(0), 128),
         };
-        self.out.push(Stmt { span: Span::default(), kind: StmtKind::Assign { place: Place { var, range: None }, value: init } });
+        self.out.push(Stmt {
+            span: Span::default(),
+            kind: StmtKind::Assign { place: Place { var, range: None }, value: init },
+        });
         Ok(())
     }
 
@@ -655,7 +667,6 @@ impl<'a> Translator<'a> {
         if r != d {
             return self.unsupported(format!("writes register {r}, not the destination"));
         }
-        self.init_dest()?;
         let half = if part {
             let Some(IndexArg::One(p)) = args.get(1) else { return self.unsupported("Vpart[] needs a part") };
             self.reg_number(p)?
@@ -686,7 +697,7 @@ impl<'a> Translator<'a> {
             0
         };
         let full: E = match (&self.regs.dest, self.regs.inputs.get(&r)) {
-            (Some((d, var)), _) if *d == r && self.dest_ready => E::var(var),
+            (Some((d, var)), _) if *d == r => E::var(var),
             (_, Some((input, _))) => zext(E::var(input), 128),
             _ => return self.unsupported(format!("reads register {r}, which no argument is passed in")),
         };

@@ -10,7 +10,10 @@ pub enum Const {
     Int(BigInt),
     Bool(bool),
     /// `width` bits.
-    Bits { value: BigUint, width: u32 },
+    Bits {
+        value: BigUint,
+        width: u32,
+    },
     /// An enumeration constant (`ReduceOp_ADD`).
     Enum(String),
 }

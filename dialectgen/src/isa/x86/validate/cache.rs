@@ -128,10 +128,7 @@ mod tests {
         let cache = VerdictCache::new(dir.path(), &ValidationConfig::default(), "avx2");
         let (sema, call) = sample();
         assert!(cache.get(&sema, &call).is_none());
-        let validated = Outcome::Validated {
-            evidence: Evidence::of(&sema, &call, &[], &[]),
-            by_record: None,
-        };
+        let validated = Outcome::Validated { evidence: Evidence::of(&sema, &call, &[], &[]), by_record: None };
         cache.put(&sema, &call, &validated);
         assert_eq!(cache.get(&sema, &call), Some(validated));
         // Another CPU is another key.

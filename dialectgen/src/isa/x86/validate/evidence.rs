@@ -163,7 +163,10 @@ mod tests {
         assert_ne!(e, Evidence::of(&s, &call(), &cases, &[BigUint::from(8u8)]));
         let other_case = vec![TestCase { args: vec![BigUint::from(0x1235u32)], imm: None }];
         assert_ne!(e.vectors_sha256, Evidence::of(&s, &call(), &other_case, &[BigUint::from(7u8)]).vectors_sha256);
-        assert_ne!(e.semantics_sha256, Evidence::of(&sema(32), &call(), &cases, &[BigUint::from(7u8)]).semantics_sha256);
+        assert_ne!(
+            e.semantics_sha256,
+            Evidence::of(&sema(32), &call(), &cases, &[BigUint::from(7u8)]).semantics_sha256
+        );
         let mut other_call = call();
         other_call.args[0].c_type = "__m128".into();
         assert_ne!(e.harness_sha256, Evidence::of(&s, &other_call, &cases, &[BigUint::from(7u8)]).harness_sha256);

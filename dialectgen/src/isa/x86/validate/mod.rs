@@ -13,15 +13,15 @@ pub mod record;
 use crate::validate::{blame_compile_errors, cases};
 
 use crate::eval::{Concrete, Machine};
+use crate::isa::x86::guide::GuideEntry;
 use crate::isa::x86::host::Host;
 use crate::sema::ir::Semantics;
-use crate::isa::x86::guide::GuideEntry;
 use cases::TestCase;
 use evidence::Evidence;
-use record::{Record, Verdict, Vouch};
 use guide_types::CallSignature;
 use num_bigint::BigUint;
 use rayon::prelude::*;
+use record::{Record, Verdict, Vouch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -78,10 +78,19 @@ impl ValidationConfig {
 pub enum Outcome {
     /// The semantics agree with the hardware: this host's, or (`by_record`
     /// names the run) the recorded verdict of a machine that executed it.
-    Validated { evidence: Evidence, by_record: Option<String> },
+    Validated {
+        evidence: Evidence,
+        by_record: Option<String>,
+    },
     /// The semantics disagree with the hardware, or this host with the record.
-    Mismatch { detail: String, evidence: Option<Evidence> },
-    Failed { stage: &'static str, reason: String },
+    Mismatch {
+        detail: String,
+        evidence: Option<Evidence>,
+    },
+    Failed {
+        stage: &'static str,
+        reason: String,
+    },
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -141,10 +150,8 @@ pub fn validate(
             runnable.push(i);
         }
     }
-    let vouched: Vec<(usize, Outcome)> = elsewhere
-        .into_par_iter()
-        .map(|(i, missing)| (i, by_record(items[i].0, items[i].1, cfg, missing)))
-        .collect();
+    let vouched: Vec<(usize, Outcome)> =
+        elsewhere.into_par_iter().map(|(i, missing)| (i, by_record(items[i].0, items[i].1, cfg, missing))).collect();
     for (i, o) in vouched {
         outcomes[i] = Some(o);
     }
@@ -361,8 +368,6 @@ fn le_bytes(v: &BigUint, n: u32) -> Vec<u8> {
     b.resize(n as usize, 0);
     b
 }
-
-
 
 /// The same failure for every intrinsic in `indices`.
 fn all_failed(indices: impl Iterator<Item = usize>, stage: &'static str, reason: &str) -> Vec<(usize, Outcome)> {

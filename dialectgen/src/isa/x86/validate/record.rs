@@ -140,10 +140,7 @@ impl Record {
         }
         let run = &self.runs[&e.run];
         if &e.verdict != verdict {
-            return Some(format!(
-                "this host finds {verdict:?} but the record ({}) says {:?}",
-                run.cpu, e.verdict
-            ));
+            return Some(format!("this host finds {verdict:?} but the record ({}) says {:?}", run.cpu, e.verdict));
         }
         (e.evidence.results_sha256 != evidence.results_sha256).then(|| {
             format!("this host's results differ from the recorded hardware results ({}) on the same vectors", run.cpu)
@@ -168,7 +165,9 @@ impl Record {
         }
         if e.evidence.harness_sha256 != current.harness_sha256 {
             return Vouch::Unvalidated {
-                reason: format!("the recorded verdict is stale (the test harness or the call's C types changed since); {REFRESH}"),
+                reason: format!(
+                    "the recorded verdict is stale (the test harness or the call's C types changed since); {REFRESH}"
+                ),
             };
         }
         let cpu = &self.runs[&e.run].cpu;

@@ -41,8 +41,14 @@ impl Translator<'_> {
                 PV::K(Const::Bool(t)) => self.choice(t, a, b, want),
                 PV::K(o) => self.unsupported(format!("condition is {}", o.describe())),
                 PV::S(c, _) => {
-                    let (x, tx) = { let v = self.expr(a, want)?; self.to_ir(v)? };
-                    let (y, ty) = { let v = self.expr(b, want)?; self.to_ir(v)? };
+                    let (x, tx) = {
+                        let v = self.expr(a, want)?;
+                        self.to_ir(v)?
+                    };
+                    let (y, ty) = {
+                        let v = self.expr(b, want)?;
+                        self.to_ir(v)?
+                    };
                     let t = match (tx, ty) {
                         (Ty::Bits(p), Ty::Bits(q)) if p == q => Ty::Bits(p),
                         (Ty::Int(p), Ty::Int(q)) => Ty::Int(range_union(&p, &q)),
@@ -156,7 +162,9 @@ impl Translator<'_> {
             (Ty::Bits(p), _) | (_, Ty::Bits(p)) => Some(*p),
             _ => None,
         };
-        let int_range = |f: fn(&Option<(BigInt, BigInt)>, &Option<(BigInt, BigInt)>) -> Option<(BigInt, BigInt)>| match (&tx, &ty) {
+        let int_range = |f: fn(&Option<(BigInt, BigInt)>, &Option<(BigInt, BigInt)>) -> Option<(BigInt, BigInt)>| match (
+            &tx, &ty,
+        ) {
             (Ty::Int(p), Ty::Int(q)) => f(p, q),
             _ => None,
         };
@@ -227,10 +235,20 @@ impl Translator<'_> {
         if let E::Int(n) = &s {
             let amount = if left { n.clone() } else { -n.clone() };
             let r = xr.as_ref().and_then(|(lo, hi)| {
-                let f = |v: &BigInt| if amount.is_negative() { v >> (-&amount).to_usize().unwrap_or(0) } else { v << amount.to_usize().unwrap_or(0) };
+                let f = |v: &BigInt| {
+                    if amount.is_negative() {
+                        v >> (-&amount).to_usize().unwrap_or(0)
+                    } else {
+                        v << amount.to_usize().unwrap_or(0)
+                    }
+                };
                 Some((f(lo), f(hi)))
             });
-            let e = if amount.is_negative() { bin(BinOp::Shr, x, E::Int(-amount)) } else { bin(BinOp::Shl, x, E::Int(amount)) };
+            let e = if amount.is_negative() {
+                bin(BinOp::Shr, x, E::Int(-amount))
+            } else {
+                bin(BinOp::Shl, x, E::Int(amount))
+            };
             return Ok(out(e, r));
         }
         let Ty::Int(Some((lo, hi))) = ts else {
@@ -294,7 +312,13 @@ impl Translator<'_> {
                     _ => return self.unsupported("bad operand of `+`"),
                 };
                 let x = uint(x);
-                let r = if op == "+" { x + y } else if matches!(a, Bits { .. }) { x - y } else { y - x };
+                let r = if op == "+" {
+                    x + y
+                } else if matches!(a, Bits { .. }) {
+                    x - y
+                } else {
+                    y - x
+                };
                 Const::bits(to_bits(&r, *width), *width)
             }
             _ => return self.unsupported(format!("`{op}` on {} and {}", a.describe(), b.describe())),
@@ -656,7 +680,13 @@ impl Translator<'_> {
         self.fresh += 1;
         let acc = format!("{}reduce{}", self.prefix, self.fresh);
         let i = format!("{}ri{}", self.prefix, self.fresh);
-        let elem = |idx: E| slice(x.clone(), bin(BinOp::Add, bin(BinOp::Mul, idx.clone(), int(esize)), int(esize - 1)), bin(BinOp::Mul, idx, int(esize)));
+        let elem = |idx: E| {
+            slice(
+                x.clone(),
+                bin(BinOp::Add, bin(BinOp::Mul, idx.clone(), int(esize)), int(esize - 1)),
+                bin(BinOp::Mul, idx, int(esize)),
+            )
+        };
         let a = E::var(&acc);
         let next = match op {
             "ReduceOp_ADD" => zext(bin(BinOp::Add, a.clone(), elem(E::var(&i))), esize),
@@ -672,8 +702,14 @@ impl Translator<'_> {
         };
         self.emit(Place { var: acc.clone(), range: None }, elem(int(0)));
         if n > 1 {
-            let body = vec![Stmt { span: self.span, kind: StmtKind::Assign { place: Place { var: acc.clone(), range: None }, value: next } }];
-            self.out.push(Stmt { span: self.span, kind: StmtKind::For { var: i, from: int(1), to: int(n - 1), descending: false, body } });
+            let body = vec![Stmt {
+                span: self.span,
+                kind: StmtKind::Assign { place: Place { var: acc.clone(), range: None }, value: next },
+            }];
+            self.out.push(Stmt {
+                span: self.span,
+                kind: StmtKind::For { var: i, from: int(1), to: int(n - 1), descending: false, body },
+            });
         }
         Ok(PV::S(a, Ty::Bits(esize)))
     }
@@ -752,7 +788,12 @@ impl Translator<'_> {
         // the library position.
         result.map_err(|e| TranslateError::Unsupported {
             span,
-            message: format!("in `{f}` at {}:{}: {}", lib.path.display(), e.span(), e.to_string().split_once(": ").map_or(String::new(), |(_, m)| m.to_string())),
+            message: format!(
+                "in `{f}` at {}:{}: {}",
+                lib.path.display(),
+                e.span(),
+                e.to_string().split_once(": ").map_or(String::new(), |(_, m)| m.to_string())
+            ),
         })
     }
 }
