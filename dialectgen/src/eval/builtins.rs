@@ -95,6 +95,21 @@ impl<D: Domain> Machine<'_, D> {
                 let b = self.to_bits(&args[0])?;
                 Ok(Value::Bits(Bits { signed: flag.is_zero(), ..b }))
             }
+            "WrapAs" => {
+                // C's conversion to an integer type of `width` bits: the value
+                // modulo 2^width, read as unsigned when the flag is non-zero.
+                self.arity(name, &args, 3)?;
+                let (Some(w), Some(flag)) = (self.literal_int(&args[1])?, self.literal_int(&args[2])?) else {
+                    return self.invalid("`WrapAs` needs a constant width and signedness");
+                };
+                let w = match w.to_u32() {
+                    Some(w) if w > 0 && w <= 4096 => w,
+                    _ => return self.invalid("`WrapAs` width out of range"),
+                };
+                let b = self.to_bits(&args[0])?;
+                let bv = resize(self.dom, &b, w);
+                Ok(Value::Bits(Bits { bv, width: w, signed: flag.is_zero() }))
+            }
             "SaturateAs" => {
                 // Saturate to `width` bits, unsigned when the flag is non-zero.
                 self.arity(name, &args, 3)?;

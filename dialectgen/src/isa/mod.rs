@@ -5,6 +5,7 @@
 //! design, validation vectors) speaks only of instructions and classes.
 
 pub mod arm;
+pub mod hvx;
 pub mod x86;
 
 use crate::classify::engine::{ClassStats, SimilarityClass};

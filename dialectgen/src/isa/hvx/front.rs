@@ -1,0 +1,145 @@
+//! The HVX front end: every definition in scope through tokens, macro
+//! expansion, parsing, operand binding, translation and type checking.
+//! A fault names the instruction, the stage and the token's position in its
+//! semantics; the other instructions go on.
+
+use super::bind::{self, Binding};
+use super::c::lexer::lex;
+use super::c::macros::MacroTable;
+use super::c::parser::parse_program;
+use super::c::translate::{Arith, Translator};
+use super::data::{self, Definition, HvxSources, InstrInfo};
+use super::scope::{self, Exclusion};
+use crate::sema::ir::{Semantics, Span};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// Why an instruction has no semantics.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Fault {
+    pub tag: String,
+    /// `lex`, `macro`, `parse`, `bind`, `translate` or `type`.
+    pub stage: &'static str,
+    /// Position in the semantics text (line:column), when there is one.
+    pub at: Option<String>,
+    /// The token at that position.
+    pub token: Option<String>,
+    pub message: String,
+}
+
+impl std::fmt::Display for Fault {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}", self.tag)?;
+        if let Some(at) = &self.at {
+            write!(f, ":{at}")?;
+        }
+        write!(f, ": {}: {}", self.stage, self.message)?;
+        if let Some(t) = &self.token {
+            write!(f, " (at `{t}`)")?;
+        }
+        Ok(())
+    }
+}
+
+pub struct Translated {
+    pub def: Definition,
+    pub binding: Option<Binding>,
+    pub result: Result<Semantics, Fault>,
+    pub macros_used: Vec<String>,
+}
+
+pub struct FrontEnd {
+    pub in_scope: Vec<Translated>,
+    pub excluded: Vec<(String, Exclusion)>,
+    pub info: BTreeMap<String, InstrInfo>,
+    /// Every definition read (for the report's totals).
+    pub total: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrontEndError {
+    #[error(transparent)]
+    Data(#[from] data::DataError),
+    #[error(transparent)]
+    Macros(#[from] super::c::macros::TableError),
+}
+
+/// The token of `text` at `span`, for diagnostics.
+pub fn token_at(text: &str, span: Span) -> Option<String> {
+    let toks = lex(text).ok()?;
+    toks.iter().find(|t| t.span == span).map(|t| t.tok.to_string())
+}
+
+/// Translates one definition's semantics with `binding`.
+pub fn translate(
+    tag: &str,
+    text: &str,
+    binding: &Binding,
+    macros: &MacroTable,
+    arith: Arith,
+) -> (Result<Semantics, Fault>, Vec<String>) {
+    let fault = |stage, span: Option<Span>, message: String| Fault {
+        tag: tag.to_string(),
+        stage,
+        at: span.map(|s| s.to_string()),
+        token: span.and_then(|s| token_at(text, s)),
+        message,
+    };
+    let toks = match lex(text) {
+        Ok(t) => t,
+        Err(e) => return (Err(fault("lex", Some(e.span), e.message)), Vec::new()),
+    };
+    let (expanded, used) = match macros.expand(&toks) {
+        Ok(x) => x,
+        Err(e) => return (Err(fault("macro", Some(e.span()), e.to_string().split_once(": ").map_or(e.to_string(), |(_, m)| m.to_string()))), Vec::new()),
+    };
+    let program = match parse_program(&expanded) {
+        Ok(p) => p,
+        Err(e) => return (Err(fault("parse", Some(e.span), e.message)), used),
+    };
+    let mut t = Translator::new(&binding.regs, arith);
+    let body = match t.block(&program) {
+        Ok(b) => b,
+        Err(e) => return (Err(fault("translate", Some(e.span), e.message)), used),
+    };
+    let mut full = binding.prologue.clone();
+    full.extend(body);
+    let sema = Semantics {
+        name: tag.to_string(),
+        args: binding.args.clone(),
+        result: binding.result.clone(),
+        functions: Vec::new(),
+        body: full,
+    };
+    if let Err(e) = crate::eval::typing::infer_types(&sema) {
+        return (Err(fault("type", None, e.to_string())), used);
+    }
+    (Ok(sema), used)
+}
+
+/// Reads the definitions and translates every one in scope.
+pub fn run(sources: &HvxSources, macros: &MacroTable) -> Result<FrontEnd, FrontEndError> {
+    let defs = data::read_definitions(&sources.definitions)?;
+    let info = data::read_instr_info(&sources.instr_info)?;
+    let total = defs.len();
+    let mut in_scope = Vec::new();
+    let mut excluded = Vec::new();
+    for def in defs {
+        if let Some(x) = scope::exclusion(&def, info.get(&def.tag)) {
+            excluded.push((def.tag.clone(), x));
+            continue;
+        }
+        let i = &info[&def.tag];
+        let binding = match bind::bind(&def, i) {
+            Ok(b) => b,
+            Err(e) => {
+                let result = Err(Fault { tag: def.tag.clone(), stage: "bind", at: None, token: None, message: e.to_string() });
+                in_scope.push(Translated { def, binding: None, result, macros_used: Vec::new() });
+                continue;
+            }
+        };
+        let (result, macros_used) = translate(&def.tag, &def.semantics, &binding, macros, Arith::C);
+        in_scope.push(Translated { def, binding: Some(binding), result, macros_used });
+    }
+    Ok(FrontEnd { in_scope, excluded, info, total })
+}

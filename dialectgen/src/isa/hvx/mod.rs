@@ -1,0 +1,9 @@
+//! Qualcomm Hexagon HVX (128-byte vectors): semantics from Qualcomm's
+//! instruction definitions as QEMU imports them, validated under
+//! qemu-hexagon, cross-checked against the manual's pseudocode with Z3.
+
+pub mod bind;
+pub mod c;
+pub mod data;
+pub mod front;
+pub mod scope;
