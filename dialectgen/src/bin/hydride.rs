@@ -24,6 +24,10 @@ enum Isa {
     /// AArch64 NEON with dotprod and i8mm (Arm's intrinsics table and ASL),
     /// validated under qemu-aarch64.
     Arm,
+    /// Qualcomm Hexagon HVX, 128-byte vectors (Qualcomm's definitions as QEMU
+    /// imports them), validated under qemu-hexagon and cross-checked against
+    /// the manual's pseudocode with Z3.
+    Hvx,
 }
 
 #[derive(Subcommand)]
@@ -267,7 +271,12 @@ fn main() -> Result<()> {
             record,
             no_record,
         } => {
-            if isa == Isa::Arm {
+            if isa == Isa::Hvx {
+                if record.is_some() || no_record || corrections.is_some() || no_corrections || filter.is_some() || jobs.is_some() {
+                    bail!("--record, --no-record, --corrections, --filter and --jobs apply to x86 and ARM");
+                }
+                isa_hvx(isa_data, validate, report_json, semantics_json, print, cc, work_dir, verbose)?
+            } else if isa == Isa::Arm {
                 if record.is_some() || no_record {
                     bail!("--record and --no-record apply to x86: ARM runs under qemu-aarch64 on every host and needs no record");
                 }
@@ -353,6 +362,9 @@ fn main() -> Result<()> {
         Command::Record { isa: Isa::X86, isa_data, record, jobs, fresh } => {
             refresh_record(isa_data, record, jobs, fresh)?
         }
+        Command::Record { isa: Isa::Hvx, .. } => {
+            bail!("HVX is validated under qemu-hexagon on every host; it needs no record (run `hydride isa hvx --validate`)")
+        }
         Command::Record { isa: Isa::Arm, .. } => {
             bail!("ARM is validated under qemu-aarch64 on every host; it needs no record (run `hydride isa arm --validate`)")
         }
@@ -385,6 +397,79 @@ fn main() -> Result<()> {
                 );
             }
         }
+    }
+    Ok(())
+}
+
+/// The project's table of Qualcomm's helper macros, relative to the repository.
+const HVX_MACROS: &str = "isa-specs/hvx/macros.yaml";
+/// Corrections to Qualcomm's definitions found by execution.
+const HVX_CORRECTIONS: &str = "isa-specs/hvx/definition-corrections.yaml";
+
+/// `hydride isa hvx`: translate and (with --validate) run under qemu-hexagon.
+#[allow(clippy::too_many_arguments)]
+fn isa_hvx(
+    isa_data: PathBuf,
+    validate: bool,
+    report_json: Option<PathBuf>,
+    semantics_json: Option<PathBuf>,
+    print: bool,
+    cc: PathBuf,
+    work_dir: Option<PathBuf>,
+    verbose: bool,
+) -> Result<()> {
+    use dialectgen::isa::hvx::{c::macros::MacroTable, data::HvxSources, front, harness, report};
+    let sources = HvxSources::under(&isa_data);
+    if !sources.definitions.exists() {
+        bail!("no HVX definitions at {} (use --isa-data or HYDRIDE_ISA_DATA)", sources.definitions.display());
+    }
+    let table = repository_path(HVX_MACROS).context("isa-specs/hvx/macros.yaml not found (run from the repository)")?;
+    let macros = MacroTable::load(&table, Some("f"))?;
+    let corrections = match repository_path(HVX_CORRECTIONS) {
+        Some(p) => front::load_corrections(&p)?,
+        None => Vec::new(),
+    };
+    let fe = front::run(&sources, &macros, &corrections).context("HVX front end failed")?;
+    let mut outcomes = vec![None; fe.in_scope.len()];
+    if validate {
+        if !harness::qemu().available() {
+            bail!("qemu-hexagon is not installed (scripts/setup installs qemu-user)");
+        }
+        let temp = tempfile::tempdir().context("creating a scratch directory")?;
+        let dir = work_dir.unwrap_or_else(|| temp.path().to_path_buf());
+        std::fs::create_dir_all(&dir)?;
+        let cfg = harness::HarnessConfig::new(cc, dir);
+        let n = fe.in_scope.iter().filter(|t| t.result.is_ok()).count();
+        eprintln!("validating {n} HVX instructions under {}", cfg.runner.describe());
+        outcomes = dialectgen::isa::hvx::validate::validate(&fe.in_scope, &fe.info, &cfg);
+    }
+    let rep = report::build(&fe, &outcomes);
+    if verbose {
+        for f in &rep.faults {
+            eprintln!("{f}");
+        }
+        for m in rep.mismatches.iter().chain(&rep.not_run_list) {
+            eprintln!("{} [{}] {}", m.tag, m.stage, m.reason);
+        }
+    }
+    if print {
+        for t in &fe.in_scope {
+            if let Ok(s) = &t.result {
+                println!("{}", dialectgen::sema::print::semantics_to_string(s));
+            }
+        }
+    }
+    print!("{}", rep.table());
+    if let Some(path) = report_json {
+        std::fs::write(&path, serde_json::to_string_pretty(&rep)?).with_context(|| format!("writing {}", path.display()))?;
+        eprintln!("report written to {}", path.display());
+    }
+    if let Some(path) = semantics_json {
+        let all: Vec<_> = fe.in_scope.iter().filter_map(|t| t.result.as_ref().ok()).collect();
+        std::fs::write(&path, serde_json::to_string_pretty(&all)?).with_context(|| format!("writing {}", path.display()))?;
+    }
+    if validate && rep.mismatched > 0 {
+        bail!("{} HVX instructions disagree with the emulator", rep.mismatched);
     }
     Ok(())
 }

@@ -41,8 +41,27 @@ impl std::fmt::Display for Fault {
     }
 }
 
+/// A correction to one definition, found by execution.
+#[derive(Clone, Debug, serde::Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct DefinitionCorrection {
+    pub tag: String,
+    pub reason: String,
+    /// The semantics text that replaces the definition's.
+    pub semantics: String,
+}
+
+pub fn load_corrections(path: &std::path::Path) -> Result<Vec<DefinitionCorrection>, FrontEndError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| data::DataError::Io { path: path.display().to_string(), source })?;
+    serde_yaml::from_str(&text)
+        .map_err(|e| FrontEndError::Data(data::DataError::Format { path: path.display().to_string(), message: e.to_string() }))
+}
+
 pub struct Translated {
     pub def: Definition,
+    /// Whether a correction replaced the definition's semantics.
+    pub corrected: bool,
     pub binding: Option<Binding>,
     pub result: Result<Semantics, Fault>,
     pub macros_used: Vec<String>,
@@ -118,7 +137,11 @@ pub fn translate(
 }
 
 /// Reads the definitions and translates every one in scope.
-pub fn run(sources: &HvxSources, macros: &MacroTable) -> Result<FrontEnd, FrontEndError> {
+pub fn run(
+    sources: &HvxSources,
+    macros: &MacroTable,
+    corrections: &[DefinitionCorrection],
+) -> Result<FrontEnd, FrontEndError> {
     let defs = data::read_definitions(&sources.definitions)?;
     let info = data::read_instr_info(&sources.instr_info)?;
     let total = defs.len();
@@ -134,12 +157,15 @@ pub fn run(sources: &HvxSources, macros: &MacroTable) -> Result<FrontEnd, FrontE
             Ok(b) => b,
             Err(e) => {
                 let result = Err(Fault { tag: def.tag.clone(), stage: "bind", at: None, token: None, message: e.to_string() });
-                in_scope.push(Translated { def, binding: None, result, macros_used: Vec::new() });
+                in_scope.push(Translated { def, corrected: false, binding: None, result, macros_used: Vec::new() });
                 continue;
             }
         };
-        let (result, macros_used) = translate(&def.tag, &def.semantics, &binding, macros, Arith::C);
-        in_scope.push(Translated { def, binding: Some(binding), result, macros_used });
+        let correction = corrections.iter().find(|c| c.tag == def.tag);
+        let text = correction.map_or(def.semantics.as_str(), |c| c.semantics.as_str());
+        let (result, macros_used) = translate(&def.tag, text, &binding, macros, Arith::C);
+        let corrected = correction.is_some();
+        in_scope.push(Translated { def, corrected, binding: Some(binding), result, macros_used });
     }
     Ok(FrontEnd { in_scope, excluded, info, total })
 }

@@ -6,4 +6,8 @@ pub mod bind;
 pub mod c;
 pub mod data;
 pub mod front;
+pub mod manual;
 pub mod scope;
+pub mod harness;
+pub mod validate;
+pub mod report;

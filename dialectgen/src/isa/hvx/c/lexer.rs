@@ -172,6 +172,6 @@ mod tests {
         assert_eq!(t[1].tok, Tok::Punct("<<="));
         assert_eq!(t[2].tok, Tok::Num(255.into(), "LL".into(), true));
         assert_eq!(t[4].tok, Tok::Num(15.into(), String::new(), true));
-        assert_eq!(t[4].span, Span { line: 1, col: 19 });
+        assert_eq!(t[4].span, Span { line: 1, col: 17 });
     }
 }

@@ -1,0 +1,508 @@
+//! The cross-check of the HVX semantics against the manual's pseudocode.
+//!
+//! Hydride extracted the pseudocode of the Hexagon V66 HVX Programmer's
+//! Reference Manual (`HVXInsts.json`). Each entry whose instruction has
+//! QEMU-derived semantics is read here as mathematics ([`Arith::Exact`]),
+//! with the same arguments and result as the QEMU semantics, and compared
+//! with them: first on concrete edge and pseudo-random inputs (a difference
+//! there is a disagreement, with its witness), then with Z3 under a budget.
+//!
+//! The manual's text needs a few readings the QEMU definitions do not:
+//! - register names without the trailing `V` (`Vu`, `Rt`, `#u`), while
+//!   predicates keep it (`QvV`);
+//! - object-like names (`VWIDTH`), called as `VWIDTH()` before expansion;
+//! - `Q[e]`, one bit of a predicate, read as the bit range `Q[e:e]`;
+//! - scratch variables assigned without a declaration (`accum`, `idx`),
+//!   declared as 64-bit signed locals;
+//! - registers written as scratch (`Vu.ub[k] = …` in `vdelta`), allowed.
+//!
+//! A disagreement is checked against `isa-specs/hvx/corrections.yaml`:
+//! when QEMU's execution is the reference, the record says which source is
+//! wrong and why; an unrecorded disagreement is reported as such.
+
+use super::bind::Binding;
+use super::c::ast::{CExpr, CExprKind, CStmt, CStmtKind};
+use super::c::ctype::LLONG;
+use super::c::lexer::{lex, Tok, Token};
+use super::c::macros::{MacroTable, TableError};
+use super::c::parser::parse_program;
+use super::c::translate::{Arith, RegBinding, Translator};
+use super::data::ManualEntry;
+use super::front::{token_at, Fault, FrontEnd};
+use crate::classify::proof::{prove_equal, Verdict};
+use crate::eval::{Concrete, Machine};
+use crate::sema::ir::{Semantics, Span};
+use num_bigint::BigUint;
+use num_traits::{One, Zero};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// How many concrete inputs each entry is evaluated on before Z3.
+pub const CONCRETE_CASES: usize = 32;
+
+/// Loads the manual's macro table (`isa-specs/hvx/manual-macros.yaml`).
+pub fn manual_macros(path: &Path) -> Result<MacroTable, TableError> {
+    MacroTable::load(path, None)
+}
+
+/// One record of `corrections.yaml`.
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Correction {
+    pub tag: String,
+    /// The source found wrong: `manual` or `qemu`.
+    pub source: String,
+    /// The source execution sides with.
+    pub sides_with: String,
+    pub reason: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CorrectionsError {
+    #[error("{path}: {message}")]
+    Read { path: String, message: String },
+}
+
+/// Reads `corrections.yaml`; a missing file is an empty list.
+pub fn read_corrections(path: &Path) -> Result<Vec<Correction>, CorrectionsError> {
+    let fail = |message: String| CorrectionsError::Read { path: path.display().to_string(), message };
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let list: Option<Vec<Correction>> = serde_yaml::from_str(&text).map_err(|e| fail(e.to_string()))?;
+    Ok(list.unwrap_or_default())
+}
+
+/// One input on which the two semantics differ.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Witness {
+    /// Each argument as hex (most significant digit first), in order.
+    pub inputs: Vec<(String, String)>,
+    /// The first differing 32-bit word of the result (bits `32w+31 … 32w`).
+    pub word: u32,
+    pub qemu: String,
+    pub manual: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "verdict", rename_all = "snake_case")]
+pub enum ManualVerdict {
+    /// Equal: by Z3 (`z3`), after agreeing on every concrete input.
+    Agreed { by: String },
+    Disagreed {
+        /// A differing input, when one was evaluated (Z3 gives none here).
+        witness: Option<Witness>,
+        summary: String,
+        /// Whether `corrections.yaml` records it.
+        recorded: bool,
+        /// The recorded reason.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        correction: Option<String>,
+    },
+    Unknown { reason: String },
+    /// The manual's text does not lex, expand, parse or translate.
+    Unparsed { fault: Fault },
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct EntryReport {
+    pub tag: String,
+    pub intrinsic: String,
+    #[serde(flatten)]
+    pub verdict: ManualVerdict,
+}
+
+/// The cross-check's report.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct CrossCheck {
+    pub budget_ms: u32,
+    pub concrete_cases: usize,
+    pub agreed: usize,
+    pub disagreed: usize,
+    /// Disagreements `corrections.yaml` does not record.
+    pub unrecorded: usize,
+    pub unknown: usize,
+    pub unparsed: usize,
+    /// Manual entries with no QEMU semantics to compare with.
+    pub no_qemu: Vec<String>,
+    /// Corrections recorded for entries that do not (or no longer) disagree.
+    pub stale_corrections: Vec<String>,
+    pub entries: Vec<EntryReport>,
+}
+
+impl CrossCheck {
+    pub fn disagreements(&self) -> impl Iterator<Item = &EntryReport> {
+        self.entries.iter().filter(|e| matches!(e.verdict, ManualVerdict::Disagreed { .. }))
+    }
+}
+
+/// The QEMU binding with the manual's spellings of the register names added.
+pub fn manual_binding(binding: &Binding) -> Binding {
+    let mut b = binding.clone();
+    let mut regs: BTreeMap<String, RegBinding> = BTreeMap::new();
+    for (name, r) in &binding.regs {
+        // The manual uses registers as scratch (`vdelta` rewrites `Vu`).
+        let r = RegBinding { writable: true, ..r.clone() };
+        let alias = match name.as_str() {
+            "uiV" => Some("#u".to_string()),
+            "siV" => Some("#s".to_string()),
+            n if n.starts_with('Q') => Some(n.trim_end_matches('V').to_string()),
+            n => n.strip_suffix('V').map(str::to_string),
+        };
+        if let Some(a) = alias {
+            regs.entry(a).or_insert_with(|| r.clone());
+        }
+        regs.insert(name.clone(), r);
+    }
+    b.regs = regs;
+    b
+}
+
+/// `VWIDTH` → `VWIDTH ( )` for the table's parameterless macros.
+fn call_object_like(toks: &[Token], macros: &MacroTable) -> Vec<Token> {
+    let mut out = Vec::with_capacity(toks.len());
+    for (k, t) in toks.iter().enumerate() {
+        out.push(t.clone());
+        let bare = t.ident().and_then(|n| macros.get(n)).is_some_and(|d| d.params.is_empty());
+        if bare && !toks.get(k + 1).is_some_and(|n| n.is("(")) {
+            out.push(Token { tok: Tok::Punct("("), span: t.span });
+            out.push(Token { tok: Tok::Punct(")"), span: t.span });
+        }
+    }
+    out
+}
+
+/// `Q [ e ]` (one predicate bit) → `Q [ ( e ) : ( e ) ]` for predicate names.
+fn predicate_bits(toks: &[Token], binding: &Binding) -> Vec<Token> {
+    let is_pred = |t: &Token| {
+        t.ident().is_some_and(|n| n.starts_with('Q') && binding.regs.get(n).is_some_and(|r| r.width == 128))
+    };
+    let mut out = Vec::with_capacity(toks.len());
+    let mut k = 0;
+    while k < toks.len() {
+        out.push(toks[k].clone());
+        if is_pred(&toks[k]) && toks.get(k + 1).is_some_and(|t| t.is("[")) {
+            // Find the matching `]` and whether a `:` stands at depth 0.
+            let mut depth = 0usize;
+            let mut colon = false;
+            let mut end = None;
+            for (j, t) in toks.iter().enumerate().skip(k + 2) {
+                if t.is("(") || t.is("[") {
+                    depth += 1;
+                } else if t.is(")") || (t.is("]") && depth > 0) {
+                    depth = depth.saturating_sub(1);
+                } else if t.is("]") {
+                    end = Some(j);
+                    break;
+                } else if t.is(":") && depth == 0 {
+                    colon = true;
+                }
+            }
+            if let (Some(end), false) = (end, colon) {
+                let span = toks[k + 1].span;
+                let p = |s: &'static str| Token { tok: Tok::Punct(s), span };
+                let inner = &toks[k + 2..end];
+                out.push(p("["));
+                out.push(p("("));
+                out.extend(inner.iter().cloned());
+                out.push(p(")"));
+                out.push(p(":"));
+                out.push(p("("));
+                out.extend(inner.iter().cloned());
+                out.push(p(")"));
+                out.push(p("]"));
+                k = end + 1;
+                continue;
+            }
+        }
+        k += 1;
+    }
+    out
+}
+
+/// Names assigned somewhere in `stmts` without a declaration.
+fn undeclared(stmts: &[CStmt], regs: &BTreeMap<String, RegBinding>) -> Vec<String> {
+    fn place_name(e: &CExpr) -> Option<&str> {
+        match &e.kind {
+            CExprKind::Assign(_, p, _) | CExprKind::Step(p, _) => match &p.kind {
+                CExprKind::Name(n) => Some(n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+    fn walk(s: &CStmt, assigned: &mut Vec<String>, declared: &mut BTreeSet<String>) {
+        match &s.kind {
+            CStmtKind::Expr(e) => assigned.extend(place_name(e).map(str::to_string)),
+            CStmtKind::Decl(_, n, _) | CStmtKind::RegDecl(_, n) => {
+                declared.insert(n.clone());
+            }
+            CStmtKind::Block(b) => b.iter().for_each(|s| walk(s, assigned, declared)),
+            CStmtKind::If(_, t, o) => {
+                walk(t, assigned, declared);
+                if let Some(o) = o {
+                    walk(o, assigned, declared);
+                }
+            }
+            CStmtKind::For { init, step, body, .. } => {
+                if let Some(i) = init {
+                    walk(i, assigned, declared);
+                }
+                assigned.extend(step.as_ref().and_then(place_name).map(str::to_string));
+                walk(body, assigned, declared);
+            }
+            CStmtKind::Empty => {}
+        }
+    }
+    let mut assigned = Vec::new();
+    let mut declared = BTreeSet::new();
+    stmts.iter().for_each(|s| walk(s, &mut assigned, &mut declared));
+    let mut out: Vec<String> = Vec::new();
+    for n in assigned {
+        if !declared.contains(&n) && !regs.contains_key(&n) && !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// Translates one manual entry's pseudocode with `binding` (the QEMU
+/// binding; the manual's spellings are added here).
+pub fn translate_manual(tag: &str, text: &str, binding: &Binding, macros: &MacroTable) -> Result<Semantics, Fault> {
+    let binding = manual_binding(binding);
+    let fault = |stage, span: Option<Span>, message: String| Fault {
+        tag: tag.to_string(),
+        stage,
+        at: span.map(|s| s.to_string()),
+        token: span.and_then(|s| token_at(text, s)),
+        message,
+    };
+    let toks = lex(text).map_err(|e| fault("lex", Some(e.span), e.message))?;
+    let toks = call_object_like(&toks, macros);
+    let (expanded, _) = macros.expand(&toks).map_err(|e| {
+        let m = e.to_string();
+        fault("macro", Some(e.span()), m.split_once(": ").map_or(m.clone(), |(_, m)| m.to_string()))
+    })?;
+    let expanded = predicate_bits(&expanded, &binding);
+    let mut program = parse_program(&expanded).map_err(|e| fault("parse", Some(e.span), e.message))?;
+    let decls: Vec<CStmt> = undeclared(&program, &binding.regs)
+        .into_iter()
+        .map(|n| CStmt { span: Span::default(), kind: CStmtKind::Decl(LLONG, n, None) })
+        .collect();
+    program.splice(0..0, decls);
+    let mut t = Translator::new(&binding.regs, Arith::Exact);
+    let body = t.block(&program).map_err(|e| fault("translate", Some(e.span), e.message))?;
+    let mut full = binding.prologue.clone();
+    full.extend(body);
+    let sema = Semantics {
+        name: format!("{tag}.manual"),
+        args: binding.args.clone(),
+        result: binding.result.clone(),
+        functions: Vec::new(),
+        body: full,
+    };
+    if let Err(e) = crate::eval::typing::infer_types(&sema) {
+        return Err(fault("type", None, e.to_string()));
+    }
+    Ok(sema)
+}
+
+/// splitmix64: deterministic pseudo-random inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn bits(&mut self, width: u32) -> BigUint {
+        let mut v = BigUint::zero();
+        for _ in 0..width.div_ceil(64) {
+            v = (v << 64u32) | BigUint::from(self.next());
+        }
+        v & ((BigUint::one() << width) - BigUint::one())
+    }
+}
+
+/// A byte pattern repeated over `width` bits.
+fn pattern(bytes: &[u8], width: u32) -> BigUint {
+    let n = width.div_ceil(8) as usize;
+    let le: Vec<u8> = (0..n).map(|k| bytes[k % bytes.len()]).collect();
+    BigUint::from_bytes_le(&le) & ((BigUint::one() << width) - BigUint::one())
+}
+
+/// Edge patterns (little-endian bytes, repeated): lane minima, maxima,
+/// all-ones, alternations, small values.
+const EDGES: &[&[u8]] = &[
+    &[0x00],
+    &[0xff],
+    &[0x80],
+    &[0x7f],
+    &[0x00, 0x80],
+    &[0xff, 0x7f],
+    &[0x00, 0x00, 0x00, 0x80],
+    &[0xff, 0xff, 0xff, 0x7f],
+    &[0x01],
+    &[0x55, 0xaa],
+    &[0x01, 0x80, 0xff, 0x7f, 0x00, 0xfe],
+];
+
+/// The concrete inputs for `sema`'s arguments: edge cases, then random ones.
+pub fn concrete_inputs(sema: &Semantics, count: usize, seed: u64) -> Vec<Vec<BigUint>> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|case| {
+            sema.args
+                .iter()
+                .enumerate()
+                .map(|(k, a)| {
+                    if let Some((lo, hi)) = a.imm_range {
+                        let span = (hi - lo) as u64 + 1;
+                        let v = match case {
+                            0 => lo,
+                            1 => hi,
+                            2 => 0i64.clamp(lo, hi),
+                            3 => 1i64.clamp(lo, hi),
+                            _ => lo + (rng.next() % span) as i64,
+                        };
+                        let m = 1i128 << a.width;
+                        return BigUint::from(((i128::from(v) % m + m) % m) as u128);
+                    }
+                    if case < EDGES.len() {
+                        pattern(EDGES[(case + 3 * k) % EDGES.len()], a.width)
+                    } else {
+                        rng.bits(a.width)
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn hex(v: &BigUint, width: u32) -> String {
+    format!("{:0>w$}", v.to_str_radix(16), w = width.div_ceil(4) as usize)
+}
+
+/// Runs both on `cases`; the first differing input, or why none was found.
+fn differ_concretely(qemu: &Semantics, manual: &Semantics, cases: &[Vec<BigUint>]) -> Result<Option<Witness>, String> {
+    for args in cases {
+        let q = Machine::new(&mut Concrete, qemu).run(args).map_err(|e| format!("qemu semantics: {e}"))?;
+        let m = Machine::new(&mut Concrete, manual).run(args).map_err(|e| format!("manual semantics: {e}"))?;
+        if q != m {
+            let words = qemu.result.width.div_ceil(32);
+            let word_of = |v: &BigUint, w: u32| (v >> (32 * w)) & BigUint::from(0xffff_ffffu32);
+            let word = (0..words).find(|&w| word_of(&q, w) != word_of(&m, w)).unwrap_or(0);
+            return Ok(Some(Witness {
+                inputs: qemu.args.iter().zip(args).map(|(a, v)| (a.name.clone(), hex(v, a.width))).collect(),
+                word,
+                qemu: hex(&word_of(&q, word), 32),
+                manual: hex(&word_of(&m, word), 32),
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// Compares one translated manual entry with the QEMU semantics.
+pub fn compare(qemu: &Semantics, manual: &Semantics, budget_ms: u32) -> ManualVerdict {
+    let cases = concrete_inputs(qemu, CONCRETE_CASES, 0x4856_584d_414e_5541);
+    let concrete = differ_concretely(qemu, manual, &cases);
+    let disagreed = |witness: Option<Witness>, summary: String| ManualVerdict::Disagreed {
+        witness,
+        summary,
+        recorded: false,
+        correction: None,
+    };
+    match concrete {
+        Ok(Some(w)) => {
+            let summary = format!("result word {}: qemu 0x{}, manual 0x{}", w.word, w.qemu, w.manual);
+            return disagreed(Some(w), summary);
+        }
+        Ok(None) => {}
+        Err(e) => return ManualVerdict::Unknown { reason: format!("evaluation failed: {e}") },
+    }
+    let identity: Vec<usize> = (0..qemu.args.len()).collect();
+    match prove_equal(qemu, manual, &identity, budget_ms) {
+        Verdict::Equal => ManualVerdict::Agreed { by: "z3".into() },
+        Verdict::Differ => disagreed(
+            None,
+            format!("Z3 finds a differing input ({CONCRETE_CASES} concrete inputs agreed)"),
+        ),
+        Verdict::Unknown(r) => ManualVerdict::Unknown {
+            reason: format!("z3: {r}; agreed on {CONCRETE_CASES} concrete inputs"),
+        },
+    }
+}
+
+/// Cross-checks every manual entry that has QEMU semantics. `progress` is
+/// called with (entries done, entries to check, tag) as each finishes.
+pub fn cross_check(
+    front: &FrontEnd,
+    manual: &BTreeMap<String, ManualEntry>,
+    macros: &MacroTable,
+    corrections: &[Correction],
+    budget_ms: u32,
+    progress: &(dyn Fn(usize, usize, &str) + Sync),
+) -> CrossCheck {
+    let qemu: BTreeMap<&str, (&Semantics, &Binding)> = front
+        .in_scope
+        .iter()
+        .filter_map(|t| Some((t.def.tag.as_str(), (t.result.as_ref().ok()?, t.binding.as_ref()?))))
+        .collect();
+    let mut report = CrossCheck { budget_ms, concrete_cases: CONCRETE_CASES, ..CrossCheck::default() };
+    let mut work = Vec::new();
+    for (tag, entry) in manual {
+        match qemu.get(tag.as_str()) {
+            Some(&(s, b)) => work.push((tag, entry, s, b)),
+            None => report.no_qemu.push(tag.clone()),
+        }
+    }
+    let total = work.len();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let mut entries: Vec<EntryReport> = work
+        .par_iter()
+        .map(|&(tag, entry, sema, binding)| {
+            let verdict = match translate_manual(tag, &entry.spec, binding, macros) {
+                Err(fault) => ManualVerdict::Unparsed { fault },
+                Ok(m) => compare(sema, &m, budget_ms),
+            };
+            let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            progress(n, total, tag);
+            EntryReport { tag: tag.clone(), intrinsic: entry.hvx_intrinsic.clone(), verdict }
+        })
+        .collect();
+    entries.sort_by(|a, b| a.tag.cmp(&b.tag));
+    let recorded: BTreeMap<&str, &Correction> = corrections.iter().map(|c| (c.tag.as_str(), c)).collect();
+    for e in &mut entries {
+        match &mut e.verdict {
+            ManualVerdict::Agreed { .. } => report.agreed += 1,
+            ManualVerdict::Unknown { .. } => report.unknown += 1,
+            ManualVerdict::Unparsed { .. } => report.unparsed += 1,
+            ManualVerdict::Disagreed { recorded: r, correction, .. } => {
+                report.disagreed += 1;
+                match recorded.get(e.tag.as_str()) {
+                    Some(c) => {
+                        *r = true;
+                        *correction = Some(format!("{} (sides with {})", c.reason, c.sides_with));
+                    }
+                    None => report.unrecorded += 1,
+                }
+            }
+        }
+    }
+    let disagreeing: BTreeSet<&str> = entries
+        .iter()
+        .filter(|e| matches!(e.verdict, ManualVerdict::Disagreed { .. }))
+        .map(|e| e.tag.as_str())
+        .collect();
+    report.stale_corrections =
+        corrections.iter().filter(|c| !disagreeing.contains(c.tag.as_str())).map(|c| c.tag.clone()).collect();
+    report.entries = entries;
+    report
+}
