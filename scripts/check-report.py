@@ -1,12 +1,15 @@
 """Checks front-end reports: `hydride gen --report-json` writes one per ISA
-({"x86": …, "arm": …}); `hydride isa <isa> --report-json` writes one.
+({"x86": …, "arm": …, "hvx": …}); `hydride isa <isa> --report-json` writes one.
 
 x86: required fields, consistent counts, no mismatch, every intrinsic that
 did not validate named with its reason, and the validated floor (here or by
 the recorded hardware verdicts).
 ARM: every in-scope intrinsic validated under qemu-aarch64 or named with its
 reason, no mismatch, every exclusion by reason, the intrinsic → encoding →
-execute mapping complete, and the validated floor."""
+execute mapping complete, and the validated floor.
+HVX: every definition in scope or excluded by reason, every untranslated or
+unrun one named, no mismatch, at least 342 validated under qemu-hexagon, and
+every disagreement with the manual recorded as a correction."""
 import json
 import sys
 
@@ -64,7 +67,28 @@ def check_x86(report):
           f"{report['validated_by_record']} by the record), {report['unvalidated']} unvalidated, 0 mismatched")
 
 
+def check_hvx(report):
+    required = ["definitions", "excluded", "excluded_reasons", "in_scope", "translated", "validated", "mismatched",
+                "not_run", "by_form", "faults", "mismatches", "not_run_list"]
+    missing = [k for k in required if k not in report]
+    assert not missing, f"hvx: missing fields: {missing}"
+    assert report["definitions"] == report["in_scope"] + sum(report["excluded"].values()), "hvx: total = in scope + excluded"
+    assert set(report["excluded"]) == set(report["excluded_reasons"]), "hvx: every exclusion has its reason"
+    assert report["mismatched"] == 0, report["mismatches"][:5]
+    assert len(report["faults"]) == report["in_scope"] - report["translated"], "hvx: every untranslated definition is named"
+    assert len(report["not_run_list"]) == report["not_run"], "hvx: every instruction not run is named"
+    if report["validated"] or report["not_run"]:
+        assert report["validated"] + report["not_run"] == report["translated"], "hvx: every translated one ran or is named"
+        assert report["validated"] >= 342, f"hvx: validated {report['validated']} < 342"
+    manual = report.get("manual")
+    if manual:
+        unrecorded = [d for d in manual.get("entries", []) if d.get("verdict") == "disagreed" and not d.get("recorded")]
+        assert not unrecorded, f"hvx: manual disagreements without a correction: {unrecorded[:3]}"
+    print(f"hvx report ok: {report['validated']} of {report['in_scope']} in scope validated under qemu-hexagon, "
+          f"{report['translated']} translated, 0 mismatched")
+
+
 report = json.load(open(sys.argv[1]))
-reports = report if "isa" not in report else {report["isa"]: report}
+reports = report if "isa" not in report and "definitions" not in report else {report.get("isa", "hvx"): report}
 for isa, r in reports.items():
-    {"x86": check_x86, "arm": check_arm}[isa](r)
+    {"x86": check_x86, "arm": check_arm, "hvx": check_hvx}[isa](r)

@@ -31,8 +31,8 @@ use super::data::ManualEntry;
 use super::front::{token_at, Fault, FrontEnd};
 use crate::classify::proof::{prove_equal, Verdict};
 use crate::eval::{Concrete, Machine};
-use crate::sema::ir::{Semantics, Span};
-use num_bigint::BigUint;
+use crate::sema::ir::{BinOp, Expr, Place, Semantics, Span, Stmt, StmtKind};
+use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -91,7 +91,9 @@ pub struct Witness {
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum ManualVerdict {
     /// Equal: by Z3 (`z3`), after agreeing on every concrete input.
-    Agreed { by: String },
+    Agreed {
+        by: String,
+    },
     Disagreed {
         /// A differing input, when one was evaluated (Z3 gives none here).
         witness: Option<Witness>,
@@ -102,9 +104,13 @@ pub enum ManualVerdict {
         #[serde(skip_serializing_if = "Option::is_none")]
         correction: Option<String>,
     },
-    Unknown { reason: String },
+    Unknown {
+        reason: String,
+    },
     /// The manual's text does not lex, expand, parse or translate.
-    Unparsed { fault: Fault },
+    Unparsed {
+        fault: Fault,
+    },
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -409,6 +415,44 @@ fn differ_concretely(qemu: &Semantics, manual: &Semantics, cases: &[Vec<BigUint>
     Ok(None)
 }
 
+/// `sema` with each immediate argument first confined to the bits the
+/// instruction decodes (zero- or sign-extended from `imm_bits`), so that
+/// a proof over all 32-bit argument values compares encodable ones only.
+pub fn confine_immediates(sema: &Semantics) -> Semantics {
+    let mut out = sema.clone();
+    let mut prologue = Vec::new();
+    for a in &sema.args {
+        let Some(bits) = a.imm_bits.filter(|&b| b < a.width) else { continue };
+        let signed = a.imm_range.is_some_and(|(lo, _)| lo < 0);
+        let value = if signed {
+            let sign = Expr::Slice {
+                base: Box::new(Expr::var(&a.name)),
+                hi: Box::new(Expr::int(i64::from(bits - 1))),
+                lo: Box::new(Expr::int(i64::from(bits - 1))),
+            };
+            Expr::Select {
+                cond: Box::new(Expr::binary(
+                    BinOp::Eq,
+                    Expr::Call { func: "AsInteger".into(), args: vec![sign, Expr::int(1)] },
+                    Expr::int(1),
+                )),
+                then: Box::new(Expr::Int((BigInt::one() << (a.width - bits)) - 1)),
+                otherwise: Box::new(Expr::int(0)),
+            }
+        } else {
+            Expr::int(0)
+        };
+        let range = Some((Expr::int(i64::from(a.width - 1)), Expr::int(i64::from(bits))));
+        prologue.push(Stmt {
+            span: Span::default(),
+            kind: StmtKind::Assign { place: Place { var: a.name.clone(), range }, value },
+        });
+    }
+    prologue.append(&mut out.body);
+    out.body = prologue;
+    out
+}
+
 /// Compares one translated manual entry with the QEMU semantics.
 pub fn compare(qemu: &Semantics, manual: &Semantics, budget_ms: u32) -> ManualVerdict {
     let cases = concrete_inputs(qemu, CONCRETE_CASES, 0x4856_584d_414e_5541);
@@ -428,15 +472,14 @@ pub fn compare(qemu: &Semantics, manual: &Semantics, budget_ms: u32) -> ManualVe
         Err(e) => return ManualVerdict::Unknown { reason: format!("evaluation failed: {e}") },
     }
     let identity: Vec<usize> = (0..qemu.args.len()).collect();
-    match prove_equal(qemu, manual, &identity, budget_ms) {
+    match prove_equal(&confine_immediates(qemu), &confine_immediates(manual), &identity, budget_ms) {
         Verdict::Equal => ManualVerdict::Agreed { by: "z3".into() },
-        Verdict::Differ => disagreed(
-            None,
-            format!("Z3 finds a differing input ({CONCRETE_CASES} concrete inputs agreed)"),
-        ),
-        Verdict::Unknown(r) => ManualVerdict::Unknown {
-            reason: format!("z3: {r}; agreed on {CONCRETE_CASES} concrete inputs"),
-        },
+        Verdict::Differ => {
+            disagreed(None, format!("Z3 finds a differing input ({CONCRETE_CASES} concrete inputs agreed)"))
+        }
+        Verdict::Unknown(r) => {
+            ManualVerdict::Unknown { reason: format!("z3: {r}; agreed on {CONCRETE_CASES} concrete inputs") }
+        }
     }
 }
 
