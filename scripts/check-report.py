@@ -81,11 +81,22 @@ def check_hvx(report):
         assert report["validated"] + report["not_run"] == report["translated"], "hvx: every translated one ran or is named"
         assert report["validated"] >= 342, f"hvx: validated {report['validated']} < 342"
     manual = report.get("manual")
-    if manual:
-        unrecorded = [d for d in manual.get("entries", []) if d.get("verdict") == "disagreed" and not d.get("recorded")]
-        assert not unrecorded, f"hvx: manual disagreements without a correction: {unrecorded[:3]}"
+    summary = ""
+    if manual is not None:
+        entries = manual["entries"]
+        verdicts = [e["verdict"] for e in entries]
+        for v in ("agreed", "disagreed", "unknown", "unparsed"):
+            assert verdicts.count(v) == manual[v], f"hvx: manual {v} count {manual[v]} != {verdicts.count(v)} entries"
+        unrecorded = [e["tag"] for e in entries if e["verdict"] == "disagreed" and not e.get("recorded")]
+        assert not unrecorded, f"hvx: manual disagreements without a correction: {unrecorded}"
+        assert all(e.get("correction") for e in entries if e["verdict"] == "disagreed"), "hvx: a disagreement has no reason"
+        assert not manual["stale_corrections"], f"hvx: corrections for entries that agree: {manual['stale_corrections']}"
+        assert len(entries) + len(manual["no_qemu"]) >= 321, f"hvx: {len(entries)} manual entries compared"
+        assert manual["agreed"] >= 200, f"hvx: only {manual['agreed']} manual entries agree"
+        summary = (f"; manual: {manual['agreed']} agreed, {manual['disagreed']} disagreed (all recorded), "
+                   f"{manual['unknown']} unknown, {manual['unparsed']} unparsed")
     print(f"hvx report ok: {report['validated']} of {report['in_scope']} in scope validated under qemu-hexagon, "
-          f"{report['translated']} translated, 0 mismatched")
+          f"{report['translated']} translated, 0 mismatched{summary}")
 
 
 report = json.load(open(sys.argv[1]))

@@ -109,6 +109,12 @@ enum Command {
         /// Use no record: what this host cannot execute is unvalidated.
         #[arg(long, conflicts_with = "record")]
         no_record: bool,
+        /// HVX: also cross-check every instruction against the manual's
+        /// pseudocode (hydride/HVXInsts.json), proved equal or different with
+        /// Z3 (a 32-bit slice at a time where the whole is too large); each
+        /// disagreement must be recorded in isa-specs/hvx/corrections.yaml.
+        #[arg(long)]
+        manual: bool,
 
         /// Write the full report (counts, per-CPUID counts, every failure) as JSON.
         #[arg(long)]
@@ -270,12 +276,15 @@ fn main() -> Result<()> {
             verbose,
             record,
             no_record,
+            manual,
         } => {
             if isa == Isa::Hvx {
                 if record.is_some() || no_record || corrections.is_some() || no_corrections || filter.is_some() || jobs.is_some() {
                     bail!("--record, --no-record, --corrections, --filter and --jobs apply to x86 and ARM");
                 }
-                isa_hvx(isa_data, validate, report_json, semantics_json, print, cc, work_dir, verbose)?
+                isa_hvx(HvxArgs { isa_data, validate, manual, report_json, semantics_json, print, cc, work_dir, verbose })?
+            } else if manual {
+                bail!("--manual applies to HVX: x86 and ARM have no second source to cross-check");
             } else if isa == Isa::Arm {
                 if record.is_some() || no_record {
                     bail!("--record and --no-record apply to x86: ARM runs under qemu-aarch64 on every host and needs no record");
@@ -406,18 +415,29 @@ const HVX_MACROS: &str = "isa-specs/hvx/macros.yaml";
 /// Corrections to Qualcomm's definitions found by execution.
 const HVX_CORRECTIONS: &str = "isa-specs/hvx/definition-corrections.yaml";
 
-/// `hydride isa hvx`: translate and (with --validate) run under qemu-hexagon.
-#[allow(clippy::too_many_arguments)]
-fn isa_hvx(
+struct HvxArgs {
     isa_data: PathBuf,
     validate: bool,
+    manual: bool,
     report_json: Option<PathBuf>,
     semantics_json: Option<PathBuf>,
     print: bool,
     cc: PathBuf,
     work_dir: Option<PathBuf>,
     verbose: bool,
-) -> Result<()> {
+}
+
+/// The manual's macros, as the project reads them.
+const HVX_MANUAL_MACROS: &str = "isa-specs/hvx/manual-macros.yaml";
+/// Disagreements with the manual, each with the source execution sides with.
+const HVX_MANUAL_CORRECTIONS: &str = "isa-specs/hvx/corrections.yaml";
+/// Z3 budget per manual cross-check query.
+const HVX_MANUAL_BUDGET_MS: u32 = 2000;
+
+/// `hydride isa hvx`: translate, (with --validate) run under qemu-hexagon,
+/// (with --manual) cross-check against the manual.
+fn isa_hvx(a: HvxArgs) -> Result<()> {
+    let HvxArgs { isa_data, validate, manual, report_json, semantics_json, print, cc, work_dir, verbose } = a;
     use dialectgen::isa::hvx::{c::macros::MacroTable, data::HvxSources, front, harness, report};
     let sources = HvxSources::under(&isa_data);
     if !sources.definitions.exists() {
@@ -443,7 +463,10 @@ fn isa_hvx(
         eprintln!("validating {n} HVX instructions under {}", cfg.runner.describe());
         outcomes = dialectgen::isa::hvx::validate::validate(&fe.in_scope, &fe.info, &cfg);
     }
-    let rep = report::build(&fe, &outcomes);
+    let mut rep = report::build(&fe, &outcomes);
+    if manual {
+        rep.manual = Some(serde_json::to_value(hvx_manual_cross_check(&sources, &fe, verbose)?)?);
+    }
     if verbose {
         for f in &rep.faults {
             eprintln!("{f}");
@@ -472,6 +495,62 @@ fn isa_hvx(
         bail!("{} HVX instructions disagree with the emulator", rep.mismatched);
     }
     Ok(())
+}
+
+/// The manual cross-check of `hydride isa hvx --manual`, with its summary on stderr.
+fn hvx_manual_cross_check(
+    sources: &dialectgen::isa::hvx::data::HvxSources,
+    fe: &dialectgen::isa::hvx::front::FrontEnd,
+    verbose: bool,
+) -> Result<dialectgen::isa::hvx::manual::CrossCheck> {
+    use dialectgen::isa::hvx::{data, manual};
+    if !sources.manual.exists() {
+        bail!("no HVX manual pseudocode at {} (use --isa-data or HYDRIDE_ISA_DATA)", sources.manual.display());
+    }
+    let macros_path = repository_path(HVX_MANUAL_MACROS)
+        .context("isa-specs/hvx/manual-macros.yaml not found (run from the repository)")?;
+    let macros = manual::manual_macros(&macros_path)?;
+    let corrections = match repository_path(HVX_MANUAL_CORRECTIONS) {
+        Some(p) => manual::read_corrections(&p)?,
+        None => Vec::new(),
+    };
+    let entries = data::read_manual(&sources.manual)?;
+    eprintln!("cross-checking {} manual entries with Z3", entries.len());
+    let bar = ProgressBar::new(entries.len() as u64);
+    bar.set_style(ProgressStyle::with_template("manual {bar:30} {pos}/{len} {msg}").expect("a valid progress template"));
+    let check = manual::cross_check(fe, &entries, &macros, &corrections, HVX_MANUAL_BUDGET_MS, &|done, total, tag| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        bar.set_message(tag.to_string());
+    });
+    bar.finish_and_clear();
+    for e in &check.entries {
+        use manual::ManualVerdict::*;
+        match &e.verdict {
+            Agreed { .. } => {}
+            Disagreed { summary, recorded, correction, .. } => match (recorded, correction) {
+                (true, Some(c)) if verbose => eprintln!("manual: {} disagrees ({summary}): recorded: {c}", e.tag),
+                (true, _) => {}
+                _ => eprintln!("manual: {} disagrees and isa-specs/hvx/corrections.yaml does not record it: {summary}", e.tag),
+            },
+            Unknown { reason } if verbose => eprintln!("manual: {} unknown: {reason}", e.tag),
+            Unparsed { fault } if verbose => eprintln!("manual: {fault}"),
+            _ => {}
+        }
+    }
+    for tag in &check.stale_corrections {
+        eprintln!("manual: {tag} is recorded as a disagreement in isa-specs/hvx/corrections.yaml but does not disagree");
+    }
+    eprintln!(
+        "manual cross-check: {} agreed, {} disagreed ({} recorded), {} unknown, {} unparsed; {} entries without QEMU semantics",
+        check.agreed,
+        check.disagreed,
+        check.disagreed - check.unrecorded,
+        check.unknown,
+        check.unparsed,
+        check.no_qemu.len()
+    );
+    Ok(check)
 }
 
 struct ArmArgs {

@@ -72,6 +72,8 @@ struct Prepared {
     masking: Masking,
     mask: Option<MaskShape>,
     param: Parameterized,
+    /// The canonical form's results on the inputs merging screens with.
+    samples: super::merge::Samples,
 }
 
 /// Takes the mask step off a masked instruction when Z3 proves that putting
@@ -138,7 +140,8 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32, masks: MaskModel) -> (
                     Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))),
                 );
             }
-            (i, Ok(Prepared { canonical, masking, mask, param }))
+            let samples = super::merge::Samples::new(&canonical.sema);
+            (i, Ok(Prepared { canonical, masking, mask, param, samples }))
         })
         .collect();
     let mut buckets: BTreeMap<String, Vec<(usize, Prepared)>> = BTreeMap::new();
@@ -175,10 +178,11 @@ fn merge_templates(
 ) -> Vec<Vec<(usize, Prepared)>> {
     // Until nothing merges (a merged group offers new numbers to fit).
     let mut groups = groups;
+    let mut failed = FailedFits::default();
     loop {
         let before = stats.merged_templates;
-        groups = merge_pass(groups, true, timeout_ms, stats);
-        groups = merge_pass(groups, false, timeout_ms, stats);
+        groups = merge_pass(groups, true, timeout_ms, stats, &mut failed);
+        groups = merge_pass(groups, false, timeout_ms, stats, &mut failed);
         if stats.merged_templates == before {
             break;
         }
@@ -191,6 +195,14 @@ fn merge_templates(
     out
 }
 
+/// Host and guest groups (their instructions, host template first) that
+/// did not fit: the same pair fails again until one of them changes.
+type FailedFits = std::collections::HashSet<(Vec<usize>, Vec<usize>)>;
+
+fn indices(group: &[(usize, Prepared)]) -> Vec<usize> {
+    group.iter().map(|(i, _)| *i).collect()
+}
+
 /// One pass of [`merge_templates`]: hosts in order of size (descending or
 /// ascending), each offered every later group.
 fn merge_pass(
@@ -198,6 +210,7 @@ fn merge_pass(
     largest_first: bool,
     timeout_ms: u32,
     stats: &mut ClassStats,
+    failed: &mut FailedFits,
 ) -> Vec<Vec<(usize, Prepared)>> {
     groups.retain(|g| !g.is_empty());
     if largest_first {
@@ -213,17 +226,28 @@ fn merge_pass(
         let host = &groups[a];
         let values: Vec<&[BigInt]> = host.iter().map(|(_, p)| p.param.values.as_slice()).collect();
         let fitter = super::merge::Host::new(&host[0].1.param.template, values);
-        let fitted: Vec<(usize, Vec<super::merge::Fitted>)> = (a + 1..groups.len())
+        let host_indices = indices(host);
+        let outcomes: Vec<(usize, Option<Vec<super::merge::Fitted>>)> = (a + 1..groups.len())
             .into_par_iter()
             .filter(|&b| !absorbed[b] && fitter.same_shape(&groups[b][0].1.canonical.sema))
-            .filter_map(|b| {
+            .filter(|&b| !failed.contains(&(host_indices.clone(), indices(&groups[b]))))
+            .map(|b| {
                 let fits = groups[b]
                     .iter()
-                    .map(|(_, p)| fitter.fit(&p.canonical.sema, p.param.signature(), timeout_ms))
-                    .collect::<Option<Vec<_>>>()?;
-                Some((b, fits))
+                    .map(|(_, p)| fitter.fit(&p.canonical.sema, &p.samples, p.param.signature(), timeout_ms))
+                    .collect::<Option<Vec<_>>>();
+                (b, fits)
             })
             .collect();
+        let mut fitted = Vec::new();
+        for (b, fits) in outcomes {
+            match fits {
+                Some(fits) => fitted.push((b, fits)),
+                None => {
+                    failed.insert((host_indices.clone(), indices(&groups[b])));
+                }
+            }
+        }
         let (key, template) = (host[0].1.param.key.clone(), host[0].1.param.template.clone());
         for (b, fits) in fitted {
             absorbed[b] = true;
@@ -255,6 +279,7 @@ fn reorder_arguments(p: &mut Prepared, order: &[usize]) {
     arg_order.extend_from_slice(&canonical.arg_order[order.len()..]);
     canonical.arg_order = arg_order;
     canonical.sema.args = order.iter().map(|&i| canonical.sema.args[i].clone()).collect();
+    p.samples = super::merge::Samples::new(&p.canonical.sema);
     if let Masking::MergeOperand(k) = p.masking {
         p.masking = Masking::MergeOperand(order.iter().position(|&i| i == k).expect("a permutation"));
     }

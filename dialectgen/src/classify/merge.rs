@@ -240,18 +240,42 @@ fn combinations(per_hole: &[Vec<Fit>], sig: &[BigInt]) -> Vec<Vec<BigInt>> {
     out
 }
 
-/// Whether `a` and `b` agree on a few random inputs (argument `k` of `b`
-/// is argument `b_arg_from_a[k]` of `a`).
-fn agree_on_samples(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize]) -> bool {
-    let mut rng = Rng::new(0x5eed);
-    (0..4).all(|_| {
-        let args: Vec<BigUint> =
-            a.args.iter().map(|x| random_bits(&mut rng, x.imm_bits.unwrap_or(x.width).min(x.width))).collect();
-        let b_args: Vec<BigUint> = b_arg_from_a.iter().map(|&i| args[i].clone()).collect();
-        let x = Machine::new(&mut Concrete, a).run(&args);
-        let y = Machine::new(&mut Concrete, b).run(&b_args);
-        matches!((x, y), (Ok(x), Ok(y)) if x == y)
-    })
+/// An instruction's results on a few random inputs, computed once and
+/// only as far as candidates need them: most candidates differ on the
+/// first input, and every host offered the instruction reuses them.
+pub struct Samples {
+    inputs: Vec<Vec<BigUint>>,
+    outputs: Vec<std::sync::OnceLock<Option<BigUint>>>,
+}
+
+impl Samples {
+    /// The inputs, in `instruction`'s argument order.
+    pub fn new(instruction: &Semantics) -> Samples {
+        let mut rng = Rng::new(0x5eed);
+        let inputs: Vec<Vec<BigUint>> = (0..4)
+            .map(|_| {
+                instruction
+                    .args
+                    .iter()
+                    .map(|x| random_bits(&mut rng, x.imm_bits.unwrap_or(x.width).min(x.width)))
+                    .collect()
+            })
+            .collect();
+        let outputs = inputs.iter().map(|_| std::sync::OnceLock::new()).collect();
+        Samples { inputs, outputs }
+    }
+
+    /// Whether `candidate` computes what `instruction` (the instruction these
+    /// samples were made for) computes on every sample; argument `k` of
+    /// `candidate` is argument `order[k]` of `instruction`.
+    fn agree(&self, instruction: &Semantics, candidate: &Semantics, order: &[usize]) -> bool {
+        self.inputs.iter().zip(&self.outputs).all(|(args, out)| {
+            let x = out.get_or_init(|| Machine::new(&mut Concrete, instruction).run(args).ok());
+            let b_args: Vec<BigUint> = order.iter().map(|&i| args[i].clone()).collect();
+            let y = Machine::new(&mut Concrete, candidate).run(&b_args);
+            matches!((x, y), (Some(x), Ok(y)) if *x == y)
+        })
+    }
 }
 
 /// A class offered as host to other instructions: its template and, per
@@ -289,7 +313,8 @@ impl<'a> Host<'a> {
     /// argument order they need: template argument `k` is the instruction's
     /// argument `order[k]` (arguments of one kind and width may trade
     /// places; the given order is tried first).
-    pub fn fit(&self, instruction: &Semantics, sig: &[BigInt], timeout_ms: u32) -> Option<Fitted> {
+    /// `samples` are the instruction's (see [`Samples::new`]).
+    pub fn fit(&self, instruction: &Semantics, samples: &Samples, sig: &[BigInt], timeout_ms: u32) -> Option<Fitted> {
         if !self.same_shape(instruction) {
             return None;
         }
@@ -299,7 +324,7 @@ impl<'a> Host<'a> {
                 .flat_map(|&i| sig[3 * i..3 * i + 3].iter().cloned())
                 .chain(sig[3 * order.len()..].iter().cloned())
                 .collect();
-            if let Some(values) = self.fit_in_order(instruction, &permuted_sig, &order, timeout_ms) {
+            if let Some(values) = self.fit_in_order(instruction, samples, &permuted_sig, &order, timeout_ms) {
                 return Some(Fitted { values, order });
             }
         }
@@ -309,6 +334,7 @@ impl<'a> Host<'a> {
     fn fit_in_order(
         &self,
         instruction: &Semantics,
+        samples: &Samples,
         sig: &[BigInt],
         order: &[usize],
         timeout_ms: u32,
@@ -329,7 +355,7 @@ impl<'a> Host<'a> {
             {
                 continue;
             }
-            if !agree_on_samples(instruction, &candidate, order) {
+            if !samples.agree(instruction, &candidate, order) {
                 log::debug!("{}: differs on samples with {values:?} (arguments {order:?})", instruction.name);
                 continue;
             }

@@ -63,6 +63,46 @@ fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget
     }
 }
 
+/// Proves `a` and `b` equal one `piece`-bit slice of the result at a time,
+/// each slice a query of its own with the whole budget: the proof of a
+/// lane-wise operation too large to take at once (Z3 simplifies each
+/// slice down to the lanes it reads). Equal when every slice is; the first
+/// differing or unknown slice ends it. Arguments as in
+/// [`prove_equal`].
+pub fn prove_equal_by_slices(
+    a: &Semantics,
+    b: &Semantics,
+    b_arg_from_a: &[usize],
+    budget_ms: u32,
+    piece: u32,
+) -> Verdict {
+    z3::with_z3_config(&z3::Config::new(), || {
+        let width = a.result.width;
+        if width != b.result.width || a.args.len() != b.args.len() || piece == 0 || width % piece != 0 {
+            return prove_in_context(a, b, b_arg_from_a, budget_ms);
+        }
+        let inputs: Vec<BV> =
+            a.args.iter().enumerate().map(|(i, x)| BV::new_const(format!("x{i}"), x.width)).collect();
+        let b_inputs: Vec<BV> = b_arg_from_a.iter().map(|&i| inputs[i].clone()).collect();
+        if b.args.iter().zip(&b_inputs).any(|(arg, bv)| arg.width != bv.get_size()) {
+            return Verdict::Differ;
+        }
+        let (fa, fb) = match (formula_over(a, &inputs), formula_over(b, &b_inputs)) {
+            (Ok(x), Ok(y)) => (x, y),
+            (Err(e), _) | (_, Err(e)) => return Verdict::Unknown(e.to_string()),
+        };
+        for lo in (0..width).step_by(piece as usize) {
+            let (x, y) = (fa.extract(lo + piece - 1, lo), fb.extract(lo + piece - 1, lo));
+            match check_equal(&x, &y, budget_ms, a, b, "slice") {
+                Verdict::Equal => {}
+                Verdict::Differ => return Verdict::Differ,
+                Verdict::Unknown(r) => return Verdict::Unknown(format!("bits {}..{}: {r}", lo, lo + piece)),
+            }
+        }
+        Verdict::Equal
+    })
+}
+
 /// Whether `fa == fb` for every input, within the budget.
 fn check_equal(fa: &BV, fb: &BV, budget_ms: u32, a: &Semantics, b: &Semantics, how: &str) -> Verdict {
     if fa == fb || fa.simplify() == fb.simplify() {

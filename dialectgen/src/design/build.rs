@@ -35,9 +35,10 @@ pub fn value_name(name: &str, taken: &mut Vec<String>) -> String {
     n
 }
 
-/// `_mm512_mask_add_epi32` → `mm512_mask_add_epi32`.
+/// `_mm512_mask_add_epi32` → `mm512_mask_add_epi32`, `V6_vaddhsat` →
+/// `v6_vaddhsat` (MLIR op names are lower case).
 pub fn op_name(intrinsic: &str) -> String {
-    intrinsic.trim_start_matches('_').to_string()
+    intrinsic.trim_start_matches('_').to_lowercase()
 }
 
 /// The values an immediate takes: its vendor range, else `0 ..= 2^bits - 1` (at most a byte).

@@ -42,7 +42,7 @@ pub struct IsaOutput {
 
 /// One instruction set.
 pub trait Isa: Sync {
-    /// `x86`, `arm`: the folder name under `generated/`, `isa-specs/` and the lit tests.
+    /// `x86`, `arm`, `hvx`: the folder name under `generated/`, `isa-specs/` and the lit tests.
     fn name(&self) -> &'static str;
     /// Reads the vendor data, validates, classifies and designs the dialect.
     fn generate(&self, opts: &GenOptions, progress: &dyn Progress) -> Result<IsaOutput, GenError>;
@@ -50,5 +50,5 @@ pub trait Isa: Sync {
 
 /// Every instruction set hydride knows, in generation order.
 pub fn registry() -> Vec<&'static dyn Isa> {
-    vec![&x86::X86, &arm::Arm]
+    vec![&x86::X86, &arm::Arm, &hvx::generate::Hvx]
 }

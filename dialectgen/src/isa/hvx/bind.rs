@@ -56,8 +56,12 @@ fn arg_of(op: &Operand, syntax: &str) -> Result<Arg, BindError> {
     let fail = |m: &str| Err(BindError { operand: op.name.clone(), message: m.to_string() });
     let name = op.source_name().trim_end_matches('V').to_string();
     let (kind, elem, imm_bits) = match op.class {
+        // Lanes are signless: every read says how it takes a lane
+        // (`AsInteger(x, unsigned)`), so the signed and unsigned forms of an
+        // operation differ only in that number and can share a template.
         OperandClass::Vector | OperandClass::Pair => {
-            (ArgKind::Vector, syntax_lane(syntax, op).unwrap_or(ElemType { width: 8, signed: false }), None)
+            let width = syntax_lane(syntax, op).map_or(8, |e| e.width);
+            (ArgKind::Vector, ElemType { width, signed: false }, None)
         }
         OperandClass::Predicate => (ArgKind::Mask, ElemType { width: 1, signed: false }, None),
         OperandClass::Scalar => (ArgKind::Scalar, ElemType { width: 32, signed: true }, None),
@@ -96,7 +100,7 @@ pub fn bind(def: &Definition, info: &InstrInfo) -> Result<Binding, BindError> {
     let (kind, elem) = if info.outs.len() == 1 && first.class == OperandClass::Predicate {
         (ArgKind::Mask, ElemType { width: 1, signed: false })
     } else {
-        (ArgKind::Vector, syntax_lane(&def.syntax, first).unwrap_or(ElemType { width: 8, signed: false }))
+        (ArgKind::Vector, ElemType { width: syntax_lane(&def.syntax, first).map_or(8, |e| e.width), signed: false })
     };
     let result = Arg { name: RESULT.into(), kind, width: offset, elem, imm_bits: None, imm_range: None };
     let mut args = Vec::new();

@@ -29,7 +29,7 @@ use super::c::parser::parse_program;
 use super::c::translate::{Arith, RegBinding, Translator};
 use super::data::ManualEntry;
 use super::front::{token_at, Fault, FrontEnd};
-use crate::classify::proof::{prove_equal, Verdict};
+use crate::classify::proof::{prove_equal, prove_equal_by_slices, Verdict};
 use crate::eval::{Concrete, Machine};
 use crate::sema::ir::{BinOp, Expr, Place, Semantics, Span, Stmt, StmtKind};
 use num_bigint::{BigInt, BigUint};
@@ -472,7 +472,18 @@ pub fn compare(qemu: &Semantics, manual: &Semantics, budget_ms: u32) -> ManualVe
         Err(e) => return ManualVerdict::Unknown { reason: format!("evaluation failed: {e}") },
     }
     let identity: Vec<usize> = (0..qemu.args.len()).collect();
-    match prove_equal(&confine_immediates(qemu), &confine_immediates(manual), &identity, budget_ms) {
+    let (qemu, manual) = (confine_immediates(qemu), confine_immediates(manual));
+    let whole = prove_equal(&qemu, &manual, &identity, budget_ms);
+    // Too large at once: lane by lane (a 32-bit word at a time).
+    let verdict = match whole {
+        Verdict::Unknown(_) => match prove_equal_by_slices(&qemu, &manual, &identity, budget_ms, 32) {
+            Verdict::Equal => return ManualVerdict::Agreed { by: "z3, 32-bit slices".into() },
+            Verdict::Differ => Verdict::Differ,
+            Verdict::Unknown(_) => whole,
+        },
+        v => v,
+    };
+    match verdict {
         Verdict::Equal => ManualVerdict::Agreed { by: "z3".into() },
         Verdict::Differ => {
             disagreed(None, format!("Z3 finds a differing input ({CONCRETE_CASES} concrete inputs agreed)"))

@@ -6,6 +6,7 @@ pub mod bind;
 pub mod c;
 pub mod data;
 pub mod front;
+pub mod generate;
 pub mod manual;
 pub mod scope;
 pub mod harness;
