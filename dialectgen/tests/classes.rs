@@ -28,7 +28,7 @@ fn by_name<'a>(all: &'a [Semantics], name: &str) -> &'a Semantics {
 fn alike_instructions_share_a_class() {
     let all = fixture_semantics();
     assert_eq!(all.len(), 9);
-    let (classes, stats) = classify(&all, 5000, dialectgen::classify::mask::MaskModel::WriteMask);
+    let (classes, stats) = classify(&all, 5000, dialectgen::classify::mask::MaskModel::WriteMask, dialectgen::classify::engine::Numbers::OfSignature);
     assert_eq!(stats.unproved_pairs, 0);
     assert!(stats.rejected.is_empty());
     let class_of = |n: &str| classes.iter().position(|c| c.members.iter().any(|m| m.intrinsic == n)).unwrap();
@@ -63,7 +63,7 @@ fn alike_instructions_share_a_class() {
 #[test]
 fn every_member_is_its_class_template_instantiated() {
     let all = fixture_semantics();
-    let (classes, _) = classify(&all, 5000, dialectgen::classify::mask::MaskModel::WriteMask);
+    let (classes, _) = classify(&all, 5000, dialectgen::classify::mask::MaskModel::WriteMask, dialectgen::classify::engine::Numbers::OfSignature);
     for c in &classes {
         for m in &c.members {
             let original = by_name(&all, &m.intrinsic);

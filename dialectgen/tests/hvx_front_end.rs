@@ -18,15 +18,18 @@ fn macros() -> MacroTable {
 
 #[test]
 fn every_definition_in_scope_translates() {
-    let data = std::env::var("HYDRIDE_ISA_DATA").map(PathBuf::from).unwrap_or_else(|_| repo().join("../shared/isa-data"));
+    let data =
+        std::env::var("HYDRIDE_ISA_DATA").map(PathBuf::from).unwrap_or_else(|_| repo().join("../shared/isa-data"));
     let sources = HvxSources::under(&data);
     if !sources.definitions.exists() {
         common::skip("no HVX vendor data");
         return;
     }
-    let corrections = front::load_corrections(&repo().join("isa-specs/hvx/definition-corrections.yaml")).expect("corrections load");
+    let corrections =
+        front::load_corrections(&repo().join("isa-specs/hvx/definition-corrections.yaml")).expect("corrections load");
     let fe = front::run(&sources, &macros(), &corrections).expect("front end runs");
-    let faults: Vec<String> = fe.in_scope.iter().filter_map(|t| t.result.as_ref().err()).map(|f| f.to_string()).collect();
+    let faults: Vec<String> =
+        fe.in_scope.iter().filter_map(|t| t.result.as_ref().err()).map(|f| f.to_string()).collect();
     for f in &faults {
         eprintln!("{f}");
     }
@@ -34,7 +37,65 @@ fn every_definition_in_scope_translates() {
     assert_eq!(fe.in_scope.len(), 387);
     // Left: the 10 histograms (they update registers they do not name) and
     // the 4 forms executed under a scalar predicate (`if (Ps4)`).
-    let unbound: Vec<_> = fe.in_scope.iter().filter_map(|t| t.result.as_ref().err()).filter(|f| f.stage == "bind").collect();
+    let unbound: Vec<_> =
+        fe.in_scope.iter().filter_map(|t| t.result.as_ref().err()).filter(|f| f.stage == "bind").collect();
     assert_eq!(unbound.len(), 14, "{faults:#?}");
     assert_eq!(faults.len(), 14, "{faults:#?}");
+}
+
+/// `Vd = f(Vu)` over one 1024-bit register of `lane`-bit lanes.
+fn one_operand_binding(lane: u32) -> dialectgen::isa::hvx::bind::Binding {
+    use dialectgen::isa::hvx::c::translate::RegBinding;
+    use dialectgen::sema::ir::{Arg, ArgKind, ElemType};
+    let vec = |name: &str| Arg {
+        name: name.into(),
+        kind: ArgKind::Vector,
+        width: 1024,
+        elem: ElemType { width: lane, signed: false },
+        imm_bits: None,
+        imm_range: None,
+    };
+    let reg = |var: &str, writable| RegBinding { var: var.into(), offset: 0, width: 1024, whole: None, writable };
+    dialectgen::isa::hvx::bind::Binding {
+        args: vec![vec("Vu")],
+        result: vec("dst"),
+        regs: [("VdV".to_string(), reg("dst", true)), ("VuV".to_string(), reg("Vu", false))].into(),
+        prologue: Vec::new(),
+        parts: vec![("VdV".into(), 0, 1024)],
+    }
+}
+
+fn translated(text: &str, lane: u32) -> String {
+    let (sema, _) = front::translate(
+        "V6_test",
+        text,
+        &one_operand_binding(lane),
+        &macros(),
+        dialectgen::isa::hvx::c::translate::Arith::C,
+    );
+    dialectgen::sema::print::semantics_to_string(&sema.expect("translates"))
+}
+
+#[test]
+fn extensions_of_values_already_in_range_are_the_values() {
+    // A signed byte lane sign-extended from 8 bits is the lane itself ...
+    let lane = translated("fHIDE(int i;) fVFOREACH(8, i) { VdV.b[i] = fVSATN(8, fSXTN(8, 16, VuV.b[i]) + 1); }", 8);
+    assert!(!lane.contains("XOR"), "{lane}");
+    assert!(lane.contains("SaturateAs("), "{lane}");
+    // ... a halfword lane's low byte is not.
+    let low = translated("fHIDE(int i;) fVFOREACH(16, i) { VdV.h[i] = fSXTN(8, 16, VuV.h[i]); }", 16);
+    assert!(low.contains("XOR") && low.contains("AND"), "{low}");
+    let zero = translated("fHIDE(int i;) fVFOREACH(16, i) { VdV.uh[i] = fZXTN(8, 16, VuV.uh[i]); }", 16);
+    assert!(zero.contains("AND") && !zero.contains("XOR"), "{zero}");
+    // Signed and unsigned saturation are one built-in with a flag.
+    let unsigned = translated("fHIDE(int i;) fVFOREACH(8, i) { VdV.ub[i] = fVSATUN(8, VuV.ub[i] + 1); }", 8);
+    assert!(unsigned.contains(", 8, 1)"), "{unsigned}");
+}
+
+#[test]
+fn a_loop_written_with_a_stride_of_one_keeps_its_stride() {
+    let stepped = translated("for (fHIDE(int) i = 0; i < fVBYTES(); i += 1) { VdV.b[i] = VuV.b[i]; }", 8);
+    assert!(stepped.contains("i_step"), "{stepped}");
+    let plain = translated("for (fHIDE(int) i = 0; i < fVBYTES(); i++) { VdV.b[i] = VuV.b[i]; }", 8);
+    assert!(!plain.contains("i_step"), "{plain}");
 }

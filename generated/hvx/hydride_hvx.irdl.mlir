@@ -238,8 +238,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackhub_sat
   //   V6_vpackhub_sat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateU(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := SaturateU(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8, 1)
+  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := SaturateAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vpackhub_sat {
     %o0_0 = irdl.is vector<64xi16>
@@ -254,8 +254,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackhb_sat
   //   V6_vpackhb_sat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := Saturate(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := Saturate(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8, 0)
+  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := SaturateAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vpackhb_sat {
     %o0_0 = irdl.is vector<64xi16>
@@ -270,8 +270,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackwuh_sat
   //   V6_vpackwuh_sat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateU(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := SaturateU(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16, 1)
+  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vpackwuh_sat {
     %o0_0 = irdl.is vector<32xi32>
@@ -286,8 +286,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackwh_sat
   //   V6_vpackwh_sat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := Saturate(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16, 0)
+  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vpackwh_sat {
     %o0_0 = irdl.is vector<32xi32>
@@ -508,7 +508,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
   //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -526,7 +526,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
   //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + accum), 64, 0), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + accum), 64, 0), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -545,7 +545,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))
   //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -564,7 +564,7 @@ irdl.dialect @hydride_hvx {
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
   //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 64, 0)
   //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -583,7 +583,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((Rt >> 0), 16, 0))
   //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * (Rt >> 16))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat {
     %o0_0 = irdl.is vector<128xi16>
@@ -602,7 +602,7 @@ irdl.dialect @hydride_hvx {
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
   //       accum := WrapAs((accum + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((Rt >> 0), 16, 0))), 64, 0)
   //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * (Rt >> 16))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -621,7 +621,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat {
     %o0_0 = irdl.is vector<64xi16>
@@ -640,7 +640,7 @@ irdl.dialect @hydride_hvx {
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)), 64, 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -659,7 +659,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := WrapAs(WrapAs((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsuisat {
     %o0_0 = irdl.is vector<128xi16>
@@ -678,7 +678,7 @@ irdl.dialect @hydride_hvx {
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)), 64, 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(accum, 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsuisat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1256,7 +1256,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrwv
   //   V6_vasrwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5)) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5)) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5))))
+  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32)))
   //     ENDFOR
   irdl.operation @v6_vasrwv {
     %o0_0 = irdl.is vector<32xi32>
@@ -1271,7 +1271,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaslwv
   //   V6_vaslwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5)) < 0) ? ((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5)) - 1)) >> 1) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5))))
+  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) < 0) ? ((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) - 1)) >> 1) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32)))
   //     ENDFOR
   irdl.operation @v6_vaslwv {
     %o0_0 = irdl.is vector<32xi32>
@@ -1286,7 +1286,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlsrwv
   //   V6_vlsrwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5)) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) << (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5)) - 1)) << 1), 32, 1) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 6) - 1)) XOR (1 << 5)) - (1 << 5))))
+  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) << (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) - 1)) << 1), 32, 1) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32)))
   //     ENDFOR
   irdl.operation @v6_vlsrwv {
     %o0_0 = irdl.is vector<32xi32>
@@ -1346,7 +1346,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrhv
   //   V6_vasrhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4)) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4)) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4))))
+  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16)))
   //     ENDFOR
   irdl.operation @v6_vasrhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -1361,7 +1361,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaslhv
   //   V6_vaslhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4)) < 0) ? ((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4)) - 1)) >> 1) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4))))
+  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) < 0) ? ((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) - 1)) >> 1) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16)))
   //     ENDFOR
   irdl.operation @v6_vaslhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -1376,7 +1376,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlsrhv
   //   V6_vlsrhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4)) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) << (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4)) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) >> (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 5) - 1)) XOR (1 << 4)) - (1 << 4))))
+  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) << (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) >> (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16)))
   //     ENDFOR
   irdl.operation @v6_vlsrhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -1465,8 +1465,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((Saturate((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((Saturate((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1484,8 +1484,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((Saturate((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((Saturate((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1503,8 +1503,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1522,8 +1522,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateU((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateU((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1541,8 +1541,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1560,8 +1560,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateU((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 1), 32, 1) >> shamt), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateU((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> shamt), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 1), 32, 1) >> shamt), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> shamt), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1579,8 +1579,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateU((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateU((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1598,8 +1598,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1617,8 +1617,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhbsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((Saturate((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((Saturate((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 0) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 0) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1636,8 +1636,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhbrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((Saturate((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((Saturate((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 0) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 0) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1655,8 +1655,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateU((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 1), 32, 0) >> shamt), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateU((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) >> shamt), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 1), 32, 0) >> shamt), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) >> shamt), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1674,8 +1674,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateU((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1692,8 +1692,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundwh
   //   V6_vroundwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((Saturate(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((Saturate(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1708,8 +1708,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundwuh
   //   V6_vroundwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateU(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateU(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1724,8 +1724,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrounduwuh
   //   V6_vrounduwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateU(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) + 32768) >> 16), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateU(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + 32768) >> 16), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) + 32768) >> 16), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + 32768) >> 16), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vrounduwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1740,8 +1740,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundhb
   //   V6_vroundhb(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((Saturate(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((Saturate(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 0) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 0) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhb {
     %o0_0 = irdl.is vector<64xi16>
@@ -1756,8 +1756,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundhub
   //   V6_vroundhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateU(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateU(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhub {
     %o0_0 = irdl.is vector<64xi16>
@@ -1772,8 +1772,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrounduhub
   //   V6_vrounduhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateU(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) + 128) >> 8), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateU(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + 128) >> 8), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) + 128) >> 8), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + 128) >> 8), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vrounduhub {
     %o0_0 = irdl.is vector<64xi16>
@@ -2046,7 +2046,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddubsat
   //   V6_vaddubsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateU(((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1)) + (AsInteger(Vv[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddubsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2061,8 +2061,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddubsat_dv
   //   V6_vaddubsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateU(((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1)) + (AsInteger(Vvv[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1))), 8)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateU(((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) AND ((1 << 8) - 1)) + (AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) AND ((1 << 8) - 1))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vvv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
+  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) + AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddubsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2077,7 +2077,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsububsat
   //   V6_vsububsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateU(((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1)) - (AsInteger(Vv[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsububsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2092,8 +2092,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsububsat_dv
   //   V6_vsububsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateU(((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1)) - (AsInteger(Vvv[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1))), 8)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateU(((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) AND ((1 << 8) - 1)) - (AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) AND ((1 << 8) - 1))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vvv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
+  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) - AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsububsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2108,7 +2108,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduhsat
   //   V6_vadduhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateU(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1)) + (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vadduhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2123,8 +2123,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduhsat_dv
   //   V6_vadduhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateU(((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1)) + (AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1))), 16)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateU(((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND ((1 << 16) - 1)) + (AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND ((1 << 16) - 1))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vadduhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2139,7 +2139,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhsat
   //   V6_vsubuhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateU(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1)) - (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2154,8 +2154,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhsat_dv
   //   V6_vsubuhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateU(((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1)) - (AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1))), 16)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateU(((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND ((1 << 16) - 1)) - (AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND ((1 << 16) - 1))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) - AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) - AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2170,7 +2170,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduwsat
   //   V6_vadduwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateU(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1)) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vadduwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2185,8 +2185,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduwsat_dv
   //   V6_vadduwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateU(((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1)) + (AsInteger(Vvv[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1))), 32)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateU(((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND ((1 << 32) - 1)) + (AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND ((1 << 32) - 1))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vvv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vadduwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2201,7 +2201,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuwsat
   //   V6_vsubuwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateU(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1)) - (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2216,8 +2216,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuwsat_dv
   //   V6_vsubuwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateU(((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1)) - (AsInteger(Vvv[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1))), 32)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateU(((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND ((1 << 32) - 1)) - (AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND ((1 << 32) - 1))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) - AsInteger(Vvv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) - AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2232,7 +2232,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddbsat
   //   V6_vaddbsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := Saturate(((((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) + (((AsInteger(Vv[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vaddbsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2247,8 +2247,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddbsat_dv
   //   V6_vaddbsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := Saturate(((((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) + (((AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))), 8)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := Saturate(((((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) + (((AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
+  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) + AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vaddbsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2263,7 +2263,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubbsat
   //   V6_vsubbsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := Saturate(((((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) - (((AsInteger(Vv[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsubbsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2278,8 +2278,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubbsat_dv
   //   V6_vsubbsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := Saturate(((((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) - (((AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))), 8)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := Saturate(((((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) - (((AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
+  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) - AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsubbsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2294,7 +2294,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddhsat
   //   V6_vaddhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) + (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vaddhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2309,8 +2309,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddhsat_dv
   //   V6_vaddhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) + (((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))), 16)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := Saturate(((((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) + (((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vaddhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2325,7 +2325,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubhsat
   //   V6_vsubhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) - (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsubhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2340,8 +2340,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubhsat_dv
   //   V6_vsubhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) - (((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))), 16)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := Saturate(((((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) - (((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) - AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsubhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2356,7 +2356,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddwsat
   //   V6_vaddwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) + (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2371,8 +2371,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddwsat_dv
   //   V6_vaddwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) + (((AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))), 32)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := Saturate(((((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) + (((AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2387,7 +2387,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubwsat
   //   V6_vsubwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) - (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsubwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2402,8 +2402,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubwsat_dv
   //   V6_vsubwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) - (((AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))), 32)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := Saturate(((((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) - (((AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) - AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsubwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2418,7 +2418,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgub
   //   V6_vavgub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1)) + (AsInteger(Vv[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1))) >> 1)
+  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgub {
     %o0_0 = irdl.is vector<128xi8>
@@ -2433,7 +2433,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgubrnd
   //   V6_vavgubrnd(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1)) + (AsInteger(Vv[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1))) + 1) >> 1)
+  //       dst[((i * 8) + 7):(i * 8)] := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) + 1) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgubrnd {
     %o0_0 = irdl.is vector<128xi8>
@@ -2448,7 +2448,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguh
   //   V6_vavguh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1)) + (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1))) >> 1)
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2463,7 +2463,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguhrnd
   //   V6_vavguhrnd(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1)) + (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) AND ((1 << 16) - 1))) + 1) >> 1)
+  //       dst[((i * 16) + 15):(i * 16)] := (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) + 1) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguhrnd {
     %o0_0 = irdl.is vector<64xi16>
@@ -2478,7 +2478,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguw
   //   V6_vavguw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1)) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1))) >> 1)
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2493,7 +2493,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguwrnd
   //   V6_vavguwrnd(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1)) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) AND ((1 << 32) - 1))) + 1) >> 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)) + 1) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguwrnd {
     %o0_0 = irdl.is vector<32xi32>
@@ -2508,7 +2508,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgb
   //   V6_vavgb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) + (((AsInteger(Vv[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))) >> 1)
+  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgb {
     %o0_0 = irdl.is vector<128xi8>
@@ -2523,7 +2523,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgbrnd
   //   V6_vavgbrnd(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((((((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) + (((AsInteger(Vv[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))) + 1) >> 1)
+  //       dst[((i * 8) + 7):(i * 8)] := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) + 1) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgbrnd {
     %o0_0 = irdl.is vector<128xi8>
@@ -2538,7 +2538,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgb
   //   V6_vnavgb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7)) - (((AsInteger(Vv[((i * 8) + 7):(i * 8)], 0) AND ((1 << 8) - 1)) XOR (1 << 7)) - (1 << 7))) >> 1)
+  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgb {
     %o0_0 = irdl.is vector<128xi8>
@@ -2553,7 +2553,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgh
   //   V6_vavgh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) + (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))) >> 1)
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2568,7 +2568,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavghrnd
   //   V6_vavghrnd(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) + (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))) + 1) >> 1)
+  //       dst[((i * 16) + 15):(i * 16)] := (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) + 1) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavghrnd {
     %o0_0 = irdl.is vector<64xi16>
@@ -2583,7 +2583,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgh
   //   V6_vnavgh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)) - (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))) >> 1)
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2598,7 +2598,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgw
   //   V6_vavgw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) + (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))) >> 1)
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2613,7 +2613,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgwrnd
   //   V6_vavgwrnd(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) + (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))) + 1) >> 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) + 1) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgwrnd {
     %o0_0 = irdl.is vector<32xi32>
@@ -2628,7 +2628,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgw
   //   V6_vnavgw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31)) - (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) XOR (1 << 31)) - (1 << 31))) >> 1)
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2703,7 +2703,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgub
   //   V6_vnavgub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1)) - (AsInteger(Vv[((i * 8) + 7):(i * 8)], 1) AND ((1 << 8) - 1))) >> 1)
+  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgub {
     %o0_0 = irdl.is vector<128xi8>
@@ -2718,7 +2718,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddcarrysat
   //   V6_vaddcarrysat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qs: mask<128 x u1>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) + (1 AND (WrapAs(AsInteger(Qs[((((i * 4) >> 5) * 32) + 31):(((i * 4) >> 5) * 32)], 0), 32, 0) >> ((i * 4) AND 31)))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) + (1 AND (WrapAs(AsInteger(Qs[((((i * 4) >> 5) * 32) + 31):(((i * 4) >> 5) * 32)], 0), 32, 0) >> ((i * 4) AND 31)))), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddcarrysat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2737,7 +2737,7 @@ irdl.dialect @hydride_hvx {
   //     dst[1151:1024] := Qx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))), 32, 0)
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1))) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
+  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
@@ -2758,7 +2758,7 @@ irdl.dialect @hydride_hvx {
   //     dst[1151:1024] := Qx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))), 32, 0)
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND ((1 << 32) - 1))) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
+  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND 4294967295)) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
@@ -2778,7 +2778,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1))) + 0) >> 32) AND 1), 32, 1)
+  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)) + 0) >> 32) AND 1), 32, 1)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
@@ -2796,7 +2796,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + 1), 32, 0)
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1)) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND ((1 << 32) - 1))) + 1) >> 32) AND 1), 32, 1)
+  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND 4294967295)) + 1) >> 32) AND 1), 32, 1)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
@@ -2813,7 +2813,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatdw
   //   V6_vsatdw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(WrapAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) << 32) OR (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND ((1 << 32) - 1))), 64, 0), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(WrapAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) << 32) OR (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)), 64, 0), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsatdw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2828,7 +2828,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddububb_sat
   //   V6_vaddububb_sat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateU((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddububb_sat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2843,7 +2843,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubububb_sat
   //   V6_vsubububb_sat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateU((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsubububb_sat {
     %o0_0 = irdl.is vector<128xi8>
@@ -3240,7 +3240,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsb_sat
   //   V6_vabsb_sat(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := Saturate(((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) < 0) ? -AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : AsInteger(Vu[((i * 8) + 7):(i * 8)], 0)), 8)
+  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs(((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) < 0) ? -AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : AsInteger(Vu[((i * 8) + 7):(i * 8)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vabsb_sat {
     %o0_0 = irdl.is vector<128xi8>
@@ -3266,7 +3266,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsh_sat
   //   V6_vabsh_sat(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) < 0) ? -AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) : AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) < 0) ? -AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) : AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vabsh_sat {
     %o0_0 = irdl.is vector<64xi16>
@@ -3292,7 +3292,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsw_sat
   //   V6_vabsw_sat(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) < 0) ? -AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) : AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) < 0) ? -AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) : AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vabsw_sat {
     %o0_0 = irdl.is vector<32xi32>
@@ -3512,7 +3512,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhvsrs
   //   V6_vmpyhvsrs(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate((Saturate((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) << 1) + 32768), 32) >> 16), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((SaturateAs((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) << 1) + 32768), 32, 0) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhvsrs {
     %o0_0 = irdl.is vector<64xi16>
@@ -3595,7 +3595,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyewuh
   //   V6_vmpyewuh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1) AND ((1 << 16) - 1))) >> 16)
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)) >> 16)
   //     ENDFOR
   irdl.operation @v6_vmpyewuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3610,7 +3610,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyowh
   //   V6_vmpyowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * ((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))) >> 14) + 0) >> 1), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16)) >> 14) + 0) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3625,7 +3625,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyowh_rnd
   //   V6_vmpyowh_rnd(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * ((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))) >> 14) + 1) >> 1), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16)) >> 14) + 1) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd {
     %o0_0 = irdl.is vector<32xi32>
@@ -3679,7 +3679,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * ((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)))) >> 14) + 0) >> 1), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))) >> 14) + 0) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_sacc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3697,7 +3697,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_rnd_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * ((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)))) >> 14) + 1) >> 1), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))) >> 14) + 1) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd_sacc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3729,7 +3729,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiewuh
   //   V6_vmpyiewuh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1) AND ((1 << 16) - 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyiewuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3744,7 +3744,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiowh
   //   V6_vmpyiowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * ((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))
   //     ENDFOR
   irdl.operation @v6_vmpyiowh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3760,7 +3760,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyiewh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) AND ((1 << 16) - 1)) XOR (1 << 15)) - (1 << 15))))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyiewh_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3778,7 +3778,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyiewuh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1) AND ((1 << 16) - 1))))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyiewuh_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -4041,8 +4041,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyhsat_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Saturate((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 32)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := Saturate((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))), 32)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 32, 0)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhsat_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4059,8 +4059,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhss
   //   V6_vmpyhss(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((Saturate((Saturate(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1), 32) >> 16), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((Saturate((Saturate((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16)) << 1), 32) >> 16), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((SaturateAs(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1), 32, 0) >> 16), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((SaturateAs((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16)) << 1), 32, 0) >> 16), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhss {
     %o0_0 = irdl.is vector<64xi16>
@@ -4075,8 +4075,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhsrs
   //   V6_vmpyhsrs(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((Saturate((Saturate((((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1) + 32768), 32) >> 16), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((Saturate((Saturate(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16)) << 1) + 32768), 32) >> 16), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((SaturateAs((((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1) + 32768), 32, 0) >> 16), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16)) << 1) + 32768), 32, 0) >> 16), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhsrs {
     %o0_0 = irdl.is vector<64xi16>
@@ -4772,7 +4772,8 @@ irdl.dialect @hydride_hvx {
   }
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtb
   //   V6_vgtb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -4790,7 +4791,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtb_and
   //   V6_vgtb_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -4810,7 +4812,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtb_or
   //   V6_vgtb_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -4830,7 +4833,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtb_xor
   //   V6_vgtb_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -4849,7 +4853,8 @@ irdl.dialect @hydride_hvx {
   }
   // Hexagon HVX (128-byte vectors) intrinsic V6_veqb
   //   V6_veqb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -4867,7 +4872,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_veqb_and
   //   V6_veqb_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -4887,7 +4893,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_veqb_or
   //   V6_veqb_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -4907,7 +4914,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_veqb_xor
   //   V6_veqb_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -5088,7 +5096,8 @@ irdl.dialect @hydride_hvx {
   }
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtub
   //   V6_vgtub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -5106,7 +5115,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtub_and
   //   V6_vgtub_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -5126,7 +5136,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtub_or
   //   V6_vgtub_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -5146,7 +5157,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtub_xor
   //   V6_vgtub_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
-  //     FOR i := 0 to 127
+  //     FOR i_step1 := 0 to 127
+  //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
@@ -5515,8 +5527,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsathub
   //   V6_vsathub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateU(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateU(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vsathub {
     %o0_0 = irdl.is vector<64xi16>
@@ -5531,8 +5543,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatwh
   //   V6_vsatwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((Saturate(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((Saturate(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -5547,8 +5559,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatuwuh
   //   V6_vsatuwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateU(AsInteger(Vv[((i * 32) + 31):(i * 32)], 1), 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateU(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 1), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatuwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -6451,7 +6463,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpahhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)) << 1) + (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 14) AND 3) * 16)), 16, 0) << 15)) >> 16), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)) << 1) + (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 14) AND 3) * 16)), 16, 0) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpahhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -6469,7 +6481,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpauhuhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((WrapAs(WrapAs((WrapAs(AsInteger(dst[((i * 16) + 15):(i * 16)], 0), 32, 1) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)), 32, 1), 32, 0) + (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 14) AND 3) * 16)), 16, 1) << 15)) >> 16), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((WrapAs(WrapAs((WrapAs(AsInteger(dst[((i * 16) + 15):(i * 16)], 0), 32, 1) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)), 32, 1), 32, 0) + (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 14) AND 3) * 16)), 16, 1) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpauhuhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -6487,7 +6499,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpsuhuhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Saturate(((WrapAs(WrapAs((WrapAs(AsInteger(dst[((i * 16) + 15):(i * 16)], 0), 32, 1) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)), 32, 1), 32, 0) - (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 14) AND 3) * 16)), 16, 1) << 15)) >> 16), 16)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((WrapAs(WrapAs((WrapAs(AsInteger(dst[((i * 16) + 15):(i * 16)], 0), 32, 1) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)), 32, 1), 32, 0) - (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 14) AND 3) * 16)), 16, 1) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpsuhuhsat {
     %o0_0 = irdl.is vector<64xi16>

@@ -3,6 +3,7 @@
 
 use super::canon::{canonicalize, Canonical};
 use super::mask::{apply_mask, split_mask, MaskModel, MaskShape, Masking};
+pub use super::merge::Numbers;
 use super::proof::{prove_equal, Verdict};
 use super::template::{hole, instantiate, parameterize, set_signature, signature_len, Parameterized};
 use crate::sema::ir::{Expr, Semantics};
@@ -117,8 +118,13 @@ fn unmask(
 }
 
 /// Classifies `semantics`; every proof query gets `timeout_ms`; `masks`
-/// is the ISA's way of masking results.
-pub fn classify(semantics: &[Semantics], timeout_ms: u32, masks: MaskModel) -> (Vec<SimilarityClass>, ClassStats) {
+/// is the ISA's way of masking results; `numbers`, what merging may fit.
+pub fn classify(
+    semantics: &[Semantics],
+    timeout_ms: u32,
+    masks: MaskModel,
+    numbers: Numbers,
+) -> (Vec<SimilarityClass>, ClassStats) {
     let mut stats = ClassStats { instructions: semantics.len(), ..ClassStats::default() };
     // Canonicalize and prove each canonical form equal to its original.
     type Outcome = Result<Prepared, (String, Verdict)>;
@@ -158,7 +164,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32, masks: MaskModel) -> (
         }
     }
     stats.masked_members = buckets.values().flatten().filter(|(_, p)| p.masking != Masking::None).count();
-    let groups = merge_templates(buckets.into_values().collect(), timeout_ms, &mut stats);
+    let groups = merge_templates(buckets.into_values().collect(), timeout_ms, numbers, &mut stats);
     let mut classes: Vec<SimilarityClass> = groups.into_iter().map(|members| build_class(semantics, members)).collect();
     name_classes(&mut classes, plain_stem);
     stats.classes = classes.len();
@@ -174,6 +180,7 @@ pub fn classify(semantics: &[Semantics], timeout_ms: u32, masks: MaskModel) -> (
 fn merge_templates(
     groups: Vec<Vec<(usize, Prepared)>>,
     timeout_ms: u32,
+    numbers: Numbers,
     stats: &mut ClassStats,
 ) -> Vec<Vec<(usize, Prepared)>> {
     // Until nothing merges (a merged group offers new numbers to fit).
@@ -181,8 +188,8 @@ fn merge_templates(
     let mut failed = FailedFits::default();
     loop {
         let before = stats.merged_templates;
-        groups = merge_pass(groups, true, timeout_ms, stats, &mut failed);
-        groups = merge_pass(groups, false, timeout_ms, stats, &mut failed);
+        groups = merge_pass(groups, true, timeout_ms, numbers, stats, &mut failed);
+        groups = merge_pass(groups, false, timeout_ms, numbers, stats, &mut failed);
         if stats.merged_templates == before {
             break;
         }
@@ -209,6 +216,7 @@ fn merge_pass(
     mut groups: Vec<Vec<(usize, Prepared)>>,
     largest_first: bool,
     timeout_ms: u32,
+    numbers: Numbers,
     stats: &mut ClassStats,
     failed: &mut FailedFits,
 ) -> Vec<Vec<(usize, Prepared)>> {
@@ -225,7 +233,7 @@ fn merge_pass(
         }
         let host = &groups[a];
         let values: Vec<&[BigInt]> = host.iter().map(|(_, p)| p.param.values.as_slice()).collect();
-        let fitter = super::merge::Host::new(&host[0].1.param.template, values);
+        let fitter = super::merge::Host::new(&host[0].1.param.template, values, numbers);
         let host_indices = indices(host);
         let outcomes: Vec<(usize, Option<Vec<super::merge::Fitted>>)> = (a + 1..groups.len())
             .into_par_iter()

@@ -87,7 +87,7 @@ fn log2(x: &BigInt) -> Option<BigInt> {
 
 /// The fits of column `values[h]` over `members` (each a full value vector
 /// whose signature numbers start at `sig_from`), most specific first.
-fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
+fn fits(members: &[&[BigInt]], h: usize, sig_from: usize, numbers: Numbers) -> Vec<Fit> {
     let col: Vec<&BigInt> = members.iter().map(|m| &m[h]).collect();
     let sig = |m: &[BigInt], i: usize| m[sig_from + i].clone();
     let sigs = members[0].len() - sig_from;
@@ -151,8 +151,34 @@ fn fits(members: &[&[BigInt]], h: usize, sig_from: usize) -> Vec<Fit> {
     }
     if constant {
         out.push(Fit::Const(col[0].clone()));
+    } else if out.is_empty() && numbers == Numbers::OrMembersValues {
+        // A number no width explains (signed or unsigned, which end first):
+        // one of the values the members take, each tried and proved.
+        let mut seen: Vec<&BigInt> = Vec::new();
+        for v in &col {
+            if !seen.contains(v) {
+                seen.push(v);
+            }
+        }
+        if seen.len() <= MAX_FLAG_VALUES {
+            out.extend(seen.into_iter().map(|v| Fit::Const(v.clone())));
+        }
     }
     out
+}
+
+/// A hole no function of the signature fits is tried with each value the
+/// host's members give it, when they give it at most this many.
+const MAX_FLAG_VALUES: usize = 4;
+
+/// The numbers merging may give a template's hole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbers {
+    /// Functions of the signature: widths, element widths, immediate bits.
+    OfSignature,
+    /// Those, and where none fits, each value the host's members give the
+    /// hole (whether lanes are read signed, which half of a product is kept).
+    OrMembersValues,
 }
 
 /// Candidate numbers (body holes with the fits `per_hole`, then `sig`)
@@ -284,19 +310,20 @@ impl Samples {
 pub struct Host<'a> {
     template: &'a Semantics,
     member_values: Vec<&'a [BigInt]>,
+    numbers: Numbers,
     per_hole: std::sync::OnceLock<Vec<Vec<Fit>>>,
 }
 
 impl<'a> Host<'a> {
     /// `member_values`: each member's numbers for `template`'s holes.
-    pub fn new(template: &'a Semantics, member_values: Vec<&'a [BigInt]>) -> Host<'a> {
-        Host { template, member_values, per_hole: std::sync::OnceLock::new() }
+    pub fn new(template: &'a Semantics, member_values: Vec<&'a [BigInt]>, numbers: Numbers) -> Host<'a> {
+        Host { template, member_values, numbers, per_hole: std::sync::OnceLock::new() }
     }
 
     fn per_hole(&self) -> &[Vec<Fit>] {
         self.per_hole.get_or_init(|| {
             let sig_from = self.member_values[0].len() - signature_len(self.template.args.len());
-            (0..sig_from).map(|h| fits(&self.member_values, h, sig_from)).collect()
+            (0..sig_from).map(|h| fits(&self.member_values, h, sig_from, self.numbers)).collect()
         })
     }
 
@@ -419,7 +446,7 @@ mod tests {
     /// The fits of every body hole, for members with `sigs` signature numbers.
     fn per_hole(members: &[&[BigInt]], sigs: usize) -> Vec<Vec<Fit>> {
         let sig_from = members[0].len() - sigs;
-        (0..sig_from).map(|h| fits(members, h, sig_from)).collect()
+        (0..sig_from).map(|h| fits(members, h, sig_from, Numbers::OfSignature)).collect()
     }
 
     #[test]
@@ -458,7 +485,7 @@ mod tests {
         let b = v(&[5, 256]);
         let members: Vec<&[BigInt]> = vec![&a, &b];
         // 3 = 128/64 + 1, 5 ≠ 256/64 + 1: the ratio-free linear fit 3 + (w-128)/64 holds.
-        let fs = fits(&members, 0, 1);
+        let fs = fits(&members, 0, 1, Numbers::OfSignature);
         assert!(fs.iter().all(|f| members.iter().all(|m| f.apply(&m[1..]).as_ref() == Some(&m[0]))));
         assert!(!fs.iter().any(|f| matches!(f, Fit::Const(_))));
     }

@@ -121,7 +121,13 @@ pub fn generate(
     let semantics: Vec<Semantics> =
         chosen.iter().map(|k| fe.bound[*k].result.clone().expect("has semantics")).collect();
     progress("arm classify", 0, semantics.len());
-    let (classes, stats) = classify(&semantics, timeout_ms, crate::classify::mask::MaskModel::None);
+    // Merging fits numbers to the signature only: its classes stay as the lowering tests know them.
+    let (classes, stats) = classify(
+        &semantics,
+        timeout_ms,
+        crate::classify::mask::MaskModel::None,
+        crate::classify::engine::Numbers::OfSignature,
+    );
     progress("arm classify", semantics.len(), semantics.len());
     let scratch = tempfile::tempdir()?;
     let intrinsics: Vec<_> = chosen.iter().map(|k| &fe.bound[*k].intrinsic).collect();

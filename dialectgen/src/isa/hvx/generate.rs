@@ -7,7 +7,7 @@ use super::front::{self, FrontEndError};
 use super::harness::{self, HarnessConfig};
 use super::report;
 use super::validate::{self, HvxOutcome};
-use crate::classify::engine::{classify, name_classes};
+use crate::classify::engine::{classify, name_classes, Numbers};
 use crate::design::build;
 use crate::generate::{GenError, GenOptions};
 use crate::sema::ir::Semantics;
@@ -30,19 +30,29 @@ impl crate::isa::Isa for Hvx {
         "hvx"
     }
 
-    fn generate(&self, opts: &GenOptions, progress: &dyn crate::isa::Progress) -> Result<crate::isa::IsaOutput, GenError> {
+    fn generate(
+        &self,
+        opts: &GenOptions,
+        progress: &dyn crate::isa::Progress,
+    ) -> Result<crate::isa::IsaOutput, GenError> {
         let specs = opts.specs_dir.join("hvx");
         let macros = MacroTable::load(&specs.join("macros.yaml"), Some("f")).map_err(err)?;
         let corrections_path = specs.join("definition-corrections.yaml");
-        let corrections =
-            if corrections_path.exists() { front::load_corrections(&corrections_path).map_err(err)? } else { Vec::new() };
+        let corrections = if corrections_path.exists() {
+            front::load_corrections(&corrections_path).map_err(err)?
+        } else {
+            Vec::new()
+        };
         progress.update("hvx translate", 0, 1);
-        let fe = front::run(&HvxSources::under(&opts.isa_data), &macros, &corrections).map_err(|e: FrontEndError| err(e))?;
+        let fe =
+            front::run(&HvxSources::under(&opts.isa_data), &macros, &corrections).map_err(|e: FrontEndError| err(e))?;
         progress.update("hvx translate", 1, 1);
         let mut outcomes: Vec<Option<HvxOutcome>> = vec![None; fe.in_scope.len()];
         if opts.validate {
             if !harness::qemu().available() {
-                return Err(err(std::io::Error::other("qemu-hexagon is not installed (scripts/setup installs qemu-user)")));
+                return Err(err(std::io::Error::other(
+                    "qemu-hexagon is not installed (scripts/setup installs qemu-user)",
+                )));
             }
             let scratch = tempfile::tempdir().map_err(err)?;
             let cfg = HarnessConfig::new(opts.compiler.clone(), scratch.path().to_path_buf());
@@ -65,11 +75,18 @@ impl crate::isa::Isa for Hvx {
             .filter_map(|(t, _)| t.result.clone().ok())
             .collect();
         progress.update("hvx classify", 0, semantics.len());
-        let (mut classes, stats) = classify(&semantics, opts.timeout_ms, crate::classify::mask::MaskModel::None);
+        let (mut classes, stats) =
+            classify(&semantics, opts.timeout_ms, crate::classify::mask::MaskModel::None, Numbers::OrMembersValues);
         name_classes(&mut classes, |tag| tag.trim_start_matches("V6_").to_string());
         progress.update("hvx classify", semantics.len(), semantics.len());
-        let dialect = build::target_dialect("hydride_hvx", "Hexagon HVX (128-byte vectors)", &semantics, crate::generate::GENERATED_BY);
-        let intrinsics: BTreeMap<String, String> = semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
+        let dialect = build::target_dialect(
+            "hydride_hvx",
+            "Hexagon HVX (128-byte vectors)",
+            &semantics,
+            crate::generate::GENERATED_BY,
+        );
+        let intrinsics: BTreeMap<String, String> =
+            semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
         let db = crate::generate::class_database("hvx", &[], &classes, |n| intrinsics.get(n))
             .map_err(|e| err(std::io::Error::other(e.to_string())))?;
         let calls: BTreeMap<String, String> =

@@ -66,7 +66,14 @@ impl Isa for X86 {
         let semantics: Vec<_> =
             s.semantics.into_iter().filter(|(_, ok)| *ok || !opts.validate).map(|(s, _)| s).collect();
         progress.update("classify", 0, semantics.len());
-        let (mut classes, stats) = classify(&semantics, opts.timeout_ms, crate::classify::mask::MaskModel::WriteMask);
+        // Merging fits numbers to the signature only: the autollvm dialect
+        // and the synthesis grammar are built from these classes.
+        let (mut classes, stats) = classify(
+            &semantics,
+            opts.timeout_ms,
+            crate::classify::mask::MaskModel::WriteMask,
+            crate::classify::engine::Numbers::OfSignature,
+        );
         crate::classify::engine::name_classes(&mut classes, class_stem);
         progress.update("classify", semantics.len(), semantics.len());
         progress.update("lower", 0, semantics.len());

@@ -309,22 +309,25 @@ impl Translator {
         if op == CBinary::Lt {
             last -= 1;
         }
-        let stride = match step.map(|s| &s.kind) {
-            Some(CExprKind::Step(p, 1)) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => BigInt::one(),
+        // `var += S` keeps its stride even when S is 1, so that the byte
+        // form of an operation reads like its halfword and word forms.
+        let (stride, written_stride) = match step.map(|s| &s.kind) {
+            Some(CExprKind::Step(p, 1)) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => (BigInt::one(), false),
             Some(CExprKind::Assign(Some(CBinary::Add), p, by)) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => {
                 match const_value(by) {
-                    Some(s) if s.is_positive() => s,
+                    Some(s) if s.is_positive() => (s, true),
                     _ => return unsupported(self, "the step is not a positive constant"),
                 }
             }
             _ => return unsupported(self, "the step must be `var++` or `var += S`"),
         };
+        let stepped = written_stride || !stride.is_one();
         let count = if last < from { BigInt::zero() } else { (&last - &from) / &stride + 1 };
         let top: BigInt = &from + (&count - 1) * &stride;
         let ty = self.locals.get(&var).map_or(INT, |l| l.ty);
         self.locals.insert(var.clone(), Local { ty, range: Some((from.clone(), top.max(from.clone()))) });
         let mut inner = Vec::new();
-        let counter = if stride.is_one() {
+        let counter = if !stepped {
             var.clone()
         } else {
             self.fresh += 1;
@@ -335,7 +338,7 @@ impl Translator {
         };
         self.stmt(body, &mut inner)?;
         self.locals.insert(var.clone(), Local { ty, range: None });
-        let (lo, hi) = if stride.is_one() { (from, last) } else { (BigInt::zero(), count - 1) };
+        let (lo, hi) = if stepped { (BigInt::zero(), count - 1) } else { (from, last) };
         out.push(Stmt {
             span,
             kind: StmtKind::For { var: counter, from: Expr::Int(lo), to: Expr::Int(hi), descending: false, body: inner },
@@ -717,8 +720,32 @@ impl Translator {
                     .into_iter()
                     .find(|t| t.min() <= sat.min() && sat.max() <= t.max())
                     .unwrap_or(LLONG);
-                let ir = call(name, vec![x.ir, Expr::int(i64::from(w))]);
+                // One built-in for both: signed and unsigned saturation differ in a number.
+                let ir = call("SaturateAs", vec![x.ir, Expr::int(i64::from(w)), Expr::int(i64::from(name == "SaturateU"))]);
                 Ok(Typed { ir, ty, lo: sat.min(), hi: sat.max() })
+            }
+            "ZeroExtendLow" | "SignExtendLow" => {
+                // The low N bits of a value, zero- or sign-extended to `long
+                // long` (`fZXTN`, `fSXTN`): the value itself when it already
+                // lies in that range, so that an operation reads the same
+                // whether it names its extension or its operand type does.
+                arity(self, 2)?;
+                let n = width(self, &args[0])?;
+                let x = self.expr(&args[1])?;
+                let signed = name == "SignExtendLow";
+                let ty = CType::common(x.ty, LLONG);
+                let lane = CType::new(n, signed);
+                if lane.min() <= x.lo && x.hi <= lane.max() {
+                    return Ok(self.convert(x, ty));
+                }
+                let mask = self.literal((BigInt::one() << n) - 1, LLONG);
+                let low = self.binary(span, CBinary::BitAnd, x, mask)?;
+                if !signed {
+                    return Ok(low);
+                }
+                let top = self.literal(BigInt::one() << (n - 1), LLONG);
+                let flipped = self.binary(span, CBinary::BitXor, low, top.clone())?;
+                self.binary(span, CBinary::Sub, flipped, top)
             }
             "CountLeadingZeros" => {
                 arity(self, 1)?;
