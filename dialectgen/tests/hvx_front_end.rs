@@ -99,3 +99,13 @@ fn a_loop_written_with_a_stride_of_one_keeps_its_stride() {
     let plain = translated("for (fHIDE(int) i = 0; i < fVBYTES(); i++) { VdV.b[i] = VuV.b[i]; }", 8);
     assert!(!plain.contains("i_step"), "{plain}");
 }
+
+#[test]
+fn written_casts_are_kept_and_wraps_a_store_makes_are_not() {
+    // The value fits a halfword, but the source casts: the cast stays.
+    let kept = translated("fHIDE(int i;) fVFOREACH(16, i) { VdV.w[i/2] = (s16)(VuV.h[i] >> 1); }", 16);
+    assert!(kept.contains("WrapAs("), "{kept}");
+    // Storing into a halfword lane keeps only 16 bits anyway.
+    let stored = translated("fHIDE(int i;) fVFOREACH(16, i) { VdV.h[i] = (u16)(VuV.h[i] + 1); }", 16);
+    assert!(!stored.contains("WrapAs("), "{stored}");
+}

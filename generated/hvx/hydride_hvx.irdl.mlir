@@ -174,8 +174,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackeb
   //   V6_vpackeb(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
+  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0)
+  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0)
   //     ENDFOR
   irdl.operation @v6_vpackeb {
     %o0_0 = irdl.is vector<64xi16>
@@ -190,8 +190,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackeh
   //   V6_vpackeh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0)
+  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0)
   //     ENDFOR
   irdl.operation @v6_vpackeh {
     %o0_0 = irdl.is vector<32xi32>
@@ -303,7 +303,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vzb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vzb {
     %o0_0 = irdl.is vector<128xi8>
@@ -317,7 +317,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8)
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsb {
     %o0_0 = irdl.is vector<128xi8>
@@ -331,7 +331,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vzh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vzh {
     %o0_0 = irdl.is vector<64xi16>
@@ -345,7 +345,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsh {
     %o0_0 = irdl.is vector<64xi16>
@@ -359,7 +359,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus {
     %o0_0 = irdl.is vector<128xi8>
@@ -376,7 +376,7 @@ irdl.dialect @hydride_hvx {
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_acc {
     %o0_0 = irdl.is vector<64xi16>
@@ -394,8 +394,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpybus_dv(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_dv {
@@ -413,8 +413,8 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_dv_acc {
@@ -433,7 +433,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhb(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb {
     %o0_0 = irdl.is vector<64xi16>
@@ -450,7 +450,7 @@ irdl.dialect @hydride_hvx {
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -468,8 +468,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhb_dv(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_dv {
@@ -487,8 +487,8 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_dv_acc {
@@ -507,7 +507,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhvsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat {
@@ -525,7 +525,7 @@ irdl.dialect @hydride_hvx {
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
   //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + accum), 64, 0), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat_acc {
@@ -544,7 +544,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhsat(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))
-  //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat {
@@ -563,7 +563,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
   //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 64, 0)
-  //       accum := WrapAs((accum + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat_acc {
@@ -581,8 +581,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhisat
   //   V6_vdmpyhisat(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       accum := ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((Rt >> 0), 16, 0))
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * (Rt >> 16))), 64, 0)
+  //       accum := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 0), 16, 0))
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat {
@@ -600,8 +600,8 @@ irdl.dialect @hydride_hvx {
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
-  //       accum := WrapAs((accum + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((Rt >> 0), 16, 0))), 64, 0)
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * (Rt >> 16))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat_acc {
@@ -620,7 +620,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhsusat(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       accum := WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
+  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat {
@@ -639,7 +639,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
+  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat_acc {
@@ -657,7 +657,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhsuisat
   //   V6_vdmpyhsuisat(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       accum := WrapAs(WrapAs((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)
+  //       accum := WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
@@ -676,7 +676,7 @@ irdl.dialect @hydride_hvx {
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
   //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)), 64, 0)
+  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)), 64, 0)
   //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
@@ -696,11 +696,11 @@ irdl.dialect @hydride_hvx {
   //   V6_vtmpyb(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyb {
     %o0_0 = irdl.is vector<256xi8>
@@ -717,11 +717,11 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyb_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -739,11 +739,11 @@ irdl.dialect @hydride_hvx {
   //   V6_vtmpybus(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vtmpybus {
     %o0_0 = irdl.is vector<256xi8>
@@ -760,11 +760,11 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vtmpybus_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -782,11 +782,11 @@ irdl.dialect @hydride_hvx {
   //   V6_vtmpyhb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0)), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16)), 32, 0)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyhb {
     %o0_0 = irdl.is vector<128xi16>
@@ -803,11 +803,11 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0)), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16)), 32, 0)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyhb_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -825,9 +825,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyub(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((Rt >> 24), 8, 1))), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyub {
     %o0_0 = irdl.is vector<128xi8>
@@ -843,10 +843,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyub_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((Rt >> 24), 8, 1))), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyub_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -864,9 +864,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyubv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 24))), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubv {
     %o0_0 = irdl.is vector<128xi8>
@@ -882,10 +882,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyubv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 24))), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubv_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -903,9 +903,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 24) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybv {
     %o0_0 = irdl.is vector<128xi8>
@@ -921,10 +921,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 24) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybv_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -942,13 +942,13 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyubi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubi {
     %o0_0 = irdl.is vector<256xi8>
@@ -966,14 +966,14 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyubi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubi_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -993,9 +993,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * (Rt >> 24))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybus {
     %o0_0 = irdl.is vector<128xi8>
@@ -1011,10 +1011,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybus_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * (Rt >> 24))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybus_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1032,13 +1032,13 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybusi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusi {
     %o0_0 = irdl.is vector<256xi8>
@@ -1056,14 +1056,14 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybusi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusi_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -1083,9 +1083,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybusv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusv {
     %o0_0 = irdl.is vector<128xi8>
@@ -1101,10 +1101,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybusv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0))), 32, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusv_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1122,9 +1122,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vdsaduh(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 16), 16, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 16), 16, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 0), 16, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 0), 16, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1)), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
   //     ENDFOR
   irdl.operation @v6_vdsaduh {
     %o0_0 = irdl.is vector<128xi16>
@@ -1140,10 +1140,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdsaduh_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1))), 32, 1)), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 16), 16, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 16), 16, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 0), 16, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16) - WrapAs((Rt >> 0), 16, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1)), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1))), 32, 1))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
   //     ENDFOR
   irdl.operation @v6_vdsaduh_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -1161,13 +1161,13 @@ irdl.dialect @hydride_hvx {
   //   V6_vrsadubi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
   //     ENDFOR
   irdl.operation @v6_vrsadubi {
     %o0_0 = irdl.is vector<256xi8>
@@ -1185,14 +1185,14 @@ irdl.dialect @hydride_hvx {
   //   V6_vrsadubi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs(((((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : ((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1)), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
   //     ENDFOR
   irdl.operation @v6_vrsadubi_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -1789,7 +1789,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaslw_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (Rt AND (32 - 1)))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (Rt AND (32 - 1))))
   //     ENDFOR
   irdl.operation @v6_vaslw_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1807,7 +1807,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrw_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (Rt AND (32 - 1)))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (Rt AND (32 - 1))))
   //     ENDFOR
   irdl.operation @v6_vasrw_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1825,7 +1825,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaslh_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (Rt AND (16 - 1)))), 32, 0)
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (Rt AND (16 - 1))))
   //     ENDFOR
   irdl.operation @v6_vaslh_acc {
     %o0_0 = irdl.is vector<64xi16>
@@ -1984,7 +1984,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddw
   //   V6_vaddw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddw {
     %o0_0 = irdl.is vector<32xi32>
@@ -1999,7 +1999,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubw
   //   V6_vsubw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
   //     ENDFOR
   irdl.operation @v6_vsubw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2014,8 +2014,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddw_dv
   //   V6_vaddw_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0)), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddw_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2030,8 +2030,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubw_dv
   //   V6_vsubw_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) - AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0)), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) - AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0))
   //     ENDFOR
   irdl.operation @v6_vsubw_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2736,9 +2736,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddcarry(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qx: mask<128 x u1>) -> dst: vec<36 x u32>
   //     dst[1151:1024] := Qx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31))))
   //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
+  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
   irdl.operation @v6_vaddcarry {
@@ -2757,9 +2757,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubcarry(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qx: mask<128 x u1>) -> dst: vec<36 x u32>
   //     dst[1151:1024] := Qx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31))))
   //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND 4294967295)) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
+  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
   irdl.operation @v6_vsubcarry {
@@ -2777,9 +2777,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddcarryo
   //   V6_vaddcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
   //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)) + 0) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
+  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
   irdl.operation @v6_vaddcarryo {
@@ -2795,9 +2795,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubcarryo
   //   V6_vsubcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + 1), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + 1)
   //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND 4294967295)) + 1) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := WrapAs((AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31)))), 32, 0)
+  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
   //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
   //     ENDFOR
   irdl.operation @v6_vsubcarryo {
@@ -2859,7 +2859,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddubh(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) + WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) + (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) + WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vaddubh {
     %o0_0 = irdl.is vector<128xi8>
@@ -2875,7 +2875,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsububh(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) - WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) - (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) - WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vsububh {
     %o0_0 = irdl.is vector<128xi8>
@@ -2891,7 +2891,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vaddhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2907,7 +2907,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) - (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vsubhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2923,7 +2923,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vadduhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vadduhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2938,8 +2938,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhw
   //   V6_vsubuhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) - (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16)), 32, 1)
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vsubuhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2955,8 +2955,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddhw_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vaddhw_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -2974,8 +2974,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vadduhw_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1))), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vadduhw_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3306,7 +3306,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpybv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8) * (AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybv {
     %o0_0 = irdl.is vector<128xi8>
@@ -3323,7 +3323,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8) * (AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybv_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3341,7 +3341,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyubv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyubv {
     %o0_0 = irdl.is vector<128xi8>
@@ -3358,7 +3358,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyubv_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3376,7 +3376,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpybusv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * (AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybusv {
     %o0_0 = irdl.is vector<128xi8>
@@ -3393,7 +3393,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * (AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybusv_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3411,7 +3411,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpabusv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 0)) + ((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 0)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpabusv {
     %o0_0 = irdl.is vector<256xi8>
@@ -3427,7 +3427,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpabuuv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * (AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 8)) + ((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8) * (AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabuuv {
     %o0_0 = irdl.is vector<256xi8>
@@ -3443,7 +3443,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -3460,7 +3460,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyhv_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3478,7 +3478,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyuhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -3495,7 +3495,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuhv_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3512,7 +3512,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhvsrs
   //   V6_vmpyhvsrs(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((SaturateAs((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) << 1) + 32768), 32, 0) >> 16), 16, 0)
+  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(WrapAs((SaturateAs((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) << 1) + 32768), 32, 0) >> 16), 16, 0), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhvsrs {
     %o0_0 = irdl.is vector<64xi16>
@@ -3527,8 +3527,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhus
   //   V6_vmpyhus(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)), 32, 1), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs(WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16)), 32, 1), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyhus {
     %o0_0 = irdl.is vector<64xi16>
@@ -3545,7 +3545,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)), 32, 1), 32, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + WrapAs(WrapAs((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 32, 1) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16)), 32, 1), 32, 0))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1)), 32, 1), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyhus_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3610,7 +3610,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyowh
   //   V6_vmpyowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16)) >> 14) + 0) >> 1), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) >> 14) + 0) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3625,7 +3625,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyowh_rnd
   //   V6_vmpyowh_rnd(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16)) >> 14) + 1) >> 1), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) >> 14) + 1) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd {
     %o0_0 = irdl.is vector<32xi32>
@@ -3642,7 +3642,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       prod := WrapAs(WrapAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 64, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)), 64, 1), 64, 0)
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (prod >> 16)
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((prod << 16), 64, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (prod << 16)
   //     ENDFOR
   irdl.operation @v6_vmpyewuh_64 {
     %o0_0 = irdl.is vector<32xi32>
@@ -3658,7 +3658,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_64_acc(Vxx: vec<256 x u8>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<256 x u8>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       prod := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16)) + AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0))
+  //       prod := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) + AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0))
   //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (prod >> 16)
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR (((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) >> 16) AND 65535) << 0))
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR (((prod AND 65535) AND 65535) << 16))
@@ -3679,7 +3679,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))) >> 14) + 0) >> 1), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))) >> 14) + 0) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_sacc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3697,7 +3697,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_rnd_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))) >> 14) + 1) >> 1), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))) >> 14) + 1) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd_sacc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3714,7 +3714,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyieoh
   //   V6_vmpyieoh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16)) << 16), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) << 16)
   //     ENDFOR
   irdl.operation @v6_vmpyieoh {
     %o0_0 = irdl.is vector<64xi16>
@@ -3744,7 +3744,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiowh
   //   V6_vmpyiowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyiowh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3796,7 +3796,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyub(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 1))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyub {
     %o0_0 = irdl.is vector<128xi8>
@@ -3813,7 +3813,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 1)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyub_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3831,7 +3831,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybus {
     %o0_0 = irdl.is vector<128xi8>
@@ -3848,7 +3848,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybus_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3866,7 +3866,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpabus(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((Rt >> 16), 8, 0)) + ((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8) * (Rt >> 24)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpabus {
     %o0_0 = irdl.is vector<256xi8>
@@ -3883,7 +3883,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 0))))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((Rt >> 16), 8, 0)) + ((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8) * (Rt >> 24))))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 0))))
   //     ENDFOR
   irdl.operation @v6_vmpabus_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3901,7 +3901,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpabuu(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((Rt >> 16), 8, 1)) + ((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8) * WrapAs((Rt >> 24), 8, 1)))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabuu {
     %o0_0 = irdl.is vector<256xi8>
@@ -3918,7 +3918,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 1) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 1))))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + (((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8) * WrapAs((Rt >> 16), 8, 1)) + ((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8) * WrapAs((Rt >> 24), 8, 1))))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 1))))
   //     ENDFOR
   irdl.operation @v6_vmpabuu_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3936,7 +3936,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpahb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 8), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((Rt >> 16), 8, 0)) + ((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16) * (Rt >> 24)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0) * WrapAs((Rt >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpahb {
     %o0_0 = irdl.is vector<128xi16>
@@ -3953,7 +3953,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 8), 8, 0))))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16) * WrapAs((Rt >> 16), 8, 0)) + ((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16) * (Rt >> 24))))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0) * WrapAs((Rt >> 24), 8, 0))))
   //     ENDFOR
   irdl.operation @v6_vmpahb_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3971,7 +3971,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpauhb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 0), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 8), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 1)), 32, 1), 32, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 16), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs((Rt >> 24), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 1)), 32, 1), 32, 0))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 16), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 24), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 1)), 32, 1), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vmpauhb {
     %o0_0 = irdl.is vector<128xi16>
@@ -3988,7 +3988,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 0), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 8), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 1)), 32, 1), 32, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 16), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs((Rt >> 24), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 1)), 32, 1), 32, 0)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 16), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 24), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 1)), 32, 1), 32, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpauhb_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4006,7 +4006,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyh {
     %o0_0 = irdl.is vector<64xi16>
@@ -4023,7 +4023,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyh_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4042,7 +4042,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16))), 32, 0)
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhsat_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4059,8 +4059,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhss
   //   V6_vmpyhss(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((SaturateAs(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1), 32, 0) >> 16), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((SaturateAs((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16)) << 1), 32, 0) >> 16), 16, 0) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhss {
     %o0_0 = irdl.is vector<64xi16>
@@ -4075,8 +4075,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhsrs
   //   V6_vmpyhsrs(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((SaturateAs((((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1) + 32768), 32, 0) >> 16), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16) * (Rt >> 16)) << 1) + 32768), 32, 0) >> 16), 16, 0) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs((((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1) + 32768), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs((((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0)) << 1) + 32768), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhsrs {
     %o0_0 = irdl.is vector<64xi16>
@@ -4092,7 +4092,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyuh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((Rt >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) * WrapAs((Rt >> 16), 16, 1))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((Rt >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuh {
     %o0_0 = irdl.is vector<64xi16>
@@ -4109,7 +4109,7 @@ irdl.dialect @hydride_hvx {
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((Rt >> 0), 16, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) * WrapAs((Rt >> 16), 16, 1)))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((Rt >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuh_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4383,7 +4383,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vandvrt(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1)) != 0) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vandvrt {
@@ -4401,7 +4401,7 @@ irdl.dialect @hydride_hvx {
   //     dst[127:0] := Qx
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1)) != 0) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vandvrt_acc {
@@ -4451,7 +4451,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtw {
@@ -4470,7 +4470,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtw_and {
@@ -4491,7 +4491,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtw_or {
@@ -4512,7 +4512,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtw_xor {
@@ -4532,7 +4532,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqw {
@@ -4551,7 +4551,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqw_and {
@@ -4572,7 +4572,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqw_or {
@@ -4593,7 +4593,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqw_xor {
@@ -4613,7 +4613,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgth {
@@ -4632,7 +4632,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgth_and {
@@ -4653,7 +4653,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgth_or {
@@ -4674,7 +4674,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgth_xor {
@@ -4694,7 +4694,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqh {
@@ -4713,7 +4713,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqh_and {
@@ -4734,7 +4734,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqh_or {
@@ -4755,7 +4755,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqh_xor {
@@ -4775,7 +4775,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtb {
@@ -4794,7 +4794,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtb_and {
@@ -4815,7 +4815,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtb_or {
@@ -4836,7 +4836,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtb_xor {
@@ -4856,7 +4856,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqb {
@@ -4875,7 +4875,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqb_and {
@@ -4896,7 +4896,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqb_or {
@@ -4917,7 +4917,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_veqb_xor {
@@ -4937,7 +4937,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuw {
@@ -4956,7 +4956,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_and {
@@ -4977,7 +4977,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_or {
@@ -4998,7 +4998,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (i_step1 * 4)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_xor {
@@ -5018,7 +5018,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuh {
@@ -5037,7 +5037,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_and {
@@ -5058,7 +5058,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_or {
@@ -5079,7 +5079,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (i_step1 * 2)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_xor {
@@ -5099,7 +5099,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtub {
@@ -5118,7 +5118,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtub_and {
@@ -5139,7 +5139,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtub_or {
@@ -5160,7 +5160,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (i_step1 * 1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_vgtub_xor {
@@ -5179,7 +5179,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_scalar2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((i < (Rt AND (128 - 1))) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2 {
@@ -5194,7 +5194,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_scalar2v2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((i <= (WrapAs((Rt - 1), 32, 0) AND (128 - 1))) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2v2 {
@@ -5209,7 +5209,7 @@ irdl.dialect @hydride_hvx {
   //   V6_shuffeqw(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((i AND 2) ? (1 AND (WrapAs(AsInteger(Qs[((((i - 2) >> 5) * 32) + 31):(((i - 2) >> 5) * 32)], 0), 32, 0) >> ((i - 2) AND 31))) : (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_shuffeqw {
@@ -5226,7 +5226,7 @@ irdl.dialect @hydride_hvx {
   //   V6_shuffeqh(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((i AND 1) ? (1 AND (WrapAs(AsInteger(Qs[((((i - 1) >> 5) * 32) + 31):(((i - 1) >> 5) * 32)], 0), 32, 0) >> ((i - 1) AND 31))) : (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_shuffeqh {
@@ -5243,7 +5243,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_or(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) || (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_or {
@@ -5260,7 +5260,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_and(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) && (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_and {
@@ -5277,7 +5277,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_xor(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_xor {
@@ -5294,7 +5294,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_or_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) || ((1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_or_n {
@@ -5311,7 +5311,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_and_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) && ((1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_and_n {
@@ -5328,7 +5328,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_not(Qs: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := WrapAs((AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31)))), 32, 0)
+  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
   //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
   //     ENDFOR
   irdl.operation @v6_pred_not {
@@ -5591,8 +5591,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffob
   //   V6_vshuffob(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) AND 255) << 8))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 0))
+  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffob {
     %o0_0 = irdl.is vector<128xi8>
@@ -5623,8 +5623,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufoh
   //   V6_vshufoh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR (((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) AND 65535) << 16))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 0))
+  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5813,8 +5813,8 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) AND 65535) << 0))
   //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) AND 65535) << 16))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND (-1 - (65535 << 0))) OR (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16) AND 65535) << 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND (-1 - (65535 << 16))) OR (((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16) AND 65535) << 16))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND (-1 - (65535 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 0))
+  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND (-1 - (65535 << 16))) OR ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoeh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5831,8 +5831,8 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 63
   //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) AND 255) << 0))
   //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) AND 255) << 8))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND (-1 - (255 << 0))) OR (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8) AND 255) << 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND (-1 - (255 << 8))) OR (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8) AND 255) << 8))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND (-1 - (255 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 0))
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND (-1 - (255 << 8))) OR ((WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 8))
   //     ENDFOR
   irdl.operation @v6_vshufoeb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5847,7 +5847,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdealh
   //   V6_vdealh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)
+  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0)
   //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vdealh {
@@ -5861,7 +5861,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdealb
   //   V6_vdealb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
+  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0)
   //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
   //     ENDFOR
   irdl.operation @v6_vdealb {
@@ -5875,10 +5875,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdealb4w
   //   V6_vdealb4w(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 31
-  //       dst[(((0 + i) * 8) + 7):((0 + i) * 8)] := WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1)
-  //       dst[((WrapAs((((128 * 8) / 32) + i), 32, 0) * 8) + 7):(WrapAs((((128 * 8) / 32) + i), 32, 0) * 8)] := WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1)
-  //       dst[((WrapAs((WrapAs((2 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8) + 7):(WrapAs((WrapAs((2 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1)
-  //       dst[((WrapAs((WrapAs((3 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8) + 7):(WrapAs((WrapAs((3 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1)
+  //       dst[(((0 + i) * 8) + 7):((0 + i) * 8)] := (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0)
+  //       dst[((WrapAs((((128 * 8) / 32) + i), 32, 0) * 8) + 7):(WrapAs((((128 * 8) / 32) + i), 32, 0) * 8)] := (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16)
+  //       dst[((WrapAs((WrapAs((2 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8) + 7):(WrapAs((WrapAs((2 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0)
+  //       dst[((WrapAs((WrapAs((3 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8) + 7):(WrapAs((WrapAs((3 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vdealb4w {
     %o0_0 = irdl.is vector<128xi8>
@@ -6194,7 +6194,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddclbw
   //   V6_vaddclbw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((((CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) > CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[((i * 32) + 31):(i * 32)] := (((CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) > CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddclbw {
     %o0_0 = irdl.is vector<32xi32>
@@ -6284,7 +6284,7 @@ irdl.dialect @hydride_hvx {
   //       oddhalf := ((Rt >> 1) AND 1)
   //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
   //       dst[((i * 16) + 15):(i * 16)] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
-  //       idx := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvwh {
@@ -6307,7 +6307,7 @@ irdl.dialect @hydride_hvx {
   //       oddhalf := ((Rt >> 1) AND 1)
   //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
-  //       idx := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_oracc {
@@ -6374,7 +6374,7 @@ irdl.dialect @hydride_hvx {
   //       oddhalf := ((ui >> 1) AND 1)
   //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
   //       dst[((i * 16) + 15):(i * 16)] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
-  //       idx := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvwhi {
@@ -6397,7 +6397,7 @@ irdl.dialect @hydride_hvx {
   //       oddhalf := ((ui >> 1) AND 1)
   //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
   //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
-  //       idx := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
   //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_oracci {
@@ -6421,7 +6421,7 @@ irdl.dialect @hydride_hvx {
   //       oddhalf := ((Rt >> 1) AND 1)
   //       idx := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
   //       idx := ((idx AND 31) OR WrapAs(WrapAs((matchval << 5), 32, 0), 32, 1))
-  //       dst[((i * 8) + 7):(i * 8)] := WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16) + 15):((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16)], 0), 32, 0) >> WrapAs((oddhalf * 8), 32, 0)), 8, 0)
+  //       dst[((i * 8) + 7):(i * 8)] := (WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16) + 15):((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16)], 0), 32, 0) >> WrapAs((oddhalf * 8), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vlutvvb_nm {
     %o0_0 = irdl.is vector<128xi8>
@@ -6442,10 +6442,10 @@ irdl.dialect @hydride_hvx {
   //       oddhalf := ((Rt >> 1) AND 1)
   //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
   //       idx := ((idx AND 15) OR WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1))
-  //       dst[((i * 16) + 15):(i * 16)] := WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0)
-  //       idx := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0))
+  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
   //       idx := ((idx AND 15) OR WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0)
+  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_nm {
     %o0_0 = irdl.is vector<128xi8>
@@ -6516,7 +6516,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlut4
   //   V6_vlut4(Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 14) AND 3) * 16)), 16, 0)
+  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 14) AND 3) * 16))
   //     ENDFOR
   irdl.operation @v6_vlut4 {
     %o0_0 = irdl.is vector<64xi16>

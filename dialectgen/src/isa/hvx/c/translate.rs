@@ -82,6 +82,20 @@ pub struct Translator {
     fresh: usize,
 }
 
+/// `value` stored into `width` bits: a wrap to at least that many bits on
+/// top of it changes none of the bits stored, so it is left out (the
+/// signed and unsigned forms of an operation then store alike).
+fn without_wrap_to(value: Expr, width: u32) -> Expr {
+    match value {
+        Expr::Call { func, mut args }
+            if func == "WrapAs" && args.len() == 3 && matches!(&args[1], Expr::Int(w) if *w >= BigInt::from(width)) =>
+        {
+            without_wrap_to(args.swap_remove(0), width)
+        }
+        other => other,
+    }
+}
+
 fn call(name: &str, args: Vec<Expr>) -> Expr {
     Expr::Call { func: name.to_string(), args }
 }
@@ -227,7 +241,10 @@ impl Translator {
                 let binding = RegBinding { var: name.clone(), offset: 0, width: *width, whole: None, writable: true };
                 self.regs.insert(name.clone(), binding);
                 let zero = call("WrapAs", vec![Expr::int(0), Expr::int(i64::from(*width)), Expr::int(1)]);
-                out.push(Stmt { span, kind: StmtKind::Assign { place: Place { var: name.clone(), range: None }, value: zero } });
+                out.push(Stmt {
+                    span,
+                    kind: StmtKind::Assign { place: Place { var: name.clone(), range: None }, value: zero },
+                });
             }
             CStmtKind::Decl(ty, name, init) => {
                 if self.regs.contains_key(name) {
@@ -237,7 +254,10 @@ impl Translator {
                 if let Some(init) = init {
                     let v = self.expr(init)?;
                     let v = self.convert(v, *ty);
-                    out.push(Stmt { span, kind: StmtKind::Assign { place: Place { var: name.clone(), range: None }, value: v.ir } });
+                    out.push(Stmt {
+                        span,
+                        kind: StmtKind::Assign { place: Place { var: name.clone(), range: None }, value: v.ir },
+                    });
                 }
             }
             CStmtKind::Expr(e) => self.effect(e, out)?,
@@ -251,7 +271,9 @@ impl Translator {
                 }
                 out.push(Stmt { span, kind: StmtKind::If { cond: c.ir, then: t, otherwise: o } });
             }
-            CStmtKind::For { init, cond, step, body } => self.for_loop(span, init.as_deref(), cond.as_ref(), step.as_ref(), body, out)?,
+            CStmtKind::For { init, cond, step, body } => {
+                self.for_loop(span, init.as_deref(), cond.as_ref(), step.as_ref(), body, out)?
+            }
         }
         Ok(())
     }
@@ -284,7 +306,14 @@ impl Translator {
         let (cond, step) = match (cond.map(|c| &c.kind), step) {
             (Some(CExprKind::Binary(op, l, bound)), None) => match &l.kind {
                 CExprKind::Assign(Some(sop), p, by) if matches!(&p.kind, CExprKind::Name(n) if *n == var) => {
-                    let first = CExpr { span, kind: CExprKind::Binary(*sop, Box::new(CExpr { span, kind: CExprKind::Int(from.clone(), INT) }), by.clone()) };
+                    let first = CExpr {
+                        span,
+                        kind: CExprKind::Binary(
+                            *sop,
+                            Box::new(CExpr { span, kind: CExprKind::Int(from.clone(), INT) }),
+                            by.clone(),
+                        ),
+                    };
                     let Some(f) = const_value(&first) else { return unsupported(self, "the step is not constant") };
                     from = f;
                     stepped_cond = CExpr { span, kind: CExprKind::Binary(*op, p.clone(), bound.clone()) };
@@ -332,7 +361,8 @@ impl Translator {
         } else {
             self.fresh += 1;
             let k = format!("{var}_step{}", self.fresh);
-            let value = add(Expr::Int(from.clone()), Expr::binary(BinOp::Mul, Expr::var(&k), Expr::Int(stride.clone())));
+            let value =
+                add(Expr::Int(from.clone()), Expr::binary(BinOp::Mul, Expr::var(&k), Expr::Int(stride.clone())));
             inner.push(Stmt { span, kind: StmtKind::Assign { place: Place { var: var.clone(), range: None }, value } });
             k
         };
@@ -341,7 +371,13 @@ impl Translator {
         let (lo, hi) = if stepped { (BigInt::zero(), count - 1) } else { (from, last) };
         out.push(Stmt {
             span,
-            kind: StmtKind::For { var: counter, from: Expr::Int(lo), to: Expr::Int(hi), descending: false, body: inner },
+            kind: StmtKind::For {
+                var: counter,
+                from: Expr::Int(lo),
+                to: Expr::Int(hi),
+                descending: false,
+                body: inner,
+            },
         });
         Ok(())
     }
@@ -379,9 +415,22 @@ impl Translator {
                 return self.fail(span, "unsupported `for` loop: more than 4096 iterations");
             }
             self.locals.insert(var.to_string(), Local { ty, range: Some((value.clone(), value.clone())) });
-            out.push(Stmt { span, kind: StmtKind::Assign { place: Place { var: var.to_string(), range: None }, value: Expr::Int(value.clone()) } });
+            out.push(Stmt {
+                span,
+                kind: StmtKind::Assign {
+                    place: Place { var: var.to_string(), range: None },
+                    value: Expr::Int(value.clone()),
+                },
+            });
             self.stmt(body, out)?;
-            let next = CExpr { span, kind: CExprKind::Binary(*op, Box::new(CExpr { span, kind: CExprKind::Name(var.to_string()) }), by.clone()) };
+            let next = CExpr {
+                span,
+                kind: CExprKind::Binary(
+                    *op,
+                    Box::new(CExpr { span, kind: CExprKind::Name(var.to_string()) }),
+                    by.clone(),
+                ),
+            };
             value = match at(&next, &value) {
                 Some(v) => v,
                 None => return self.fail(span, "unsupported `for` loop: the step is not constant"),
@@ -423,7 +472,10 @@ impl Translator {
             if let Some(local) = self.locals.get(n) {
                 let ty = local.ty;
                 let v = self.convert(v, ty);
-                out.push(Stmt { span, kind: StmtKind::Assign { place: Place { var: n.clone(), range: None }, value: v.ir } });
+                out.push(Stmt {
+                    span,
+                    kind: StmtKind::Assign { place: Place { var: n.clone(), range: None }, value: v.ir },
+                });
                 return Ok(());
             }
         }
@@ -437,7 +489,11 @@ impl Translator {
             return self.fail(place.span, "assignment to an input register");
         }
         let hi = add(view.lo.clone(), Expr::int(i64::from(width) - 1));
-        out.push(Stmt { span, kind: StmtKind::Assign { place: Place { var: view.var, range: Some((hi, view.lo)) }, value: v.ir } });
+        let value = without_wrap_to(v.ir, width);
+        out.push(Stmt {
+            span,
+            kind: StmtKind::Assign { place: Place { var: view.var, range: Some((hi, view.lo)) }, value },
+        });
         Ok(())
     }
 
@@ -445,7 +501,9 @@ impl Translator {
     fn view(&mut self, e: &CExpr) -> T<Option<View>> {
         Ok(Some(match &e.kind {
             CExprKind::Name(n) => match self.regs.get(n) {
-                Some(r) => View { var: r.var.clone(), lo: Expr::int(i64::from(r.offset)), width: Some(r.width), lane: None },
+                Some(r) => {
+                    View { var: r.var.clone(), lo: Expr::int(i64::from(r.offset)), width: Some(r.width), lane: None }
+                }
                 None => return Ok(None),
             },
             CExprKind::Index(base, index) => {
@@ -526,6 +584,14 @@ impl Translator {
             CExprKind::Index(..) | CExprKind::BitRange(..) | CExprKind::Member(..) => self.read_view(span, e),
             CExprKind::Cast(ty, a) => {
                 let v = self.expr(a)?;
+                // A cast the source writes to a narrower type is kept even
+                // where the value fits, so signed and unsigned forms (whose
+                // values fit differently) read alike.
+                if self.arith == Arith::C && ty.width < v.ty.width && ty.min() <= v.lo && v.hi <= ty.max() {
+                    let ir =
+                        call("WrapAs", vec![v.ir, Expr::int(i64::from(ty.width)), Expr::int(i64::from(!ty.signed))]);
+                    return Ok(Typed { ir, ty: *ty, ..v });
+                }
                 Ok(self.convert(v, *ty))
             }
             CExprKind::Unary(op, a) => {
@@ -640,7 +706,13 @@ impl Translator {
                 (ty.min(), ty.max())
             }
             CBinary::BitAnd if !x.lo.is_negative() || !y.lo.is_negative() => {
-                let cap = if x.lo.is_negative() { y.hi.clone() } else if y.lo.is_negative() { x.hi.clone() } else { x.hi.clone().min(y.hi.clone()) };
+                let cap = if x.lo.is_negative() {
+                    y.hi.clone()
+                } else if y.lo.is_negative() {
+                    x.hi.clone()
+                } else {
+                    x.hi.clone().min(y.hi.clone())
+                };
                 (BigInt::zero(), cap)
             }
             CBinary::BitAnd | CBinary::BitOr | CBinary::BitXor => {
@@ -676,7 +748,11 @@ impl Translator {
         let x = self.exact_width(x, ty);
         let ir_op = if op == CBinary::Shl { BinOp::Shl } else { BinOp::Shr };
         let ir = Expr::binary(ir_op, x.ir, y.ir);
-        let (lo, hi) = if op == CBinary::Shr { (x.lo.clone().min(BigInt::zero()), x.hi.clone().max(BigInt::zero())) } else { (ty.min(), ty.max()) };
+        let (lo, hi) = if op == CBinary::Shr {
+            (x.lo.clone().min(BigInt::zero()), x.hi.clone().max(BigInt::zero()))
+        } else {
+            (ty.min(), ty.max())
+        };
         Ok(Typed { ir, ty, lo, hi })
     }
 
@@ -721,7 +797,8 @@ impl Translator {
                     .find(|t| t.min() <= sat.min() && sat.max() <= t.max())
                     .unwrap_or(LLONG);
                 // One built-in for both: signed and unsigned saturation differ in a number.
-                let ir = call("SaturateAs", vec![x.ir, Expr::int(i64::from(w)), Expr::int(i64::from(name == "SaturateU"))]);
+                let ir =
+                    call("SaturateAs", vec![x.ir, Expr::int(i64::from(w)), Expr::int(i64::from(name == "SaturateU"))]);
                 Ok(Typed { ir, ty, lo: sat.min(), hi: sat.max() })
             }
             "ZeroExtendLow" | "SignExtendLow" => {
@@ -768,4 +845,3 @@ impl Translator {
         }
     }
 }
-
