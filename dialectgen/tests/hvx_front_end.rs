@@ -45,24 +45,7 @@ fn every_definition_in_scope_translates() {
 
 /// `Vd = f(Vu)` over one 1024-bit register of `lane`-bit lanes.
 fn one_operand_binding(lane: u32) -> dialectgen::isa::hvx::bind::Binding {
-    use dialectgen::isa::hvx::c::translate::RegBinding;
-    use dialectgen::sema::ir::{Arg, ArgKind, ElemType};
-    let vec = |name: &str| Arg {
-        name: name.into(),
-        kind: ArgKind::Vector,
-        width: 1024,
-        elem: ElemType { width: lane, signed: false },
-        imm_bits: None,
-        imm_range: None,
-    };
-    let reg = |var: &str, writable| RegBinding { var: var.into(), offset: 0, width: 1024, whole: None, writable };
-    dialectgen::isa::hvx::bind::Binding {
-        args: vec![vec("Vu")],
-        result: vec("dst"),
-        regs: [("VdV".to_string(), reg("dst", true)), ("VuV".to_string(), reg("Vu", false))].into(),
-        prologue: Vec::new(),
-        parts: vec![("VdV".into(), 0, 1024)],
-    }
+    common::hvx::vector_binding(&["Vu"], dialectgen::sema::ir::ElemType { width: lane, signed: false })
 }
 
 fn translated(text: &str, lane: u32) -> String {

@@ -6,11 +6,13 @@ use dialectgen::eval::machine::Machine;
 use dialectgen::eval::Concrete;
 use dialectgen::isa::hvx::bind::Binding;
 use dialectgen::isa::hvx::c::macros::MacroTable;
-use dialectgen::isa::hvx::c::translate::{Arith, RegBinding};
+use dialectgen::isa::hvx::c::translate::Arith;
 use dialectgen::isa::hvx::front;
-use dialectgen::sema::ir::{Arg, ArgKind, ElemType};
+use dialectgen::sema::ir::ElemType;
 use num_bigint::BigUint;
 use std::path::PathBuf;
+
+mod common;
 
 fn macros() -> MacroTable {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../isa-specs/hvx/macros.yaml");
@@ -36,27 +38,7 @@ fn every_parameter_is_used_or_explained() {
 
 /// `VdV`, `VuV`, `VvV`: three 1024-bit registers of 16-bit lanes.
 fn binding() -> Binding {
-    let vec = |name: &str| Arg {
-        name: name.into(),
-        kind: ArgKind::Vector,
-        width: 1024,
-        elem: ElemType { width: 16, signed: false },
-        imm_bits: None,
-        imm_range: None,
-    };
-    let reg = |var: &str, writable| RegBinding { var: var.into(), offset: 0, width: 1024, whole: None, writable };
-    Binding {
-        args: vec![vec("Vu"), vec("Vv")],
-        result: vec("dst"),
-        regs: [
-            ("VdV".to_string(), reg("dst", true)),
-            ("VuV".to_string(), reg("Vu", false)),
-            ("VvV".to_string(), reg("Vv", false)),
-        ]
-        .into(),
-        prologue: Vec::new(),
-        parts: vec![("VdV".into(), 0, 1024)],
-    }
+    common::hvx::vector_binding(&["Vu", "Vv"], ElemType { width: 16, signed: false })
 }
 
 const LANES: usize = 64;

@@ -5,12 +5,11 @@
 
 use dialectgen::isa::hvx::bind::Binding;
 use dialectgen::isa::hvx::c::macros::MacroTable;
-use dialectgen::isa::hvx::c::translate::RegBinding;
 use dialectgen::isa::hvx::manual::{self, ManualVerdict};
-use dialectgen::sema::ir::{Arg, ArgKind, ElemType};
-use std::collections::BTreeMap;
+use dialectgen::sema::ir::ElemType;
 use std::path::PathBuf;
 
+mod common;
 
 fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -22,27 +21,7 @@ fn manual_macros() -> MacroTable {
 
 /// `Vd.b[i] = sat(Vu.b[i] + Vv.b[i])` over two 1024-bit vectors.
 fn byte_binding() -> Binding {
-    let vec = |name: &str| Arg {
-        name: name.into(),
-        kind: ArgKind::Vector,
-        width: 1024,
-        elem: ElemType { width: 8, signed: true },
-        imm_bits: None,
-        imm_range: None,
-    };
-    let reg = |var: &str, writable| RegBinding { var: var.into(), offset: 0, width: 1024, whole: None, writable };
-    let regs = BTreeMap::from([
-        ("VdV".to_string(), reg("dst", true)),
-        ("VuV".to_string(), reg("Vu", false)),
-        ("VvV".to_string(), reg("Vv", false)),
-    ]);
-    Binding {
-        args: vec![vec("Vu"), vec("Vv")],
-        result: vec("dst"),
-        regs,
-        prologue: Vec::new(),
-        parts: vec![("VdV".into(), 0, 1024)],
-    }
+    common::hvx::vector_binding(&["Vu", "Vv"], ElemType { width: 8, signed: true })
 }
 
 #[test]

@@ -4,7 +4,8 @@
 //! semantics; the other instructions go on.
 
 use super::bind::{self, Binding};
-use super::c::lexer::lex;
+use super::c::ast::CStmt;
+use super::c::lexer::{lex, Token};
 use super::c::macros::MacroTable;
 use super::c::parser::parse_program;
 use super::c::translate::{Arith, Translator};
@@ -54,8 +55,9 @@ pub struct DefinitionCorrection {
 pub fn load_corrections(path: &std::path::Path) -> Result<Vec<DefinitionCorrection>, FrontEndError> {
     let text = std::fs::read_to_string(path)
         .map_err(|source| data::DataError::Io { path: path.display().to_string(), source })?;
-    serde_yaml::from_str(&text)
-        .map_err(|e| FrontEndError::Data(data::DataError::Format { path: path.display().to_string(), message: e.to_string() }))
+    serde_yaml::from_str(&text).map_err(|e| {
+        FrontEndError::Data(data::DataError::Format { path: path.display().to_string(), message: e.to_string() })
+    })
 }
 
 pub struct Translated {
@@ -89,6 +91,27 @@ pub fn token_at(text: &str, span: Span) -> Option<String> {
     toks.iter().find(|t| t.span == span).map(|t| t.tok.to_string())
 }
 
+/// What a source's text needs between the stages of [`translate_reading`].
+/// Qualcomm's definitions need nothing; the manual's pseudocode is read
+/// with a few rewrites (see [`super::manual`]).
+pub trait Reading {
+    /// The tokens before macro expansion.
+    fn lexed(&self, toks: Vec<Token>) -> Vec<Token> {
+        toks
+    }
+    /// The tokens after macro expansion.
+    fn expanded(&self, toks: Vec<Token>) -> Vec<Token> {
+        toks
+    }
+    /// The parsed statements before translation.
+    fn parsed(&self, _program: &mut Vec<CStmt>) {}
+}
+
+/// The text as written.
+struct AsWritten;
+
+impl Reading for AsWritten {}
+
 /// Translates one definition's semantics with `binding`.
 pub fn translate(
     tag: &str,
@@ -96,6 +119,22 @@ pub fn translate(
     binding: &Binding,
     macros: &MacroTable,
     arith: Arith,
+) -> (Result<Semantics, Fault>, Vec<String>) {
+    translate_reading(tag, tag, text, binding, macros, arith, &AsWritten)
+}
+
+/// Translates `text` (the semantics of instruction `tag`) into semantics
+/// named `name`: lexing, `reading`'s rewrites, macro expansion, parsing,
+/// translation with `binding` and type checking. Also returns the macros
+/// the text used.
+pub fn translate_reading(
+    tag: &str,
+    name: &str,
+    text: &str,
+    binding: &Binding,
+    macros: &MacroTable,
+    arith: Arith,
+    reading: &dyn Reading,
 ) -> (Result<Semantics, Fault>, Vec<String>) {
     let fault = |stage, span: Option<Span>, message: String| Fault {
         tag: tag.to_string(),
@@ -105,15 +144,27 @@ pub fn translate(
         message,
     };
     let toks = match lex(text) {
-        Ok(t) => t,
+        Ok(t) => reading.lexed(t),
         Err(e) => return (Err(fault("lex", Some(e.span), e.message)), Vec::new()),
     };
     let (expanded, used) = match macros.expand(&toks) {
-        Ok(x) => x,
-        Err(e) => return (Err(fault("macro", Some(e.span()), e.to_string().split_once(": ").map_or(e.to_string(), |(_, m)| m.to_string()))), Vec::new()),
+        Ok((t, used)) => (reading.expanded(t), used),
+        Err(e) => {
+            return (
+                Err(fault(
+                    "macro",
+                    Some(e.span()),
+                    e.to_string().split_once(": ").map_or(e.to_string(), |(_, m)| m.to_string()),
+                )),
+                Vec::new(),
+            )
+        }
     };
     let program = match parse_program(&expanded) {
-        Ok(p) => p,
+        Ok(mut p) => {
+            reading.parsed(&mut p);
+            p
+        }
         Err(e) => return (Err(fault("parse", Some(e.span), e.message)), used),
     };
     let mut t = Translator::new(&binding.regs, arith);
@@ -124,7 +175,7 @@ pub fn translate(
     let mut full = binding.prologue.clone();
     full.extend(body);
     let sema = Semantics {
-        name: tag.to_string(),
+        name: name.to_string(),
         args: binding.args.clone(),
         result: binding.result.clone(),
         functions: Vec::new(),
@@ -156,7 +207,8 @@ pub fn run(
         let binding = match bind::bind(&def, i) {
             Ok(b) => b,
             Err(e) => {
-                let result = Err(Fault { tag: def.tag.clone(), stage: "bind", at: None, token: None, message: e.to_string() });
+                let result =
+                    Err(Fault { tag: def.tag.clone(), stage: "bind", at: None, token: None, message: e.to_string() });
                 in_scope.push(Translated { def, corrected: false, binding: None, result, macros_used: Vec::new() });
                 continue;
             }

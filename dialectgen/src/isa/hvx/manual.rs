@@ -23,15 +23,15 @@
 use super::bind::Binding;
 use super::c::ast::{CExpr, CExprKind, CStmt, CStmtKind};
 use super::c::ctype::LLONG;
-use super::c::lexer::{lex, Tok, Token};
+use super::c::lexer::{Tok, Token};
 use super::c::macros::{MacroTable, TableError};
-use super::c::parser::parse_program;
-use super::c::translate::{Arith, RegBinding, Translator};
+use super::c::translate::{Arith, RegBinding};
 use super::data::ManualEntry;
-use super::front::{token_at, Fault, FrontEnd};
+use super::front::{self, Fault, FrontEnd, Reading};
 use crate::classify::proof::{prove_equal, prove_equal_by_slices, Verdict};
 use crate::eval::{Concrete, Machine};
 use crate::sema::ir::{BinOp, Expr, Place, Semantics, Span, Stmt, StmtKind};
+use crate::validate::cases::Rng;
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Zero};
 use rayon::prelude::*;
@@ -275,65 +275,43 @@ fn undeclared(stmts: &[CStmt], regs: &BTreeMap<String, RegBinding>) -> Vec<Strin
     out
 }
 
+/// The manual's readings (see the module documentation) as front-end hooks.
+struct ManualReading<'a> {
+    macros: &'a MacroTable,
+    binding: &'a Binding,
+}
+
+impl Reading for ManualReading<'_> {
+    fn lexed(&self, toks: Vec<Token>) -> Vec<Token> {
+        call_object_like(&toks, self.macros)
+    }
+    fn expanded(&self, toks: Vec<Token>) -> Vec<Token> {
+        predicate_bits(&toks, self.binding)
+    }
+    fn parsed(&self, program: &mut Vec<CStmt>) {
+        let decls: Vec<CStmt> = undeclared(program, &self.binding.regs)
+            .into_iter()
+            .map(|n| CStmt { span: Span::default(), kind: CStmtKind::Decl(LLONG, n, None) })
+            .collect();
+        program.splice(0..0, decls);
+    }
+}
+
 /// Translates one manual entry's pseudocode with `binding` (the QEMU
 /// binding; the manual's spellings are added here).
 pub fn translate_manual(tag: &str, text: &str, binding: &Binding, macros: &MacroTable) -> Result<Semantics, Fault> {
     let binding = manual_binding(binding);
-    let fault = |stage, span: Option<Span>, message: String| Fault {
-        tag: tag.to_string(),
-        stage,
-        at: span.map(|s| s.to_string()),
-        token: span.and_then(|s| token_at(text, s)),
-        message,
-    };
-    let toks = lex(text).map_err(|e| fault("lex", Some(e.span), e.message))?;
-    let toks = call_object_like(&toks, macros);
-    let (expanded, _) = macros.expand(&toks).map_err(|e| {
-        let m = e.to_string();
-        fault("macro", Some(e.span()), m.split_once(": ").map_or(m.clone(), |(_, m)| m.to_string()))
-    })?;
-    let expanded = predicate_bits(&expanded, &binding);
-    let mut program = parse_program(&expanded).map_err(|e| fault("parse", Some(e.span), e.message))?;
-    let decls: Vec<CStmt> = undeclared(&program, &binding.regs)
-        .into_iter()
-        .map(|n| CStmt { span: Span::default(), kind: CStmtKind::Decl(LLONG, n, None) })
-        .collect();
-    program.splice(0..0, decls);
-    let mut t = Translator::new(&binding.regs, Arith::Exact);
-    let body = t.block(&program).map_err(|e| fault("translate", Some(e.span), e.message))?;
-    let mut full = binding.prologue.clone();
-    full.extend(body);
-    let sema = Semantics {
-        name: format!("{tag}.manual"),
-        args: binding.args.clone(),
-        result: binding.result.clone(),
-        functions: Vec::new(),
-        body: full,
-    };
-    if let Err(e) = crate::eval::typing::infer_types(&sema) {
-        return Err(fault("type", None, e.to_string()));
-    }
-    Ok(sema)
+    let reading = ManualReading { macros, binding: &binding };
+    front::translate_reading(tag, &format!("{tag}.manual"), text, &binding, macros, Arith::Exact, &reading).0
 }
 
-/// splitmix64: deterministic pseudo-random inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// `width` pseudo-random bits, the first word drawn the most significant.
+fn random_bits(rng: &mut Rng, width: u32) -> BigUint {
+    let mut v = BigUint::zero();
+    for _ in 0..width.div_ceil(64) {
+        v = (v << 64u32) | BigUint::from(rng.next_u64());
     }
-    fn bits(&mut self, width: u32) -> BigUint {
-        let mut v = BigUint::zero();
-        for _ in 0..width.div_ceil(64) {
-            v = (v << 64u32) | BigUint::from(self.next());
-        }
-        v & ((BigUint::one() << width) - BigUint::one())
-    }
+    v & ((BigUint::one() << width) - BigUint::one())
 }
 
 /// A byte pattern repeated over `width` bits.
@@ -361,7 +339,7 @@ const EDGES: &[&[u8]] = &[
 
 /// The concrete inputs for `sema`'s arguments: edge cases, then random ones.
 pub fn concrete_inputs(sema: &Semantics, count: usize, seed: u64) -> Vec<Vec<BigUint>> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..count)
         .map(|case| {
             sema.args
@@ -375,7 +353,7 @@ pub fn concrete_inputs(sema: &Semantics, count: usize, seed: u64) -> Vec<Vec<Big
                             1 => hi,
                             2 => 0i64.clamp(lo, hi),
                             3 => 1i64.clamp(lo, hi),
-                            _ => lo + (rng.next() % span) as i64,
+                            _ => lo + rng.below(span) as i64,
                         };
                         let m = 1i128 << a.width;
                         return BigUint::from(((i128::from(v) % m + m) % m) as u128);
@@ -383,7 +361,7 @@ pub fn concrete_inputs(sema: &Semantics, count: usize, seed: u64) -> Vec<Vec<Big
                     if case < EDGES.len() {
                         pattern(EDGES[(case + 3 * k) % EDGES.len()], a.width)
                     } else {
-                        rng.bits(a.width)
+                        random_bits(&mut rng, a.width)
                     }
                 })
                 .collect()
