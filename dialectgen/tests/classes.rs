@@ -1,7 +1,7 @@
 //! The similarity engine on fixtures: alike instructions share a class,
 //! different ones do not, and every membership reproduces the instruction.
 
-use dialectgen::classify::canon::canonicalize;
+use dialectgen::classify::canon::{canonicalize, Indexes};
 use dialectgen::classify::engine::classify;
 use dialectgen::classify::mask::{apply_mask, split_mask, Masking};
 use dialectgen::classify::proof::{prove_equal, Verdict};
@@ -28,7 +28,12 @@ fn by_name<'a>(all: &'a [Semantics], name: &str) -> &'a Semantics {
 fn alike_instructions_share_a_class() {
     let all = fixture_semantics();
     assert_eq!(all.len(), 9);
-    let (classes, stats) = classify(&all, 5000, dialectgen::classify::mask::MaskModel::WriteMask, dialectgen::classify::engine::Numbers::OfSignature);
+    let (classes, stats) = classify(
+        &all,
+        5000,
+        dialectgen::classify::mask::MaskModel::WriteMask,
+        dialectgen::classify::engine::Numbers::OfSignature,
+    );
     assert_eq!(stats.unproved_pairs, 0);
     assert!(stats.rejected.is_empty());
     let class_of = |n: &str| classes.iter().position(|c| c.members.iter().any(|m| m.intrinsic == n)).unwrap();
@@ -63,16 +68,21 @@ fn alike_instructions_share_a_class() {
 #[test]
 fn every_member_is_its_class_template_instantiated() {
     let all = fixture_semantics();
-    let (classes, _) = classify(&all, 5000, dialectgen::classify::mask::MaskModel::WriteMask, dialectgen::classify::engine::Numbers::OfSignature);
+    let (classes, _) = classify(
+        &all,
+        5000,
+        dialectgen::classify::mask::MaskModel::WriteMask,
+        dialectgen::classify::engine::Numbers::OfSignature,
+    );
     for c in &classes {
         for m in &c.members {
             let original = by_name(&all, &m.intrinsic);
-            let whole = canonicalize(original);
+            let whole = canonicalize(original, Indexes::SteppingCounters);
             // A masked member's template is its plain operation.
             let canonical = match split_mask(&whole.sema) {
                 Some(split) if m.masking != Masking::None => {
                     assert_eq!(m.mask, Some(split.shape), "{}", m.intrinsic);
-                    canonicalize(&split.plain)
+                    canonicalize(&split.plain, Indexes::SteppingCounters)
                 }
                 _ => whole,
             };
@@ -130,7 +140,7 @@ fn different_semantics_are_not_proved_equal() {
 #[ignore]
 fn print_canonical_forms() {
     for s in fixture_semantics() {
-        let c = canonicalize(&s);
+        let c = canonicalize(&s, Indexes::SteppingCounters);
         println!("{}", dialectgen::sema::print::semantics_to_string(&c.sema));
         let p = dialectgen::classify::template::parameterize(&c.sema);
         println!("{}\n", p.key);

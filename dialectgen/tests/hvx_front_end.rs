@@ -41,6 +41,41 @@ fn every_definition_in_scope_translates() {
         fe.in_scope.iter().filter_map(|t| t.result.as_ref().err()).filter(|f| f.stage == "bind").collect();
     assert_eq!(unbound.len(), 14, "{faults:#?}");
     assert_eq!(faults.len(), 14, "{faults:#?}");
+    instructions_that_differ_in_numbers_read_alike(&fe);
+}
+
+/// Forms the vendor writes differently but that compute alike up to
+/// numbers have one template: the byte, halfword and word conditional adds
+/// (one form of the predicate mask for every lane width), signed and
+/// signed-by-unsigned products (no wraps that change nothing), greater
+/// and equal (a comparison's predicate is a number), a product written in
+/// either operand order, and a lane accumulated in place or widened into
+/// two (a loop counter an index does not move with has coefficient 0).
+fn instructions_that_differ_in_numbers_read_alike(fe: &front::FrontEnd) {
+    use dialectgen::classify::canon::{canonicalize, Indexes};
+    use dialectgen::classify::template::parameterize;
+    let key = |name: &str| {
+        let t = fe.in_scope.iter().find(|t| t.def.tag == name).unwrap_or_else(|| panic!("{name} in scope"));
+        let sema = t.result.as_ref().unwrap_or_else(|f| panic!("{f}"));
+        parameterize(&canonicalize(sema, Indexes::EveryCounter).sema).key
+    };
+    for group in [
+        &["V6_vaddbq", "V6_vaddhq", "V6_vaddwq"][..],
+        &["V6_vsubbnq", "V6_vsubhnq", "V6_vsubwnq"],
+        &["V6_vdmpyhsat", "V6_vdmpyhsusat"],
+        &["V6_vgtw", "V6_veqh", "V6_vgtub"],
+        &["V6_vmaxw", "V6_vminub"],
+        &["V6_vmpabus", "V6_vmpauhb"],
+        &["V6_vmpyub_acc", "V6_vdmpybus_acc"],
+    ] {
+        let first = key(group[0]);
+        for name in &group[1..] {
+            assert!(key(name) == first, "{} and {name} have different templates", group[0]);
+        }
+    }
+    // Different operations stay apart.
+    assert_ne!(key("V6_vaddbq"), key("V6_vaddbnq"));
+    assert_ne!(key("V6_vmaxw"), key("V6_vavgw"));
 }
 
 /// `Vd = f(Vu)` over one 1024-bit register of `lane`-bit lanes.

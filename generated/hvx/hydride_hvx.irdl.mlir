@@ -5,7 +5,7 @@ irdl.dialect @hydride_hvx {
   //   V6_valignb(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     shift := (Rt AND (128 - 1))
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((WrapAs((i + shift), 32, 1) >= 128) ? AsInteger(Vu[((WrapAs((WrapAs((i + shift), 32, 1) - 128), 32, 1) * 8) + 7):(WrapAs((WrapAs((i + shift), 32, 1) - 128), 32, 1) * 8)], 1) : AsInteger(Vv[((WrapAs((i + shift), 32, 1) * 8) + 7):(WrapAs((i + shift), 32, 1) * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_valignb {
     %o0_0 = irdl.is vector<128xi8>
@@ -23,7 +23,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vlalignb(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     shift := (128 - (Rt AND (128 - 1)))
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((WrapAs((i + shift), 32, 1) >= 128) ? AsInteger(Vu[((WrapAs((WrapAs((i + shift), 32, 1) - 128), 32, 1) * 8) + 7):(WrapAs((WrapAs((i + shift), 32, 1) - 128), 32, 1) * 8)], 1) : AsInteger(Vv[((WrapAs((i + shift), 32, 1) * 8) + 7):(WrapAs((i + shift), 32, 1) * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_vlalignb {
     %o0_0 = irdl.is vector<128xi8>
@@ -40,7 +40,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_valignbi
   //   V6_valignbi(Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: imm<1 x u32> decodes 3 bits) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((WrapAs((i + ui), 32, 1) >= 128) ? AsInteger(Vu[((WrapAs((WrapAs((i + ui), 32, 1) - 128), 32, 1) * 8) + 7):(WrapAs((WrapAs((i + ui), 32, 1) - 128), 32, 1) * 8)], 1) : AsInteger(Vv[((WrapAs((i + ui), 32, 1) * 8) + 7):(WrapAs((i + ui), 32, 1) * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + ui), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + ui) - 128), 32, 1))):(8 * WrapAs(((i + ui) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + ui), 32, 1))):(8 * WrapAs((i + ui), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_valignbi {
     %o0_0 = irdl.is vector<128xi8>
@@ -58,7 +58,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vlalignbi(Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: imm<1 x u32> decodes 3 bits) -> dst: vec<128 x u8>
   //     shift := WrapAs((128 - ui), 32, 1)
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((WrapAs((i + shift), 32, 1) >= 128) ? AsInteger(Vu[((WrapAs((WrapAs((i + shift), 32, 1) - 128), 32, 1) * 8) + 7):(WrapAs((WrapAs((i + shift), 32, 1) - 128), 32, 1) * 8)], 1) : AsInteger(Vv[((WrapAs((i + shift), 32, 1) * 8) + 7):(WrapAs((i + shift), 32, 1) * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_vlalignbi {
     %o0_0 = irdl.is vector<128xi8>
@@ -75,7 +75,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vror
   //   V6_vror(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := AsInteger(Vu[(((WrapAs((k + Rt), 32, 0) AND (128 - 1)) * 8) + 7):((WrapAs((k + Rt), 32, 0) AND (128 - 1)) * 8)], 1)
+  //       dst[(7 + (8 * k)):(8 * k)] := AsInteger(Vu[(7 + (8 * ((128 - 1) AND WrapAs((k + Rt), 32, 0)))):(8 * ((128 - 1) AND WrapAs((k + Rt), 32, 0)))], 1)
   //     ENDFOR
   irdl.operation @v6_vror {
     %o0_0 = irdl.is vector<128xi8>
@@ -90,7 +90,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vunpackub
   //   V6_vunpackub(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 127
-  //       dst[((((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16)) + 15):(((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16))] := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
+  //       dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
   //     ENDFOR
   irdl.operation @v6_vunpackub {
     %o0_0 = irdl.is vector<128xi8>
@@ -103,7 +103,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vunpackb
   //   V6_vunpackb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 127
-  //       dst[((((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16)) + 15):(((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16))] := AsInteger(Vu[((i * 8) + 7):(i * 8)], 0)
+  //       dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0)
   //     ENDFOR
   irdl.operation @v6_vunpackb {
     %o0_0 = irdl.is vector<128xi8>
@@ -116,7 +116,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vunpackuh
   //   V6_vunpackuh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 63
-  //       dst[((((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32)) + 31):(((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32))] := AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)
+  //       dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)
   //     ENDFOR
   irdl.operation @v6_vunpackuh {
     %o0_0 = irdl.is vector<64xi16>
@@ -129,7 +129,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vunpackh
   //   V6_vunpackh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 63
-  //       dst[((((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32)) + 31):(((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32))] := AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)
+  //       dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)
   //     ENDFOR
   irdl.operation @v6_vunpackh {
     %o0_0 = irdl.is vector<64xi16>
@@ -143,7 +143,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vunpackob(Vxx: vec<128 x u16>, Vu: vec<128 x u8>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 127
-  //       dst[((((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16)) + 15):(((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16))] := (AsInteger(dst[((((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16)) + 15):(((i / (128 / 2)) * 1024) + ((i % (128 / 2)) * 16))], 1) OR (AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) << 8))
+  //       dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := (AsInteger(dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))], 1) OR (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) << 8))
   //     ENDFOR
   irdl.operation @v6_vunpackob {
     %o0_0 = irdl.is vector<128xi16>
@@ -159,7 +159,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vunpackoh(Vxx: vec<64 x u32>, Vu: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32)) + 31):(((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32))] := (AsInteger(dst[((((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32)) + 31):(((i / (128 / 4)) * 1024) + ((i % (128 / 4)) * 32))], 1) OR (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) << 16))
+  //       dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := (AsInteger(dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))], 1) OR (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) << 16))
   //     ENDFOR
   irdl.operation @v6_vunpackoh {
     %o0_0 = irdl.is vector<64xi32>
@@ -174,8 +174,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackeb
   //   V6_vpackeb(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0)
+  //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0)
   //     ENDFOR
   irdl.operation @v6_vpackeb {
     %o0_0 = irdl.is vector<64xi16>
@@ -190,8 +190,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackeh
   //   V6_vpackeh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0)
+  //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0)
   //     ENDFOR
   irdl.operation @v6_vpackeh {
     %o0_0 = irdl.is vector<32xi32>
@@ -206,8 +206,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackob
   //   V6_vpackob(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8)
+  //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8)
   //     ENDFOR
   irdl.operation @v6_vpackob {
     %o0_0 = irdl.is vector<64xi16>
@@ -222,8 +222,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackoh
   //   V6_vpackoh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16)
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16)
+  //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vpackoh {
     %o0_0 = irdl.is vector<32xi32>
@@ -238,8 +238,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackhub_sat
   //   V6_vpackhub_sat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8, 1)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := SaturateAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 8, 1)
+  //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vpackhub_sat {
     %o0_0 = irdl.is vector<64xi16>
@@ -254,8 +254,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackhb_sat
   //   V6_vpackhb_sat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8, 0)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := SaturateAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8, 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 8, 0)
+  //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vpackhb_sat {
     %o0_0 = irdl.is vector<64xi16>
@@ -270,8 +270,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackwuh_sat
   //   V6_vpackwuh_sat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16, 1)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 16, 1)
+  //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vpackwuh_sat {
     %o0_0 = irdl.is vector<32xi32>
@@ -286,8 +286,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpackwh_sat
   //   V6_vpackwh_sat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16, 0)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 16, 0)
+  //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vpackwh_sat {
     %o0_0 = irdl.is vector<32xi32>
@@ -302,8 +302,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vzb
   //   V6_vzb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vzb {
     %o0_0 = irdl.is vector<128xi8>
@@ -316,8 +316,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsb
   //   V6_vsb(Vu: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsb {
     %o0_0 = irdl.is vector<128xi8>
@@ -330,8 +330,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vzh
   //   V6_vzh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vzh {
     %o0_0 = irdl.is vector<64xi16>
@@ -344,8 +344,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsh
   //   V6_vsh(Vu: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsh {
     %o0_0 = irdl.is vector<64xi16>
@@ -358,8 +358,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpybus
   //   V6_vdmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus {
     %o0_0 = irdl.is vector<128xi8>
@@ -375,8 +375,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpybus_acc(Vx: vec<64 x u16>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_acc {
     %o0_0 = irdl.is vector<64xi16>
@@ -393,10 +393,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpybus_dv
   //   V6_vdmpybus_dv(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -412,10 +412,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpybus_dv_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_dv_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -432,8 +432,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhb
   //   V6_vdmpyhb(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb {
     %o0_0 = irdl.is vector<64xi16>
@@ -449,8 +449,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhb_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -467,10 +467,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhb_dv
   //   V6_vdmpyhb_dv(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -486,10 +486,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhb_dv_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_dv_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -506,9 +506,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhvsat
   //   V6_vdmpyhvsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -524,9 +524,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhvsat_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + accum), 64, 0), 32, 0)
+  //       accum := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(WrapAs((accum + AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)), 64, 0), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -543,9 +543,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhsat
   //   V6_vdmpyhsat(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       accum := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := (WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -561,10 +561,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhsat_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 64, 0)
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -581,9 +581,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhisat
   //   V6_vdmpyhisat(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       accum := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 0), 16, 0))
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := (WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat {
     %o0_0 = irdl.is vector<128xi16>
@@ -599,10 +599,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhisat_acc(Vx: vec<32 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 64, 0)
-  //       accum := WrapAs((accum + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -619,9 +619,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhsusat
   //   V6_vdmpyhsusat(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       accum := WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat {
     %o0_0 = irdl.is vector<64xi16>
@@ -637,10 +637,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhsusat_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -657,9 +657,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdmpyhsuisat
   //   V6_vdmpyhsuisat(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       accum := WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsuisat {
     %o0_0 = irdl.is vector<128xi16>
@@ -675,10 +675,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdmpyhsuisat_acc(Vx: vec<32 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       accum := AsInteger(dst[((i * 32) + 31):(i * 32)], 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((Rt >> 0), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       accum := WrapAs((accum + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0), 32, 1) * WrapAs((Rt >> 16), 16, 1)), 32, 1), 32, 0)), 64, 0)
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(accum, 32, 0)
+  //       accum := AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 64, 0)
+  //       accum := WrapAs((accum + (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0))), 64, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsuisat_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -695,12 +695,12 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vtmpyb
   //   V6_vtmpyb(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 8), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 0), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyb {
     %o0_0 = irdl.is vector<256xi8>
@@ -716,12 +716,12 @@ irdl.dialect @hydride_hvx {
   //   V6_vtmpyb_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) >> 8), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 0), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 0), 8, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyb_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -738,12 +738,12 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vtmpybus
   //   V6_vtmpybus(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vtmpybus {
     %o0_0 = irdl.is vector<256xi8>
@@ -759,12 +759,12 @@ irdl.dialect @hydride_hvx {
   //   V6_vtmpybus_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((((2 * i) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((2 * i) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vtmpybus_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -781,12 +781,12 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vtmpyhb
   //   V6_vtmpyhb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyhb {
     %o0_0 = irdl.is vector<128xi16>
@@ -802,12 +802,12 @@ irdl.dialect @hydride_hvx {
   //   V6_vtmpyhb_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyhb_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -824,10 +824,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrmpyub
   //   V6_vrmpyub(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((Rt >> 0), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 8), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyub {
     %o0_0 = irdl.is vector<128xi8>
@@ -843,10 +843,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyub_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 0), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 8), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyub_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -863,10 +863,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrmpyubv
   //   V6_vrmpyubv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubv {
     %o0_0 = irdl.is vector<128xi8>
@@ -882,10 +882,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyubv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubv_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -902,10 +902,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrmpybv
   //   V6_vrmpybv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 8, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 8), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybv {
     %o0_0 = irdl.is vector<128xi8>
@@ -921,10 +921,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 8), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybv_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -941,14 +941,14 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrmpyubi
   //   V6_vrmpyubi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubi {
     %o0_0 = irdl.is vector<256xi8>
@@ -966,14 +966,14 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpyubi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubi_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -992,10 +992,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrmpybus
   //   V6_vrmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpybus {
     %o0_0 = irdl.is vector<128xi8>
@@ -1011,10 +1011,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybus_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((Rt >> 8), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((Rt >> 16), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((Rt >> 24), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpybus_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1031,14 +1031,14 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrmpybusi
   //   V6_vrmpybusi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusi {
     %o0_0 = irdl.is vector<256xi8>
@@ -1056,14 +1056,14 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybusi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusi_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -1082,10 +1082,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrmpybusv
   //   V6_vrmpybusv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 8, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 8), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusv {
     %o0_0 = irdl.is vector<128xi8>
@@ -1101,10 +1101,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vrmpybusv_acc(Vx: vec<32 x u32>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 8), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 8, 0)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 24), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 8), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusv_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1121,10 +1121,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdsaduh
   //   V6_vdsaduh(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
   //     ENDFOR
   irdl.operation @v6_vdsaduh {
     %o0_0 = irdl.is vector<128xi16>
@@ -1140,10 +1140,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vdsaduh_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1))), 32, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))), 32, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) - WrapAs((Rt >> 0), 16, 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((Rt >> 0), 16, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
   //     ENDFOR
   irdl.operation @v6_vdsaduh_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -1160,14 +1160,14 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrsadubi
   //   V6_vrsadubi(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
   //     ENDFOR
   irdl.operation @v6_vrsadubi {
     %o0_0 = irdl.is vector<256xi8>
@@ -1185,14 +1185,14 @@ irdl.dialect @hydride_hvx {
   //   V6_vrsadubi_acc(Vxx: vec<64 x u32>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>, ui: imm<1 x u32> decodes 1 bits) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((2 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((3 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((((ui ? 1 : 0) * 1024) + (i * 32)) + 31):(((ui ? 1 : 0) * 1024) + (i * 32))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((0 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + WrapAs((((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) < 0) ? -(WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1)) : (WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> ((WrapAs((1 - ui), 32, 1) AND 3) * 8)), 8, 1))), 32, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((2 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 8), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((3 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + ((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))):((32 * i) + (1024 * ((ui 4 0) ? 1 : 0)))], 1) >> 16), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((0 - ui), 32, 1)))), 8, 1))))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
   //     ENDFOR
   irdl.operation @v6_vrsadubi_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -1211,7 +1211,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrw
   //   V6_vasrw(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (Rt AND (32 - 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (Rt AND (32 - 1)))
   //     ENDFOR
   irdl.operation @v6_vasrw {
     %o0_0 = irdl.is vector<32xi32>
@@ -1226,7 +1226,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaslw
   //   V6_vaslw(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (Rt AND (32 - 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (Rt AND (32 - 1)))
   //     ENDFOR
   irdl.operation @v6_vaslw {
     %o0_0 = irdl.is vector<32xi32>
@@ -1241,7 +1241,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlsrw
   //   V6_vlsrw(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> (Rt AND (32 - 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> (Rt AND (32 - 1)))
   //     ENDFOR
   irdl.operation @v6_vlsrw {
     %o0_0 = irdl.is vector<32xi32>
@@ -1256,7 +1256,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrwv
   //   V6_vasrwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) << 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   //     ENDFOR
   irdl.operation @v6_vasrwv {
     %o0_0 = irdl.is vector<32xi32>
@@ -1271,7 +1271,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaslwv
   //   V6_vaslwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) < 0) ? ((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) - 1)) >> 1) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) >> 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   //     ENDFOR
   irdl.operation @v6_vaslwv {
     %o0_0 = irdl.is vector<32xi32>
@@ -1286,7 +1286,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlsrwv
   //   V6_vlsrwv(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) << (-(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32) - 1)) << 1), 32, 1) : (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> (((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63) XOR 32) - 32)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) << (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) << 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   //     ENDFOR
   irdl.operation @v6_vlsrwv {
     %o0_0 = irdl.is vector<32xi32>
@@ -1301,7 +1301,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrh
   //   V6_vasrh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (Rt AND (16 - 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (Rt AND (16 - 1)))
   //     ENDFOR
   irdl.operation @v6_vasrh {
     %o0_0 = irdl.is vector<64xi16>
@@ -1316,7 +1316,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaslh
   //   V6_vaslh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (Rt AND (16 - 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (Rt AND (16 - 1)))
   //     ENDFOR
   irdl.operation @v6_vaslh {
     %o0_0 = irdl.is vector<64xi16>
@@ -1331,7 +1331,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlsrh
   //   V6_vlsrh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) >> (Rt AND (16 - 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> (Rt AND (16 - 1)))
   //     ENDFOR
   irdl.operation @v6_vlsrh {
     %o0_0 = irdl.is vector<64xi16>
@@ -1346,7 +1346,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrhv
   //   V6_vasrhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) << 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   //     ENDFOR
   irdl.operation @v6_vasrhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -1361,7 +1361,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaslhv
   //   V6_vaslhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) < 0) ? ((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) - 1)) >> 1) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) >> 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   //     ENDFOR
   irdl.operation @v6_vaslhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -1376,7 +1376,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlsrhv
   //   V6_vlsrhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) < 0) ? WrapAs(((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) << (-(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16) - 1)) << 1), 32, 0) : (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) >> (((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) AND 31) XOR 16) - 16)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) << (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) << 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   //     ENDFOR
   irdl.operation @v6_vlsrhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -1391,7 +1391,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlsrb
   //   V6_vlsrb(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (WrapAs(AsInteger(Vu[((i * 8) + 7):(i * 8)], 1), 32, 0) >> (Rt AND 7))
+  //       dst[(7 + (8 * i)):(8 * i)] := (WrapAs(AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1), 32, 0) >> (7 AND Rt))
   //     ENDFOR
   irdl.operation @v6_vlsrb {
     %o0_0 = irdl.is vector<128xi8>
@@ -1406,7 +1406,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrotr
   //   V6_vrotr(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) AND 31)) OR (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) << (32 - (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) AND 31))))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) << (32 - (31 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)))) OR (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> (31 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1))))
   //     ENDFOR
   irdl.operation @v6_vrotr {
     %o0_0 = irdl.is vector<32xi32>
@@ -1422,13 +1422,13 @@ irdl.dialect @hydride_hvx {
   //   V6_vasr_into(Vxx: vec<64 x u32>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       shift := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) << 32)
-  //       mask := WrapAs((WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) << 32), 64, 1) OR WrapAs(AsInteger(dst[((i * 32) + 31):(i * 32)], 0), 32, 1)), 64, 0)
+  //       shift := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) << 32)
+  //       mask := WrapAs(((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) << 32) OR WrapAs(AsInteger(dst[(31 + (32 * i)):(32 * i)], 0), 32, 1)), 64, 0)
   //       lomask := ((1 << 32) - 1)
-  //       count := (-(64 AND AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 63))
-  //       result := ((count == -64) ? 0 : ((count < 0) ? WrapAs(((WrapAs(shift, 64, 0) << WrapAs(-count, 32, 0)) OR WrapAs((mask AND (WrapAs(lomask, 64, 0) << WrapAs(-count, 32, 0))), 64, 0)), 64, 0) : WrapAs(((WrapAs(shift, 64, 0) >> count) OR WrapAs((mask AND (WrapAs(lomask, 64, 0) >> count)), 64, 0)), 64, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((result >> 32) AND 4294967295)
-  //       dst[((i * 32) + 31):(i * 32)] := (result AND 4294967295)
+  //       count := ((63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + -(64 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)))
+  //       result := ((count 0 -64) ? 0 : ((count 1 0) ? WrapAs(((mask AND (WrapAs(lomask, 64, 0) << WrapAs(-count, 32, 0))) OR (WrapAs(shift, 64, 0) << WrapAs(-count, 32, 0))), 64, 0) : WrapAs(((mask AND (WrapAs(lomask, 64, 0) >> count)) OR (WrapAs(shift, 64, 0) >> count)), 64, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (4294967295 AND (result >> 32))
+  //       dst[(31 + (32 * i)):(32 * i)] := (4294967295 AND result)
   //     ENDFOR
   irdl.operation @v6_vasr_into {
     %o0_0 = irdl.is vector<64xi32>
@@ -1445,9 +1445,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrwh
   //   V6_vasrwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR (((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR (((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt) AND 65535) << 16))
+  //       shamt := (15 AND Rt)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND (WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1464,9 +1464,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrwhsat
   //   V6_vasrwhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 0) AND 65535) << 16))
+  //       shamt := (15 AND Rt)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1483,9 +1483,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrwhrndsat
   //   V6_vasrwhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 0) AND 65535) << 16))
+  //       shamt := (15 AND Rt)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1502,9 +1502,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrwuhrndsat
   //   V6_vasrwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 16))
+  //       shamt := (15 AND Rt)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1521,9 +1521,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrwuhsat
   //   V6_vasrwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> shamt), 16, 1) AND 65535) << 16))
+  //       shamt := (15 AND Rt)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1540,9 +1540,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasruwuhrndsat
   //   V6_vasruwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 16, 1) AND 65535) << 16))
+  //       shamt := (15 AND Rt)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1559,9 +1559,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasruwuhsat
   //   V6_vasruwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       shamt := (Rt AND 15)
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 1), 32, 1) >> shamt), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 32, 1) >> shamt), 16, 1) AND 65535) << 16))
+  //       shamt := (15 AND Rt)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1578,9 +1578,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrhubsat
   //   V6_vasrhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 1) AND 255) << 8))
+  //       shamt := (7 AND Rt)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1597,9 +1597,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrhubrndsat
   //   V6_vasrhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 8))
+  //       shamt := (7 AND Rt)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1616,9 +1616,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrhbsat
   //   V6_vasrhbsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 0) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> shamt), 8, 0) AND 255) << 8))
+  //       shamt := (7 AND Rt)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1635,9 +1635,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasrhbrndsat
   //   V6_vasrhbrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 0))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 0) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) AND (-1 - (255 << 8))), 64, 1) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 0) AND 255) << 8))
+  //       shamt := (7 AND Rt)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1654,9 +1654,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasruhubsat
   //   V6_vasruhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs((WrapAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 1), 32, 0) >> shamt), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs((WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 32, 0) >> shamt), 8, 1) AND 255) << 8))
+  //       shamt := (7 AND Rt)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1673,9 +1673,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vasruhubrndsat
   //   V6_vasruhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       shamt := (Rt AND 7)
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs((WrapAs(WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + ((shamt > 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0), 64, 0) >> shamt), 8, 1) AND 255) << 8))
+  //       shamt := (7 AND Rt)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1692,8 +1692,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundwh
   //   V6_vroundwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 0) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1708,8 +1708,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundwuh
   //   V6_vroundwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + 32768) >> 16), 16, 1) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1724,8 +1724,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrounduwuh
   //   V6_vrounduwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) + 32768) >> 16), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + 32768) >> 16), 16, 1) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vrounduwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1740,8 +1740,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundhb
   //   V6_vroundhb(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 0) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 0) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhb {
     %o0_0 = irdl.is vector<64xi16>
@@ -1756,8 +1756,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundhub
   //   V6_vroundhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + 128) >> 8), 8, 1) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhub {
     %o0_0 = irdl.is vector<64xi16>
@@ -1772,8 +1772,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrounduhub
   //   V6_vrounduhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) + 128) >> 8), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + 128) >> 8), 8, 1) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vrounduhub {
     %o0_0 = irdl.is vector<64xi16>
@@ -1789,7 +1789,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaslw_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) << (Rt AND (32 - 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (Rt AND (32 - 1))))
   //     ENDFOR
   irdl.operation @v6_vaslw_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1807,7 +1807,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrw_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) >> (Rt AND (32 - 1))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (Rt AND (32 - 1))))
   //     ENDFOR
   irdl.operation @v6_vasrw_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -1825,7 +1825,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaslh_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) << (Rt AND (16 - 1))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (Rt AND (16 - 1))))
   //     ENDFOR
   irdl.operation @v6_vaslh_acc {
     %o0_0 = irdl.is vector<64xi16>
@@ -1843,7 +1843,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrh_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 32, 0) >> (Rt AND (16 - 1))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (Rt AND (16 - 1))))
   //     ENDFOR
   irdl.operation @v6_vasrh_acc {
     %o0_0 = irdl.is vector<64xi16>
@@ -1860,7 +1860,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddb
   //   V6_vaddb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddb {
     %o0_0 = irdl.is vector<128xi8>
@@ -1875,7 +1875,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubb
   //   V6_vsubb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vsubb {
     %o0_0 = irdl.is vector<128xi8>
@@ -1890,8 +1890,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddb_dv
   //   V6_vaddb_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0))
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := (AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) + AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vuu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vvv[(7 + (8 * i)):(8 * i)], 0))
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddb_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -1906,8 +1906,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubb_dv
   //   V6_vsubb_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0))
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := (AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) - AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vuu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vvv[(7 + (8 * i)):(8 * i)], 0))
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vsubb_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -1922,7 +1922,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddh
   //   V6_vaddh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddh {
     %o0_0 = irdl.is vector<64xi16>
@@ -1937,7 +1937,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubh
   //   V6_vsubh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vsubh {
     %o0_0 = irdl.is vector<64xi16>
@@ -1952,8 +1952,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddh_dv
   //   V6_vaddh_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddh_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -1968,8 +1968,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubh_dv
   //   V6_vsubh_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) - AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vsubh_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -1984,7 +1984,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddw
   //   V6_vaddw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddw {
     %o0_0 = irdl.is vector<32xi32>
@@ -1999,7 +1999,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubw
   //   V6_vsubw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vsubw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2014,8 +2014,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddw_dv
   //   V6_vaddw_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vvv[(31 + (32 * i)):(32 * i)], 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddw_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2030,8 +2030,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubw_dv
   //   V6_vsubw_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) - AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vvv[(31 + (32 * i)):(32 * i)], 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vsubw_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2046,7 +2046,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddubsat
   //   V6_vaddubsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddubsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2061,8 +2061,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddubsat_dv
   //   V6_vaddubsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vvv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) + AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1)), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vuu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vvv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddubsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2077,7 +2077,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsububsat
   //   V6_vsububsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsububsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2092,8 +2092,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsububsat_dv
   //   V6_vsububsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vvv[((i * 8) + 7):(i * 8)], 1)), 8, 1)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1) - AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 1)), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vuu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vvv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsububsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2108,7 +2108,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduhsat
   //   V6_vadduhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vadduhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2123,8 +2123,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduhsat_dv
   //   V6_vadduhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1)), 16, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vadduhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2139,7 +2139,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhsat
   //   V6_vsubuhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2154,8 +2154,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhsat_dv
   //   V6_vsubuhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) - AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1)), 16, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) - AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1)), 16, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2170,7 +2170,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduwsat
   //   V6_vadduwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vadduwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2185,8 +2185,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduwsat_dv
   //   V6_vadduwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vvv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1)), 32, 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vvv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vadduwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2201,7 +2201,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuwsat
   //   V6_vsubuwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2216,8 +2216,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuwsat_dv
   //   V6_vsubuwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 1) - AsInteger(Vvv[((i * 32) + 31):(i * 32)], 1)), 32, 1)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) - AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1)), 32, 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) - AsInteger(Vvv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2232,7 +2232,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddbsat
   //   V6_vaddbsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vaddbsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2247,8 +2247,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddbsat_dv
   //   V6_vaddbsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) + AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0)), 8, 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vuu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vvv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vaddbsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2263,7 +2263,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubbsat
   //   V6_vsubbsat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsubbsat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2278,8 +2278,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubbsat_dv
   //   V6_vsubbsat_dv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vuu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vvv[((i * 8) + 7):(i * 8)], 0)), 8, 0)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0) - AsInteger(Vvv[((1024 + (i * 8)) + 7):(1024 + (i * 8))], 0)), 8, 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vuu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vvv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsubbsat_dv {
     %o0_0 = irdl.is vector<256xi8>
@@ -2294,7 +2294,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddhsat
   //   V6_vaddhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vaddhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2309,8 +2309,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddhsat_dv
   //   V6_vaddhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0)), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vaddhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2325,7 +2325,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubhsat
   //   V6_vsubhsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsubhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -2340,8 +2340,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubhsat_dv
   //   V6_vsubhsat_dv(Vuu: vec<128 x u16>, Vvv: vec<128 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vvv[((i * 16) + 15):(i * 16)], 0)), 16, 0)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) - AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0)), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsubhsat_dv {
     %o0_0 = irdl.is vector<128xi16>
@@ -2356,7 +2356,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddwsat
   //   V6_vaddwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2371,8 +2371,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddwsat_dv
   //   V6_vaddwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0)), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vvv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2387,7 +2387,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubwsat
   //   V6_vsubwsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsubwsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2402,8 +2402,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubwsat_dv
   //   V6_vsubwsat_dv(Vuu: vec<64 x u32>, Vvv: vec<64 x u32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vvv[((i * 32) + 31):(i * 32)], 0)), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) - AsInteger(Vvv[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0)), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vvv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsubwsat_dv {
     %o0_0 = irdl.is vector<64xi32>
@@ -2418,7 +2418,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgub
   //   V6_vavgub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) >> 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgub {
     %o0_0 = irdl.is vector<128xi8>
@@ -2433,7 +2433,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgubrnd
   //   V6_vavgubrnd(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) + 1) >> 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := ((1 + (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgubrnd {
     %o0_0 = irdl.is vector<128xi8>
@@ -2448,7 +2448,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguh
   //   V6_vavguh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) >> 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2463,7 +2463,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguhrnd
   //   V6_vavguhrnd(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) + 1) >> 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((1 + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguhrnd {
     %o0_0 = irdl.is vector<64xi16>
@@ -2478,7 +2478,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguw
   //   V6_vavguw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)) >> 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2493,7 +2493,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavguwrnd
   //   V6_vavguwrnd(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 1)) + 1) >> 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguwrnd {
     %o0_0 = irdl.is vector<32xi32>
@@ -2508,7 +2508,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgb
   //   V6_vavgb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) >> 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgb {
     %o0_0 = irdl.is vector<128xi8>
@@ -2523,7 +2523,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgbrnd
   //   V6_vavgbrnd(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) + 1) >> 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := ((1 + (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgbrnd {
     %o0_0 = irdl.is vector<128xi8>
@@ -2538,7 +2538,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgb
   //   V6_vnavgb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) >> 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgb {
     %o0_0 = irdl.is vector<128xi8>
@@ -2553,7 +2553,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgh
   //   V6_vavgh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) >> 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2568,7 +2568,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavghrnd
   //   V6_vavghrnd(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) + 1) >> 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((1 + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavghrnd {
     %o0_0 = irdl.is vector<64xi16>
@@ -2583,7 +2583,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgh
   //   V6_vnavgh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) >> 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2598,7 +2598,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgw
   //   V6_vavgw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) >> 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2613,7 +2613,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vavgwrnd
   //   V6_vavgwrnd(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) + 1) >> 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgwrnd {
     %o0_0 = irdl.is vector<32xi32>
@@ -2628,7 +2628,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgw
   //   V6_vnavgw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) >> 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2643,7 +2643,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffub
   //   V6_vabsdiffub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) > AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) ? (AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) : (AsInteger(Vv[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) : (AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffub {
     %o0_0 = irdl.is vector<128xi8>
@@ -2658,7 +2658,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffuh
   //   V6_vabsdiffuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) > AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) ? (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) : (AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) - AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) : (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffuh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2673,7 +2673,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffh
   //   V6_vabsdiffh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) > AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) ? (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) : (AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) : (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffh {
     %o0_0 = irdl.is vector<64xi16>
@@ -2688,7 +2688,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsdiffw
   //   V6_vabsdiffw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) > AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) ? WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0) : WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 6 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) : (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2703,7 +2703,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnavgub
   //   V6_vnavgub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) >> 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgub {
     %o0_0 = irdl.is vector<128xi8>
@@ -2718,7 +2718,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddcarrysat
   //   V6_vaddcarrysat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qs: mask<128 x u1>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) + (1 AND (WrapAs(AsInteger(Qs[((((i * 4) >> 5) * 32) + 31):(((i * 4) >> 5) * 32)], 0), 32, 0) >> ((i * 4) AND 31)))), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + (1 AND (WrapAs(AsInteger(Qs[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i))))), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddcarrysat {
     %o0_0 = irdl.is vector<32xi32>
@@ -2736,10 +2736,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddcarry(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qx: mask<128 x u1>) -> dst: vec<36 x u32>
   //     dst[1151:1024] := Qx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31))))
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i)))))
+  //       qbits_tmp := WrapAs(-(1 AND ((((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i))))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vaddcarry {
     %o0_0 = irdl.is vector<32xi32>
@@ -2757,10 +2757,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubcarry(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qx: mask<128 x u1>) -> dst: vec<36 x u32>
   //     dst[1151:1024] := Qx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31))))
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND 4294967295)) + (1 AND (WrapAs(AsInteger(dst[((1024 + (((i * 4) >> 5) * 32)) + 31):(1024 + (((i * 4) >> 5) * 32))], 0), 32, 0) >> ((i * 4) AND 31)))) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i)))))
+  //       qbits_tmp := WrapAs(-(1 AND ((((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)))) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i))))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vsubcarry {
     %o0_0 = irdl.is vector<32xi32>
@@ -2777,10 +2777,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddcarryo
   //   V6_vaddcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)) + 0) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
+  //       qbits_tmp := WrapAs(-(1 AND ((0 + ((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vaddcarryo {
     %o0_0 = irdl.is vector<32xi32>
@@ -2795,10 +2795,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubcarryo
   //   V6_vsubcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) + (-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))), 32, 0) + 1)
-  //       qbits_tmp := WrapAs(-(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) AND 4294967295) + ((-1 - AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) AND 4294967295)) + 1) >> 32) AND 1), 32, 1)
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0) AND (-1 - (WrapAs(15, 32, 0) << ((4 * i) AND 31))))
-  //       dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))] := (WrapAs(AsInteger(dst[((1024 + (((4 * i) >> 5) * 32)) + 31):(1024 + (((4 * i) >> 5) * 32))], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << ((4 * i) AND 31)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))))
+  //       qbits_tmp := WrapAs(-(1 AND ((1 + ((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vsubcarryo {
     %o0_0 = irdl.is vector<32xi32>
@@ -2813,7 +2813,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatdw
   //   V6_vsatdw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(WrapAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) << 32) OR (AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) AND 4294967295)), 64, 0), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(WrapAs(((4294967295 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) OR (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) << 32)), 64, 0), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsatdw {
     %o0_0 = irdl.is vector<32xi32>
@@ -2828,7 +2828,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddububb_sat
   //   V6_vaddububb_sat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddububb_sat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2843,7 +2843,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubububb_sat
   //   V6_vsubububb_sat(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsubububb_sat {
     %o0_0 = irdl.is vector<128xi8>
@@ -2858,8 +2858,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddubh
   //   V6_vaddubh(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) + WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) + WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vaddubh {
     %o0_0 = irdl.is vector<128xi8>
@@ -2874,8 +2874,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsububh
   //   V6_vsububh(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) - WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) - WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) - WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) - WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vsububh {
     %o0_0 = irdl.is vector<128xi8>
@@ -2890,8 +2890,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddhw
   //   V6_vaddhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vaddhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2906,8 +2906,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubhw
   //   V6_vsubhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vsubhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2922,8 +2922,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vadduhw
   //   V6_vadduhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vadduhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2938,8 +2938,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubuhw
   //   V6_vsubuhw(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) - WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vsubuhw {
     %o0_0 = irdl.is vector<64xi16>
@@ -2955,8 +2955,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddhw_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)) + AsInteger(dst[(31 + (32 * i)):(32 * i)], 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddhw_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -2974,8 +2974,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vadduhw_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1) + WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)) + AsInteger(dst[(31 + (32 * i)):(32 * i)], 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1)) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vadduhw_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -2993,8 +2993,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddubh_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 1) + WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 1) + WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 1)) + AsInteger(dst[(15 + (16 * i)):(16 * i)], 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 1)) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddubh_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3012,7 +3012,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddbq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qv[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? (AsInteger(dst[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)) : AsInteger(dst[((i * 8) + 7):(i * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))) OR ((255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))))) AND AsInteger(dst[(7 + (8 * i)):(8 * i)], 1)))
   //     ENDFOR
   irdl.operation @v6_vaddbq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3030,7 +3030,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubbq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qv[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? (AsInteger(dst[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)) : AsInteger(dst[((i * 8) + 7):(i * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))))) AND AsInteger(dst[(7 + (8 * i)):(8 * i)], 1)) OR (((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))) AND (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1))))
   //     ENDFOR
   irdl.operation @v6_vsubbq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3048,7 +3048,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddbnq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qv[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? AsInteger(dst[((i * 8) + 7):(i * 8)], 1) : (AsInteger(dst[((i * 8) + 7):(i * 8)], 1) + AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))))
   //     ENDFOR
   irdl.operation @v6_vaddbnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3066,7 +3066,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubbnq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qv[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? AsInteger(dst[((i * 8) + 7):(i * 8)], 1) : (AsInteger(dst[((i * 8) + 7):(i * 8)], 1) - AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))))) AND (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))))
   //     ENDFOR
   irdl.operation @v6_vsubbnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3084,7 +3084,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddhq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8)) AND (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vu[((i * 16) + 15):(i * 16)], 0))) OR (((-1 - ((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8))) AND 65535) AND AsInteger(dst[((i * 16) + 15):(i * 16)], 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))) OR ((65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))))) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vaddhq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3102,7 +3102,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubhq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8)) AND (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vu[((i * 16) + 15):(i * 16)], 0))) OR (((-1 - ((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8))) AND 65535) AND AsInteger(dst[((i * 16) + 15):(i * 16)], 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))))) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR (((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))) AND (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))))
   //     ENDFOR
   irdl.operation @v6_vsubhq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3120,7 +3120,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddhnq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8)) AND AsInteger(dst[((i * 16) + 15):(i * 16)], 0)) OR (((-1 - ((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8))) AND 65535) AND (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + AsInteger(Vu[((i * 16) + 15):(i * 16)], 0))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))))
   //     ENDFOR
   irdl.operation @v6_vaddhnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3138,7 +3138,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubhnq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8)) AND AsInteger(dst[((i * 16) + 15):(i * 16)], 0)) OR (((-1 - ((((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31))) ? 255 : 0) << 8))) AND 65535) AND (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) - AsInteger(Vu[((i * 16) + 15):(i * 16)], 0))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))))) AND (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))))
   //     ENDFOR
   irdl.operation @v6_vsubhnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3156,7 +3156,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddwq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0) AND WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 0)), 32, 0), 32, 1) OR ((WrapAs((-1 - WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0)), 32, 1) AND 4294967295) AND WrapAs(AsInteger(dst[((i * 32) + 31):(i * 32)], 0), 32, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))) OR ((4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))))) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vaddwq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3174,7 +3174,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubwq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0) AND WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 0)), 32, 0), 32, 1) OR ((WrapAs((-1 - WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0)), 32, 1) AND 4294967295) AND WrapAs(AsInteger(dst[((i * 32) + 31):(i * 32)], 0), 32, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))))) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR (((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))) AND (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))))
   //     ENDFOR
   irdl.operation @v6_vsubwq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3192,7 +3192,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddwnq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0) AND AsInteger(dst[((i * 32) + 31):(i * 32)], 0)), 32, 0), 32, 1) OR ((WrapAs((-1 - WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0)), 32, 1) AND 4294967295) AND WrapAs(WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 0), 32, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))))
   //     ENDFOR
   irdl.operation @v6_vaddwnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3210,7 +3210,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubwnq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0) AND AsInteger(dst[((i * 32) + 31):(i * 32)], 0)), 32, 0), 32, 1) OR ((WrapAs((-1 - WrapAs(((((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31))) ? 255 : 0) << 0) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31))) ? 255 : 0) << 8)) OR (((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31))) ? 255 : 0) << 16)) OR WrapAs((((1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31))) ? 255 : 0) << 24), 32, 0)), 32, 0)), 32, 1) AND 4294967295) AND WrapAs(WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 0), 32, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))))) AND (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))))
   //     ENDFOR
   irdl.operation @v6_vsubwnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3227,7 +3227,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsb
   //   V6_vabsb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) < 0) ? -AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : AsInteger(Vu[((i * 8) + 7):(i * 8)], 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 0) ? -AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vabsb {
     %o0_0 = irdl.is vector<128xi8>
@@ -3240,7 +3240,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsb_sat
   //   V6_vabsb_sat(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := SaturateAs(((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) < 0) ? -AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : AsInteger(Vu[((i * 8) + 7):(i * 8)], 0)), 8, 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs(((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 0) ? -AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vabsb_sat {
     %o0_0 = irdl.is vector<128xi8>
@@ -3253,7 +3253,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsh
   //   V6_vabsh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) < 0) ? -AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) : AsInteger(Vu[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 0) ? -AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vabsh {
     %o0_0 = irdl.is vector<64xi16>
@@ -3266,7 +3266,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsh_sat
   //   V6_vabsh_sat(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) < 0) ? -AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) : AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 0) ? -AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vabsh_sat {
     %o0_0 = irdl.is vector<64xi16>
@@ -3279,7 +3279,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsw
   //   V6_vabsw(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) < 0) ? WrapAs(-AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 0) : AsInteger(Vu[((i * 32) + 31):(i * 32)], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 0) ? -AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vabsw {
     %o0_0 = irdl.is vector<32xi32>
@@ -3292,7 +3292,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vabsw_sat
   //   V6_vabsw_sat(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) < 0) ? -AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) : AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 0) ? -AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vabsw_sat {
     %o0_0 = irdl.is vector<32xi32>
@@ -3305,8 +3305,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpybv
   //   V6_vmpybv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybv {
     %o0_0 = irdl.is vector<128xi8>
@@ -3322,8 +3322,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpybv_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybv_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3340,8 +3340,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyubv
   //   V6_vmpyubv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyubv {
     %o0_0 = irdl.is vector<128xi8>
@@ -3357,8 +3357,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyubv_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyubv_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3375,8 +3375,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpybusv
   //   V6_vmpybusv(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybusv {
     %o0_0 = irdl.is vector<128xi8>
@@ -3392,8 +3392,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpybusv_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 0), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 0) >> 8), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 0), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybusv_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3410,8 +3410,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpabusv
   //   V6_vmpabusv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 0)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpabusv {
     %o0_0 = irdl.is vector<256xi8>
@@ -3426,8 +3426,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpabuuv
   //   V6_vmpabuuv(Vuu: vec<256 x u8>, Vvv: vec<256 x u8>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabuuv {
     %o0_0 = irdl.is vector<256xi8>
@@ -3442,8 +3442,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhv
   //   V6_vmpyhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -3459,8 +3459,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyhv_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyhv_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3477,8 +3477,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyuhv
   //   V6_vmpyuhv(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuhv {
     %o0_0 = irdl.is vector<64xi16>
@@ -3494,8 +3494,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyuhv_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuhv_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3512,7 +3512,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhvsrs
   //   V6_vmpyhvsrs(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(WrapAs((SaturateAs((((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) << 1) + 32768), 32, 0) >> 16), 16, 0), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(WrapAs((SaturateAs((32768 + ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhvsrs {
     %o0_0 = irdl.is vector<64xi16>
@@ -3527,8 +3527,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhus
   //   V6_vmpyhus(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyhus {
     %o0_0 = irdl.is vector<64xi16>
@@ -3544,8 +3544,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyhus_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1)), 32, 1), 32, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + WrapAs(WrapAs((WrapAs(WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0), 32, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1)), 32, 1), 32, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyhus_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3562,7 +3562,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyih
   //   V6_vmpyih(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmpyih {
     %o0_0 = irdl.is vector<64xi16>
@@ -3578,7 +3578,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyih_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyih_acc {
     %o0_0 = irdl.is vector<64xi16>
@@ -3595,7 +3595,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyewuh
   //   V6_vmpyewuh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)) >> 16)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)) >> 16)
   //     ENDFOR
   irdl.operation @v6_vmpyewuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3610,7 +3610,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyowh
   //   V6_vmpyowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) >> 14) + 0) >> 1), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((0 + ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3625,7 +3625,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyowh_rnd
   //   V6_vmpyowh_rnd(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) >> 14) + 1) >> 1), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((1 + ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd {
     %o0_0 = irdl.is vector<32xi32>
@@ -3640,9 +3640,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyewuh_64
   //   V6_vmpyewuh_64(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 31
-  //       prod := WrapAs(WrapAs((WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 64, 1) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)), 64, 1), 64, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (prod >> 16)
-  //       dst[((i * 32) + 31):(i * 32)] := (prod << 16)
+  //       prod := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (prod >> 16)
+  //       dst[(31 + (32 * i)):(32 * i)] := (prod << 16)
   //     ENDFOR
   irdl.operation @v6_vmpyewuh_64 {
     %o0_0 = irdl.is vector<32xi32>
@@ -3658,10 +3658,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_64_acc(Vxx: vec<256 x u8>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<256 x u8>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       prod := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) + AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (prod >> 16)
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR (((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) >> 16) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR (((prod AND 65535) AND 65535) << 16))
+  //       prod := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (prod >> 16)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) >> 16)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND (65535 AND prod)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyowh_64_acc {
     %o0_0 = irdl.is vector<256xi8>
@@ -3679,7 +3679,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))) >> 14) + 0) >> 1), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((0 + ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_sacc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3697,7 +3697,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyowh_rnd_sacc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs(((((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))) >> 14) + 1) >> 1), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((1 + ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd_sacc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3714,7 +3714,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyieoh
   //   V6_vmpyieoh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0)) << 16)
+  //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 16)
   //     ENDFOR
   irdl.operation @v6_vmpyieoh {
     %o0_0 = irdl.is vector<64xi16>
@@ -3729,7 +3729,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiewuh
   //   V6_vmpyiewuh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyiewuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3744,7 +3744,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiowh
   //   V6_vmpyiowh(Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyiowh {
     %o0_0 = irdl.is vector<32xi32>
@@ -3760,7 +3760,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyiewh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyiewh_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3778,7 +3778,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyiewuh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Vv: vec<64 x u16>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyiewuh_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -3795,8 +3795,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyub
   //   V6_vmpyub(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyub {
     %o0_0 = irdl.is vector<128xi8>
@@ -3812,8 +3812,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyub_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 1)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyub_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3830,8 +3830,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpybus
   //   V6_vmpybus(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybus {
     %o0_0 = irdl.is vector<128xi8>
@@ -3847,8 +3847,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpybus_acc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 0) % 4) * 8), 32, 0)), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + (WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((((2 * i) + 1) % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((0 + (2 * i)) % 4)), 32, 0)), 8, 0)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybus_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3865,8 +3865,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpabus
   //   V6_vmpabus(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 0)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1)) + (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabus {
     %o0_0 = irdl.is vector<256xi8>
@@ -3882,8 +3882,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpabus_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 0))))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 0))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1)) + (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1))) + AsInteger(dst[(15 + (16 * i)):(16 * i)], 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vmpabus_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3900,8 +3900,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpabuu
   //   V6_vmpabuu(Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 1)))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 1)))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((WrapAs((Rt >> 8), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1)) + (WrapAs((Rt >> 0), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabuu {
     %o0_0 = irdl.is vector<256xi8>
@@ -3917,8 +3917,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpabuu_acc(Vxx: vec<128 x u16>, Vuu: vec<256 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 1) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) * WrapAs((Rt >> 0), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 0), 8, 1) * WrapAs((Rt >> 8), 8, 1))))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) + ((WrapAs((AsInteger(Vuu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) * WrapAs((Rt >> 16), 8, 1)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) >> 8), 8, 1) * WrapAs((Rt >> 24), 8, 1))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((WrapAs((Rt >> 8), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1)) + (WrapAs((Rt >> 0), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1))) + AsInteger(dst[(15 + (16 * i)):(16 * i)], 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1))
   //     ENDFOR
   irdl.operation @v6_vmpabuu_acc {
     %o0_0 = irdl.is vector<128xi16>
@@ -3935,8 +3935,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpahb
   //   V6_vmpahb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 8), 8, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0) * WrapAs((Rt >> 24), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0)) + (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpahb {
     %o0_0 = irdl.is vector<128xi16>
@@ -3952,8 +3952,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpahb_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 0) * WrapAs((Rt >> 8), 8, 0))))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + ((WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 8, 0)) + (WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 0) * WrapAs((Rt >> 24), 8, 0))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0)) + (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))) + AsInteger(dst[(31 + (32 * i)):(32 * i)], 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vmpahb_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -3970,8 +3970,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpauhb
   //   V6_vmpauhb(Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 0), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 8), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 1)), 32, 1), 32, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 16), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 24), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 1)), 32, 1), 32, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 1)) + (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpauhb {
     %o0_0 = irdl.is vector<128xi16>
@@ -3987,8 +3987,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpauhb_acc(Vxx: vec<64 x u32>, Vuu: vec<128 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 0), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 8), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 0), 16, 1)), 32, 1), 32, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 16), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 1)), 32, 1), 32, 0) + WrapAs(WrapAs((WrapAs(WrapAs((Rt >> 24), 8, 0), 32, 1) * WrapAs((AsInteger(Vuu[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) >> 16), 16, 1)), 32, 1), 32, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((WrapAs((Rt >> 8), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 1)) + (WrapAs((Rt >> 0), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1))) + AsInteger(dst[(31 + (32 * i)):(32 * i)], 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1))) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vmpauhb_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4005,8 +4005,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyh
   //   V6_vmpyh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyh {
     %o0_0 = irdl.is vector<64xi16>
@@ -4022,8 +4022,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyh_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyh_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4041,8 +4041,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyhsat_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := SaturateAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0))), 32, 0)
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := SaturateAs((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 0) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0))), 32, 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0))), 32, 0)
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhsat_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4059,8 +4059,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhss
   //   V6_vmpyhss(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs(((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhss {
     %o0_0 = irdl.is vector<64xi16>
@@ -4075,8 +4075,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhsrs
   //   V6_vmpyhsrs(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs((((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 0), 16, 0) * WrapAs((Rt >> 0), 16, 0)) << 1) + 32768), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(WrapAs((SaturateAs((((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) >> 16), 16, 0) * WrapAs((Rt >> 16), 16, 0)) << 1) + 32768), 32, 0) >> 16), 16, 0), 16, 0) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhsrs {
     %o0_0 = irdl.is vector<64xi16>
@@ -4091,8 +4091,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyuh
   //   V6_vmpyuh(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((Rt >> 0), 16, 1))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((Rt >> 16), 16, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuh {
     %o0_0 = irdl.is vector<64xi16>
@@ -4108,8 +4108,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyuh_acc(Vxx: vec<64 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u32>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((Rt >> 0), 16, 1)))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := (AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) * WrapAs((Rt >> 16), 16, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuh_acc {
     %o0_0 = irdl.is vector<64xi32>
@@ -4126,7 +4126,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyihb
   //   V6_vmpyihb(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyihb {
     %o0_0 = irdl.is vector<64xi16>
@@ -4142,7 +4142,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyihb_acc(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) + (AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyihb_acc {
     %o0_0 = irdl.is vector<64xi16>
@@ -4159,7 +4159,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiwb
   //   V6_vmpyiwb(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyiwb {
     %o0_0 = irdl.is vector<32xi32>
@@ -4175,7 +4175,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyiwb_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyiwb_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -4192,7 +4192,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiwub
   //   V6_vmpyiwub(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyiwub {
     %o0_0 = irdl.is vector<32xi32>
@@ -4208,7 +4208,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyiwub_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyiwub_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -4225,7 +4225,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyiwh
   //   V6_vmpyiwh(Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 2) * 16), 32, 0)), 16, 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((16 * (i % 2)), 32, 0)), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyiwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -4241,7 +4241,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyiwh_acc(Vx: vec<32 x u32>, Vu: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 0) + (AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 2) * 16), 32, 0)), 16, 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((16 * (i % 2)), 32, 0)), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyiwh_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -4258,7 +4258,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vand
   //   V6_vand(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) AND AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vand {
     %o0_0 = irdl.is vector<128xi8>
@@ -4273,7 +4273,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vor
   //   V6_vor(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) OR AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) OR AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vor {
     %o0_0 = irdl.is vector<128xi8>
@@ -4288,7 +4288,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vxor
   //   V6_vxor(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) XOR AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) XOR AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vxor {
     %o0_0 = irdl.is vector<128xi8>
@@ -4303,7 +4303,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnot
   //   V6_vnot(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (-1 - AsInteger(Vu[((i * 16) + 15):(i * 16)], 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vnot {
     %o0_0 = irdl.is vector<128xi8>
@@ -4316,7 +4316,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vandqrt
   //   V6_vandqrt(Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qu[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1) : 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vandqrt {
     %o0_0 = irdl.is vector<128xi1>
@@ -4332,7 +4332,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vandqrt_acc(Vx: vec<128 x u8>, Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(dst[((i * 8) + 7):(i * 8)], 1) OR ((1 AND (WrapAs(AsInteger(Qu[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1) : 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) OR (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vandqrt_acc {
     %o0_0 = irdl.is vector<128xi8>
@@ -4349,7 +4349,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vandnqrt
   //   V6_vandnqrt(Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((1 AND (WrapAs(AsInteger(Qu[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0) ? WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1) : 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vandnqrt {
     %o0_0 = irdl.is vector<128xi1>
@@ -4365,7 +4365,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vandnqrt_acc(Vx: vec<128 x u8>, Qu: mask<128 x u1>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(dst[((i * 8) + 7):(i * 8)], 1) OR (((1 AND (WrapAs(AsInteger(Qu[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0) ? WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1) : 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) OR (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vandnqrt_acc {
     %o0_0 = irdl.is vector<128xi8>
@@ -4382,9 +4382,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vandvrt
   //   V6_vandvrt(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1)) != 0) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := (((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1)) 4 0) ? 1 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vandvrt {
     %o0_0 = irdl.is vector<128xi8>
@@ -4400,9 +4400,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vandvrt_acc(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR (((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs(((i % 4) * 8), 32, 0)), 8, 1)) != 0) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR (((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1)) 4 0) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vandvrt_acc {
     %o0_0 = irdl.is vector<128xi1>
@@ -4419,7 +4419,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vandvqv
   //   V6_vandvqv(Qv: mask<128 x u1>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qv[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : 0)
   //     ENDFOR
   irdl.operation @v6_vandvqv {
     %o0_0 = irdl.is vector<128xi1>
@@ -4434,7 +4434,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vandvnqv
   //   V6_vandvnqv(Qv: mask<128 x u1>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := (((1 AND (WrapAs(AsInteger(Qv[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : 0)
+  //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : 0)
   //     ENDFOR
   irdl.operation @v6_vandvnqv {
     %o0_0 = irdl.is vector<128xi1>
@@ -4449,10 +4449,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtw
   //   V6_vgtw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw {
     %o0_0 = irdl.is vector<32xi32>
@@ -4468,10 +4468,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtw_and(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -4489,10 +4489,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtw_or(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -4510,10 +4510,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtw_xor(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -4530,10 +4530,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_veqw
   //   V6_veqw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw {
     %o0_0 = irdl.is vector<32xi32>
@@ -4549,10 +4549,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqw_and(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -4570,10 +4570,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqw_or(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -4591,10 +4591,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqw_xor(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 0) == AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 0)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -4611,10 +4611,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgth
   //   V6_vgth(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth {
     %o0_0 = irdl.is vector<64xi16>
@@ -4630,10 +4630,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgth_and(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -4651,10 +4651,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgth_or(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -4672,10 +4672,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgth_xor(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -4692,10 +4692,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_veqh
   //   V6_veqh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh {
     %o0_0 = irdl.is vector<64xi16>
@@ -4711,10 +4711,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqh_and(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -4732,10 +4732,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqh_or(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -4753,10 +4753,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqh_xor(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 0) == AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 0)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -4773,10 +4773,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtb
   //   V6_vgtb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb {
     %o0_0 = irdl.is vector<128xi8>
@@ -4792,10 +4792,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtb_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -4813,10 +4813,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtb_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -4834,10 +4834,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtb_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -4854,10 +4854,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_veqb
   //   V6_veqb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb {
     %o0_0 = irdl.is vector<128xi8>
@@ -4873,10 +4873,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqb_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -4894,10 +4894,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqb_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -4915,10 +4915,10 @@ irdl.dialect @hydride_hvx {
   //   V6_veqb_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 0) == AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 0)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -4935,10 +4935,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtuw
   //   V6_vgtuw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw {
     %o0_0 = irdl.is vector<32xi32>
@@ -4954,10 +4954,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtuw_and(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -4975,10 +4975,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtuw_or(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -4996,10 +4996,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtuw_xor(Qx: mask<128 x u1>, Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 31
-  //       i := (i_step1 * 4)
-  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 4) * 32) + 31):((i / 4) * 32)], 1) > AsInteger(Vv[(((i / 4) * 32) + 31):((i / 4) * 32)], 1)) ? 15 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(15, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 15), 32, 1) << (i AND 31)))
+  //       i := (4 * i_step1)
+  //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -5016,10 +5016,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtuh
   //   V6_vgtuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5035,10 +5035,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtuh_and(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -5056,10 +5056,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtuh_or(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -5077,10 +5077,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtuh_xor(Qx: mask<128 x u1>, Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 63
-  //       i := (i_step1 * 2)
-  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 2) * 16) + 15):((i / 2) * 16)], 1) > AsInteger(Vv[(((i / 2) * 16) + 15):((i / 2) * 16)], 1)) ? 3 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(3, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 3), 32, 1) << (i AND 31)))
+  //       i := (2 * i_step1)
+  //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -5097,10 +5097,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vgtub
   //   V6_vgtub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub {
     %o0_0 = irdl.is vector<128xi8>
@@ -5116,10 +5116,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtub_and(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) AND ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -5137,10 +5137,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtub_or(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) OR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -5158,10 +5158,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vgtub_xor(Qx: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: mask<128 x u1>
   //     dst[127:0] := Qx
   //     FOR i_step1 := 0 to 127
-  //       i := (i_step1 * 1)
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR ((AsInteger(Vu[(((i / 1) * 8) + 7):((i / 1) * 8)], 1) > AsInteger(Vv[(((i / 1) * 8) + 7):((i / 1) * 8)], 1)) ? 1 : 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       i := (1 * i_step1)
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -5178,9 +5178,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_scalar2
   //   V6_pred_scalar2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((i < (Rt AND (128 - 1))) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((i 1 (Rt AND (128 - 1))) ? 1 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2 {
     %o0_0 = irdl.is i32
@@ -5193,9 +5193,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_scalar2v2
   //   V6_pred_scalar2v2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((i <= (WrapAs((Rt - 1), 32, 0) AND (128 - 1))) ? 1 : 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((i 2 ((128 - 1) AND WrapAs((Rt - 1), 32, 0))) ? 1 : 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2v2 {
     %o0_0 = irdl.is i32
@@ -5208,9 +5208,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_shuffeqw
   //   V6_shuffeqw(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((i AND 2) ? (1 AND (WrapAs(AsInteger(Qs[((((i - 2) >> 5) * 32) + 31):(((i - 2) >> 5) * 32)], 0), 32, 0) >> ((i - 2) AND 31))) : (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := (((2 AND i) 4 0) ? (1 AND (WrapAs(AsInteger(Qs[(31 + (32 * ((i - 2) >> 5))):(32 * ((i - 2) >> 5))], 0), 32, 0) >> (31 AND (i - 2)))) : (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_shuffeqw {
     %o0_0 = irdl.is vector<128xi1>
@@ -5225,9 +5225,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_shuffeqh
   //   V6_shuffeqh(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((i AND 1) ? (1 AND (WrapAs(AsInteger(Qs[((((i - 1) >> 5) * 32) + 31):(((i - 1) >> 5) * 32)], 0), 32, 0) >> ((i - 1) AND 31))) : (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := (((1 AND i) 4 0) ? (1 AND (WrapAs(AsInteger(Qs[(31 + (32 * ((i - 1) >> 5))):(32 * ((i - 1) >> 5))], 0), 32, 0) >> (31 AND (i - 1)))) : (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_shuffeqh {
     %o0_0 = irdl.is vector<128xi1>
@@ -5242,9 +5242,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_or
   //   V6_pred_or(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) || (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) || (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_or {
     %o0_0 = irdl.is vector<128xi1>
@@ -5259,9 +5259,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_and
   //   V6_pred_and(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) && (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) && (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_and {
     %o0_0 = irdl.is vector<128xi1>
@@ -5276,9 +5276,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_xor
   //   V6_pred_xor(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) XOR (1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_xor {
     %o0_0 = irdl.is vector<128xi1>
@@ -5293,9 +5293,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_or_n
   //   V6_pred_or_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) || ((1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) || ((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_or_n {
     %o0_0 = irdl.is vector<128xi1>
@@ -5310,9 +5310,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_and_n
   //   V6_pred_and_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) && ((1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) && ((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_and_n {
     %o0_0 = irdl.is vector<128xi1>
@@ -5327,9 +5327,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_pred_not
   //   V6_pred_not(Qs: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
-  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0)
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0) AND (-1 - (WrapAs(1, 32, 0) << (i AND 31))))
-  //       dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)] := (WrapAs(AsInteger(dst[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 1) OR (WrapAs((qbits_tmp AND 1), 32, 1) << (i AND 31)))
+  //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0)
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_not {
     %o0_0 = irdl.is vector<128xi1>
@@ -5342,7 +5342,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmux
   //   V6_vmux(Qt: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) : AsInteger(Vv[((i * 8) + 7):(i * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vmux {
     %o0_0 = irdl.is vector<128xi1>
@@ -5359,8 +5359,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vswap
   //   V6_vswap(Qt: mask<128 x u1>, Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) : AsInteger(Vv[((i * 8) + 7):(i * 8)], 1))
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := (((1 AND (WrapAs(AsInteger(Qt[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31))) == 0) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) : AsInteger(Vv[((i * 8) + 7):(i * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vswap {
     %o0_0 = irdl.is vector<128xi1>
@@ -5377,7 +5377,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmaxb
   //   V6_vmaxb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) > AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : AsInteger(Vv[((i * 8) + 7):(i * 8)], 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmaxb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5392,7 +5392,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vminb
   //   V6_vminb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) < AsInteger(Vv[((i * 8) + 7):(i * 8)], 0)) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 0) : AsInteger(Vv[((i * 8) + 7):(i * 8)], 0))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vminb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5407,7 +5407,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmaxub
   //   V6_vmaxub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) > AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) : AsInteger(Vv[((i * 8) + 7):(i * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vmaxub {
     %o0_0 = irdl.is vector<128xi8>
@@ -5422,7 +5422,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vminub
   //   V6_vminub(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) < AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)) ? AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) : AsInteger(Vv[((i * 8) + 7):(i * 8)], 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 1 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vminub {
     %o0_0 = irdl.is vector<128xi8>
@@ -5437,7 +5437,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmaxuh
   //   V6_vmaxuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) > AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) ? AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) : AsInteger(Vv[((i * 16) + 15):(i * 16)], 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vmaxuh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5452,7 +5452,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vminuh
   //   V6_vminuh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) < AsInteger(Vv[((i * 16) + 15):(i * 16)], 1)) ? AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) : AsInteger(Vv[((i * 16) + 15):(i * 16)], 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 1 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vminuh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5467,7 +5467,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmaxh
   //   V6_vmaxh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) > AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) ? AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) : AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmaxh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5482,7 +5482,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vminh
   //   V6_vminh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) < AsInteger(Vv[((i * 16) + 15):(i * 16)], 0)) ? AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) : AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vminh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5497,7 +5497,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmaxw
   //   V6_vmaxw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) > AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) ? AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) : AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 6 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmaxw {
     %o0_0 = irdl.is vector<32xi32>
@@ -5512,7 +5512,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vminw
   //   V6_vminw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) < AsInteger(Vv[((i * 32) + 31):(i * 32)], 0)) ? AsInteger(Vu[((i * 32) + 31):(i * 32)], 0) : AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vminw {
     %o0_0 = irdl.is vector<32xi32>
@@ -5527,8 +5527,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsathub
   //   V6_vsathub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((SaturateAs(AsInteger(Vv[((i * 16) + 15):(i * 16)], 0), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((SaturateAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 8, 1) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vsathub {
     %o0_0 = irdl.is vector<64xi16>
@@ -5543,8 +5543,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatwh
   //   V6_vsatwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 0), 16, 0) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 16, 0) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -5559,8 +5559,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatuwuh
   //   V6_vsatuwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 0))), 64, 1) OR ((SaturateAs(AsInteger(Vv[((i * 32) + 31):(i * 32)], 1), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(dst[((i * 32) + 31):(i * 32)], 0) AND (-1 - (65535 << 16))), 64, 1) OR ((SaturateAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 1), 16, 1) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatuwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -5575,8 +5575,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffeb
   //   V6_vshuffeb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffeb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5591,8 +5591,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffob
   //   V6_vshuffob(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffob {
     %o0_0 = irdl.is vector<128xi8>
@@ -5607,8 +5607,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufeh
   //   V6_vshufeh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufeh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5623,8 +5623,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufoh
   //   V6_vshufoh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5643,70 +5643,70 @@ irdl.dialect @hydride_hvx {
   //     offset := 1
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 2
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 4
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 8
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 16
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 32
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 64
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
@@ -5729,70 +5729,70 @@ irdl.dialect @hydride_hvx {
   //     offset := 64
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 32
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 16
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 8
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 4
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 2
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
   //     offset := 1
   //     IF (Rt AND offset)
   //       FOR k := 0 to 127
-  //         IF ((k AND offset) == 0)
-  //           swap_tmp := AsInteger(dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))], 1)
-  //           dst[((1024 + (k * 8)) + 7):(1024 + (k * 8))] := AsInteger(dst[(((k + offset) * 8) + 7):((k + offset) * 8)], 1)
-  //           dst[(((k + offset) * 8) + 7):((k + offset) * 8)] := swap_tmp
+  //         IF ((k AND offset) 0 0)
+  //           swap_tmp := AsInteger(dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))], 1)
+  //           dst[(7 + (1024 + (8 * k))):(1024 + (8 * k))] := AsInteger(dst[(7 + (8 * (k + offset))):(8 * (k + offset))], 1)
+  //           dst[(7 + (8 * (k + offset))):(8 * (k + offset))] := swap_tmp
   //         FI
   //       ENDFOR
   //     FI
@@ -5811,10 +5811,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufoeh
   //   V6_vshufoeh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) AND 65535) << 16))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND (-1 - (65535 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 0))
-  //       dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))] := ((AsInteger(dst[((1024 + (i * 32)) + 31):(1024 + (i * 32))], 1) AND (-1 - (65535 << 16))) OR ((WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16), 16, 1) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoeh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5829,10 +5829,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufoeb
   //   V6_vshufoeb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1) AND 255) << 8))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND (-1 - (255 << 0))) OR ((WrapAs((AsInteger(Vv[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 0))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := ((AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 1) AND (-1 - (255 << 8))) OR ((WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshufoeb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5847,8 +5847,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdealh
   //   V6_vdealh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0)
-  //       dst[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16)
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0)
+  //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vdealh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5861,8 +5861,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdealb
   //   V6_vdealb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0)
-  //       dst[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)] := (AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8)
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0)
+  //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8)
   //     ENDFOR
   irdl.operation @v6_vdealb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5875,10 +5875,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdealb4w
   //   V6_vdealb4w(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 31
-  //       dst[(((0 + i) * 8) + 7):((0 + i) * 8)] := (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 0)
-  //       dst[((WrapAs((((128 * 8) / 32) + i), 32, 0) * 8) + 7):(WrapAs((((128 * 8) / 32) + i), 32, 0) * 8)] := (AsInteger(Vv[((i * 32) + 31):(i * 32)], 1) >> 16)
-  //       dst[((WrapAs((WrapAs((2 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8) + 7):(WrapAs((WrapAs((2 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0)
-  //       dst[((WrapAs((WrapAs((3 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8) + 7):(WrapAs((WrapAs((3 * ((128 * 8) / 32)), 32, 0) + i), 32, 0) * 8)] := (AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 16)
+  //       dst[(7 + (8 * (0 + i))):(8 * (0 + i))] := (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0)
+  //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16)
+  //       dst[(7 + (8 * WrapAs((i + (2 * ((128 * 8) / 32))), 32, 0))):(8 * WrapAs((i + (2 * ((128 * 8) / 32))), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0)
+  //       dst[(7 + (8 * WrapAs((i + (3 * ((128 * 8) / 32))), 32, 0))):(8 * WrapAs((i + (3 * ((128 * 8) / 32))), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vdealb4w {
     %o0_0 = irdl.is vector<128xi8>
@@ -5893,8 +5893,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffh
   //   V6_vshuffh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 0))) OR ((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) AND 65535) << 0))
-  //       dst[((i * 32) + 31):(i * 32)] := ((AsInteger(dst[((i * 32) + 31):(i * 32)], 1) AND (-1 - (65535 << 16))) OR ((AsInteger(Vu[((WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16) + 15):(WrapAs((i + ((128 * 8) / 32)), 32, 0) * 16)], 1) AND 65535) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND AsInteger(Vu[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))], 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshuffh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5907,8 +5907,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffb
   //   V6_vshuffb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 0))) OR ((AsInteger(Vu[((i * 8) + 7):(i * 8)], 1) AND 255) << 0))
-  //       dst[((i * 16) + 15):(i * 16)] := ((AsInteger(dst[((i * 16) + 15):(i * 16)], 1) AND (-1 - (255 << 8))) OR ((AsInteger(Vu[((WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8) + 7):(WrapAs((i + ((128 * 8) / 16)), 32, 0) * 8)], 1) AND 255) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND AsInteger(Vu[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))], 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5920,7 +5920,7 @@ irdl.dialect @hydride_hvx {
   }
   // Hexagon HVX (128-byte vectors) intrinsic V6_extractw
   //   V6_extractw(Vu: vec<128 x u8>, Rs: scalar<1 x s32>) -> dst: vec<4 x u8>
-  //     dst[31:0] := AsInteger(Vu[((((Rs AND (128 - 1)) >> 2) * 32) + 31):(((Rs AND (128 - 1)) >> 2) * 32)], 1)
+  //     dst[31:0] := AsInteger(Vu[(31 + (32 * ((Rs AND (128 - 1)) >> 2))):(32 * ((Rs AND (128 - 1)) >> 2))], 1)
   irdl.operation @v6_extractw {
     %o0_0 = irdl.is vector<128xi8>
     %o0 = irdl.any_of(%o0_0)
@@ -5948,7 +5948,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_lvsplatw
   //   V6_lvsplatw(Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := Rt
+  //       dst[(31 + (32 * i)):(32 * i)] := Rt
   //     ENDFOR
   irdl.operation @v6_lvsplatw {
     %o0_0 = irdl.is i32
@@ -5961,7 +5961,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_lvsplath
   //   V6_lvsplath(Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := Rt
+  //       dst[(15 + (16 * i)):(16 * i)] := Rt
   //     ENDFOR
   irdl.operation @v6_lvsplath {
     %o0_0 = irdl.is i32
@@ -5974,7 +5974,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_lvsplatb
   //   V6_lvsplatb(Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := Rt
+  //       dst[(7 + (8 * i)):(8 * i)] := Rt
   //     ENDFOR
   irdl.operation @v6_lvsplatb {
     %o0_0 = irdl.is i32
@@ -5987,7 +5987,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vassign
   //   V6_vassign(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)
+  //       dst[(31 + (32 * i)):(32 * i)] := AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)
   //     ENDFOR
   irdl.operation @v6_vassign {
     %o0_0 = irdl.is vector<128xi8>
@@ -6000,8 +6000,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vcombine
   //   V6_vcombine(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 127
-  //       dst[((i * 8) + 7):(i * 8)] := AsInteger(Vv[((i * 8) + 7):(i * 8)], 1)
-  //       dst[((1024 + (i * 8)) + 7):(1024 + (i * 8))] := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)
+  //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
   //     ENDFOR
   irdl.operation @v6_vcombine {
     %o0_0 = irdl.is vector<128xi8>
@@ -6015,56 +6015,56 @@ irdl.dialect @hydride_hvx {
   }
   // Hexagon HVX (128-byte vectors) intrinsic V6_vdelta
   //   V6_vdelta(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
-  //     tmp := WrapAs(0, 1024, 1)
+  //     tmp := 0
   //     tmp[1023:0] := AsInteger(Vu[1023:0], 1)
   //     offset := 64
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 32
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 16
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 8
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 4
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 2
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 1
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   irdl.operation @v6_vdelta {
     %o0_0 = irdl.is vector<128xi8>
@@ -6078,56 +6078,56 @@ irdl.dialect @hydride_hvx {
   }
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrdelta
   //   V6_vrdelta(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
-  //     tmp := WrapAs(0, 1024, 1)
+  //     tmp := 0
   //     tmp[1023:0] := AsInteger(Vu[1023:0], 1)
   //     offset := 1
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 2
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 4
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 8
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 16
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 32
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   //     offset := 64
   //     FOR k := 0 to 127
-  //       dst[((k * 8) + 7):(k * 8)] := ((AsInteger(Vv[((k * 8) + 7):(k * 8)], 1) AND offset) ? AsInteger(tmp[(((k XOR offset) * 8) + 7):((k XOR offset) * 8)], 1) : AsInteger(tmp[((k * 8) + 7):(k * 8)], 1))
+  //       dst[(7 + (8 * k)):(8 * k)] := (((offset AND AsInteger(Vv[(7 + (8 * k)):(8 * k)], 1)) 4 0) ? AsInteger(tmp[(7 + (8 * (k XOR offset))):(8 * (k XOR offset))], 1) : AsInteger(tmp[(7 + (8 * k)):(8 * k)], 1))
   //     ENDFOR
   //     FOR k := 0 to 127
-  //       tmp[((k * 8) + 7):(k * 8)] := AsInteger(dst[((k * 8) + 7):(k * 8)], 1)
+  //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   irdl.operation @v6_vrdelta {
     %o0_0 = irdl.is vector<128xi8>
@@ -6142,7 +6142,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vcl0w
   //   V6_vcl0w(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := CountLeadingZeros(WrapAs((4294967295 - (4294967295 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 1))), 32, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := CountLeadingZeros(WrapAs((4294967295 - (4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1))), 32, 1))
   //     ENDFOR
   irdl.operation @v6_vcl0w {
     %o0_0 = irdl.is vector<32xi32>
@@ -6155,7 +6155,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vcl0h
   //   V6_vcl0h(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs((-1 - AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)), 16, 1)), 16, 1), 16, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1))), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vcl0h {
     %o0_0 = irdl.is vector<64xi16>
@@ -6168,7 +6168,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnormamtw
   //   V6_vnormamtw(Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) > CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) - 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := (((CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) 6 CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) - 1)
   //     ENDFOR
   irdl.operation @v6_vnormamtw {
     %o0_0 = irdl.is vector<32xi32>
@@ -6181,7 +6181,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vnormamth
   //   V6_vnormamth(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs((-1 - AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)), 16, 1)), 16, 1), 16, 1)) > CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 16, 1)), 16, 1), 16, 1))) ? CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs((-1 - AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)), 16, 1)), 16, 1), 16, 1)) : CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 16, 1)), 16, 1), 16, 1))) - 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := (((CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) 6 CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) ? CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) : CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) - 1)
   //     ENDFOR
   irdl.operation @v6_vnormamth {
     %o0_0 = irdl.is vector<64xi16>
@@ -6194,7 +6194,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddclbw
   //   V6_vaddclbw(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (((CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) > CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - WrapAs((-1 - AsInteger(Vu[((i * 32) + 31):(i * 32)], 0)), 32, 1)), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - WrapAs(AsInteger(Vu[((i * 32) + 31):(i * 32)], 0), 32, 1)), 32, 1))) + AsInteger(Vv[((i * 32) + 31):(i * 32)], 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) 6 CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))))
   //     ENDFOR
   irdl.operation @v6_vaddclbw {
     %o0_0 = irdl.is vector<32xi32>
@@ -6209,7 +6209,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vaddclbh
   //   V6_vaddclbh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (((CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs((-1 - AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)), 16, 1)), 16, 1), 16, 1)) > CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 16, 1)), 16, 1), 16, 1))) ? CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs((-1 - AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)), 16, 1)), 16, 1), 16, 1)) : CountLeadingZeros(WrapAs(WrapAs((-1 - WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 0), 16, 1)), 16, 1), 16, 1))) + AsInteger(Vv[((i * 16) + 15):(i * 16)], 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) 6 CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) ? CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) : CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))))
   //     ENDFOR
   irdl.operation @v6_vaddclbh {
     %o0_0 = irdl.is vector<64xi16>
@@ -6224,7 +6224,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vpopcounth
   //   V6_vpopcounth(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := PopCount(WrapAs(AsInteger(Vu[((i * 16) + 15):(i * 16)], 1), 16, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := PopCount(WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vpopcounth {
     %o0_0 = irdl.is vector<64xi16>
@@ -6237,10 +6237,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlutvvb
   //   V6_vlutvvb(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       matchval := (Rt AND 7)
-  //       oddhalf := ((Rt >> 1) AND 1)
-  //       idx := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
-  //       dst[((i * 8) + 7):(i * 8)] := (((idx AND 224) == WrapAs(WrapAs((matchval << 5), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16) + 15):((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16)], 0), 32, 0) >> WrapAs((oddhalf * 8), 32, 0)), 8, 0) : 0)
+  //       matchval := (7 AND Rt)
+  //       oddhalf := (1 AND (Rt >> 1))
+  //       idx := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvvb {
     %o0_0 = irdl.is vector<128xi8>
@@ -6258,10 +6258,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vlutvvb_oracc(Vx: vec<128 x u8>, Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       matchval := (Rt AND 7)
-  //       oddhalf := ((Rt >> 1) AND 1)
-  //       idx := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(dst[((i * 8) + 7):(i * 8)], 0) OR (((idx AND 224) == WrapAs(WrapAs((matchval << 5), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16) + 15):((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16)], 0), 32, 0) >> WrapAs((oddhalf * 8), 32, 0)), 8, 0) : 0))
+  //       matchval := (7 AND Rt)
+  //       oddhalf := (1 AND (Rt >> 1))
+  //       idx := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 0) OR (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvvb_oracc {
     %o0_0 = irdl.is vector<128xi8>
@@ -6280,12 +6280,12 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlutvwh
   //   V6_vlutvwh(Vu: vec<128 x u8>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       matchval := (Rt AND 15)
-  //       oddhalf := ((Rt >> 1) AND 1)
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       dst[((i * 16) + 15):(i * 16)] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
+  //       matchval := (15 AND Rt)
+  //       oddhalf := (1 AND (Rt >> 1))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvwh {
     %o0_0 = irdl.is vector<128xi8>
@@ -6303,12 +6303,12 @@ irdl.dialect @hydride_hvx {
   //   V6_vlutvwh_oracc(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       matchval := (WrapAs((Rt >> 0), 8, 1) AND 15)
-  //       oddhalf := ((Rt >> 1) AND 1)
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
+  //       matchval := (15 AND WrapAs((Rt >> 0), 8, 1))
+  //       oddhalf := (1 AND (Rt >> 1))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_oracc {
     %o0_0 = irdl.is vector<128xi16>
@@ -6327,10 +6327,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlutvvbi
   //   V6_vlutvvbi(Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: imm<1 x u32> decodes 3 bits) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       matchval := (ui AND 7)
-  //       oddhalf := ((ui >> 1) AND 1)
-  //       idx := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
-  //       dst[((i * 8) + 7):(i * 8)] := (((idx AND 224) == WrapAs(WrapAs((matchval << 5), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16) + 15):((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16)], 0), 32, 0) >> WrapAs((oddhalf * 8), 32, 0)), 8, 0) : 0)
+  //       matchval := (7 AND ui)
+  //       oddhalf := (1 AND (ui >> 1))
+  //       idx := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvvbi {
     %o0_0 = irdl.is vector<128xi8>
@@ -6348,10 +6348,10 @@ irdl.dialect @hydride_hvx {
   //   V6_vlutvvb_oracci(Vx: vec<128 x u8>, Vu: vec<128 x u8>, Vv: vec<128 x u8>, ui: imm<1 x u32> decodes 3 bits) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       matchval := (ui AND 7)
-  //       oddhalf := ((ui >> 1) AND 1)
-  //       idx := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
-  //       dst[((i * 8) + 7):(i * 8)] := (AsInteger(dst[((i * 8) + 7):(i * 8)], 0) OR (((idx AND 224) == WrapAs(WrapAs((matchval << 5), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16) + 15):((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16)], 0), 32, 0) >> WrapAs((oddhalf * 8), 32, 0)), 8, 0) : 0))
+  //       matchval := (7 AND ui)
+  //       oddhalf := (1 AND (ui >> 1))
+  //       idx := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 0) OR (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvvb_oracci {
     %o0_0 = irdl.is vector<128xi8>
@@ -6370,12 +6370,12 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlutvwhi
   //   V6_vlutvwhi(Vu: vec<128 x u8>, Vv: vec<64 x u16>, ui: imm<1 x u32> decodes 3 bits) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       matchval := (ui AND 15)
-  //       oddhalf := ((ui >> 1) AND 1)
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       dst[((i * 16) + 15):(i * 16)] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0)
+  //       matchval := (15 AND ui)
+  //       oddhalf := (1 AND (ui >> 1))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvwhi {
     %o0_0 = irdl.is vector<128xi8>
@@ -6393,12 +6393,12 @@ irdl.dialect @hydride_hvx {
   //   V6_vlutvwh_oracci(Vxx: vec<128 x u16>, Vu: vec<128 x u8>, Vv: vec<64 x u16>, ui: imm<1 x u32> decodes 3 bits) -> dst: vec<128 x u16>
   //     dst[2047:0] := Vxx
   //     FOR i := 0 to 63
-  //       matchval := (ui AND 15)
-  //       oddhalf := ((ui >> 1) AND 1)
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       dst[((i * 16) + 15):(i * 16)] := (AsInteger(dst[((i * 16) + 15):(i * 16)], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (AsInteger(dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))], 0) OR (((idx AND 240) == WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1)) ? WrapAs((WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0)), 16, 0) : 0))
+  //       matchval := (15 AND ui)
+  //       oddhalf := (1 AND (ui >> 1))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_oracci {
     %o0_0 = irdl.is vector<128xi16>
@@ -6417,11 +6417,11 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlutvvb_nm
   //   V6_vlutvvb_nm(Vu: vec<128 x u8>, Vv: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 127
-  //       matchval := (Rt AND 7)
-  //       oddhalf := ((Rt >> 1) AND 1)
-  //       idx := AsInteger(Vu[((i * 8) + 7):(i * 8)], 1)
-  //       idx := ((idx AND 31) OR WrapAs(WrapAs((matchval << 5), 32, 0), 32, 1))
-  //       dst[((i * 8) + 7):(i * 8)] := (WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16) + 15):((idx % WrapAs(((128 * 8) / 16), 32, 1)) * 16)], 0), 32, 0) >> WrapAs((oddhalf * 8), 32, 0))
+  //       matchval := (7 AND Rt)
+  //       oddhalf := (1 AND (Rt >> 1))
+  //       idx := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
+  //       idx := ((31 AND idx) OR WrapAs((matchval << 5), 32, 1))
+  //       dst[(7 + (8 * i)):(8 * i)] := (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vlutvvb_nm {
     %o0_0 = irdl.is vector<128xi8>
@@ -6438,14 +6438,14 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlutvwh_nm
   //   V6_vlutvwh_nm(Vu: vec<128 x u8>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 63
-  //       matchval := (Rt AND 15)
-  //       oddhalf := ((Rt >> 1) AND 1)
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 0), 8, 1)
-  //       idx := ((idx AND 15) OR WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1))
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0))
-  //       idx := WrapAs((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 8), 8, 1)
-  //       idx := ((idx AND 15) OR WrapAs(WrapAs((matchval << 4), 32, 0), 32, 1))
-  //       dst[((1024 + (i * 16)) + 15):(1024 + (i * 16))] := (WrapAs(AsInteger(Vv[(((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32) + 31):((idx % WrapAs(((128 * 8) / 32), 32, 1)) * 32)], 0), 32, 0) >> WrapAs((oddhalf * 16), 32, 0))
+  //       matchval := (15 AND Rt)
+  //       oddhalf := (1 AND (Rt >> 1))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)
+  //       idx := ((15 AND idx) OR WrapAs((matchval << 4), 32, 1))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0))
+  //       idx := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
+  //       idx := ((15 AND idx) OR WrapAs((matchval << 4), 32, 1))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_nm {
     %o0_0 = irdl.is vector<128xi8>
@@ -6463,7 +6463,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpahhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((((AsInteger(dst[((i * 16) + 15):(i * 16)], 0) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 0)) << 1) + (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 14) AND 3) * 16)), 16, 0) << 15)) >> 16), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) << 1) + (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 14)))), 16, 0) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpahhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -6481,7 +6481,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpauhuhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((WrapAs(WrapAs((WrapAs(AsInteger(dst[((i * 16) + 15):(i * 16)], 0), 32, 1) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)), 32, 1), 32, 0) + (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 14) AND 3) * 16)), 16, 1) << 15)) >> 16), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) + (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 14)))), 16, 1) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpauhuhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -6499,7 +6499,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpsuhuhsat(Vx: vec<64 x u16>, Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := SaturateAs(((WrapAs(WrapAs((WrapAs(AsInteger(dst[((i * 16) + 15):(i * 16)], 0), 32, 1) * AsInteger(Vu[((i * 16) + 15):(i * 16)], 1)), 32, 1), 32, 0) - (WrapAs((WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 1) >> 14) AND 3) * 16)), 16, 1) << 15)) >> 16), 16, 0)
+  //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) - (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 14)))), 16, 1) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpsuhuhsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -6516,7 +6516,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vlut4
   //   V6_vlut4(Vu: vec<64 x u16>, Rtt: scalar<1 x s64>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 63
-  //       dst[((i * 16) + 15):(i * 16)] := (WrapAs(Rtt, 64, 0) >> (((AsInteger(Vu[((i * 16) + 15):(i * 16)], 0) >> 14) AND 3) * 16))
+  //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 14))))
   //     ENDFOR
   irdl.operation @v6_vlut4 {
     %o0_0 = irdl.is vector<64xi16>
@@ -6531,7 +6531,7 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyuhe
   //   V6_vmpyuhe(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((Rt >> 0), 16, 1))
+  //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuhe {
     %o0_0 = irdl.is vector<64xi16>
@@ -6547,7 +6547,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vmpyuhe_acc(Vx: vec<32 x u32>, Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[((i * 32) + 31):(i * 32)] := (AsInteger(dst[((i * 32) + 31):(i * 32)], 1) + (WrapAs((AsInteger(Vu[((i * 32) + 31):(i * 32)], 1) >> 0), 16, 1) * WrapAs((Rt >> 0), 16, 1)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuhe_acc {
     %o0_0 = irdl.is vector<32xi32>
@@ -6565,8 +6565,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vprefixqb(Qv: mask<128 x u1>) -> dst: vec<128 x u8>
   //     acc := 0
   //     FOR i := 0 to 127
-  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(((i >> 5) * 32) + 31):((i >> 5) * 32)], 0), 32, 0) >> (i AND 31)))), 8, 1)
-  //       dst[((i * 8) + 7):(i * 8)] := acc
+  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i)))), 8, 1)
+  //       dst[(7 + (8 * i)):(8 * i)] := acc
   //     ENDFOR
   irdl.operation @v6_vprefixqb {
     %o0_0 = irdl.is vector<128xi1>
@@ -6580,9 +6580,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vprefixqh(Qv: mask<128 x u1>) -> dst: vec<64 x u16>
   //     acc := 0
   //     FOR i := 0 to 63
-  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 0) >> 5) * 32) + 31):((((i * 2) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 0) AND 31)))), 16, 1)
-  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(((((i * 2) + 1) >> 5) * 32) + 31):((((i * 2) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 2) + 1) AND 31)))), 16, 1)
-  //       dst[((i * 16) + 15):(i * 16)] := acc
+  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((0 + (2 * i)) >> 5))):(32 * ((0 + (2 * i)) >> 5))], 0), 32, 0) >> (31 AND (0 + (2 * i)))))), 16, 1)
+  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 + (2 * i)) >> 5))):(32 * ((1 + (2 * i)) >> 5))], 0), 32, 0) >> (31 AND (1 + (2 * i)))))), 16, 1)
+  //       dst[(15 + (16 * i)):(16 * i)] := acc
   //     ENDFOR
   irdl.operation @v6_vprefixqh {
     %o0_0 = irdl.is vector<128xi1>
@@ -6596,11 +6596,11 @@ irdl.dialect @hydride_hvx {
   //   V6_vprefixqw(Qv: mask<128 x u1>) -> dst: vec<32 x u32>
   //     acc := 0
   //     FOR i := 0 to 31
-  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 0) >> 5) * 32) + 31):((((i * 4) + 0) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 0) AND 31)))), 32, 1)
-  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 1) >> 5) * 32) + 31):((((i * 4) + 1) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 1) AND 31)))), 32, 1)
-  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 2) >> 5) * 32) + 31):((((i * 4) + 2) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 2) AND 31)))), 32, 1)
-  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(((((i * 4) + 3) >> 5) * 32) + 31):((((i * 4) + 3) >> 5) * 32)], 0), 32, 0) >> (((i * 4) + 3) AND 31)))), 32, 1)
-  //       dst[((i * 32) + 31):(i * 32)] := acc
+  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((0 + (4 * i)) >> 5))):(32 * ((0 + (4 * i)) >> 5))], 0), 32, 0) >> (31 AND (0 + (4 * i)))))), 32, 1)
+  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 + (4 * i)) >> 5))):(32 * ((1 + (4 * i)) >> 5))], 0), 32, 0) >> (31 AND (1 + (4 * i)))))), 32, 1)
+  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 + (4 * i)) >> 5))):(32 * ((2 + (4 * i)) >> 5))], 0), 32, 0) >> (31 AND (2 + (4 * i)))))), 32, 1)
+  //       acc := WrapAs((acc + (1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((3 + (4 * i)) >> 5))):(32 * ((3 + (4 * i)) >> 5))], 0), 32, 0) >> (31 AND (3 + (4 * i)))))), 32, 1)
+  //       dst[(31 + (32 * i)):(32 * i)] := acc
   //     ENDFOR
   irdl.operation @v6_vprefixqw {
     %o0_0 = irdl.is vector<128xi1>

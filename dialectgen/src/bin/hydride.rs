@@ -33,17 +33,17 @@ enum Isa {
 #[derive(Subcommand)]
 enum Command {
     /// Regenerate every generated file from the vendor data, for every ISA
-    /// (x86, ARM): validated semantics, similarity classes, class databases,
+    /// (x86, ARM, Hexagon HVX): validated semantics, similarity classes, class databases,
     /// the target dialects and autollvm, and their lit round trips.
     Gen {
-        /// Vendor data directory (holding x86/*.xml and arm/).
+        /// Vendor data directory (holding x86/*.xml, arm/ and hvx/).
         #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
         isa_data: PathBuf,
         /// Where generated files go.
         #[arg(long, default_value = "generated")]
         out: PathBuf,
         /// Classify parsed semantics without validating them first (natively
-        /// for x86, under qemu-aarch64 for ARM).
+        /// for x86, under qemu-aarch64 for ARM, under qemu-hexagon for HVX).
         #[arg(long)]
         no_validate: bool,
         /// Budget per Z3 proof query, in milliseconds: a deterministic resource
@@ -81,7 +81,7 @@ enum Command {
         /// Which instruction set.
         #[arg(value_enum)]
         isa: Isa,
-        /// Vendor data directory (holding x86/*.xml and arm/), or one guide XML file (x86).
+        /// Vendor data directory (holding x86/*.xml, arm/ and hvx/), or one guide XML file (x86).
         #[arg(long, env = "HYDRIDE_ISA_DATA", default_value = "../shared/isa-data")]
         isa_data: PathBuf,
         /// Reviewed corrections to the vendor data (default: the
@@ -279,10 +279,26 @@ fn main() -> Result<()> {
             manual,
         } => {
             if isa == Isa::Hvx {
-                if record.is_some() || no_record || corrections.is_some() || no_corrections || filter.is_some() || jobs.is_some() {
+                if record.is_some()
+                    || no_record
+                    || corrections.is_some()
+                    || no_corrections
+                    || filter.is_some()
+                    || jobs.is_some()
+                {
                     bail!("--record, --no-record, --corrections, --filter and --jobs apply to x86 and ARM");
                 }
-                isa_hvx(HvxArgs { isa_data, validate, manual, report_json, semantics_json, print, cc, work_dir, verbose })?
+                isa_hvx(HvxArgs {
+                    isa_data,
+                    validate,
+                    manual,
+                    report_json,
+                    semantics_json,
+                    print,
+                    cc,
+                    work_dir,
+                    verbose,
+                })?
             } else if manual {
                 bail!("--manual applies to HVX: x86 and ARM have no second source to cross-check");
             } else if isa == Isa::Arm {
@@ -484,12 +500,14 @@ fn isa_hvx(a: HvxArgs) -> Result<()> {
     }
     print!("{}", rep.table());
     if let Some(path) = report_json {
-        std::fs::write(&path, serde_json::to_string_pretty(&rep)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(&path, serde_json::to_string_pretty(&rep)?)
+            .with_context(|| format!("writing {}", path.display()))?;
         eprintln!("report written to {}", path.display());
     }
     if let Some(path) = semantics_json {
         let all: Vec<_> = fe.in_scope.iter().filter_map(|t| t.result.as_ref().ok()).collect();
-        std::fs::write(&path, serde_json::to_string_pretty(&all)?).with_context(|| format!("writing {}", path.display()))?;
+        std::fs::write(&path, serde_json::to_string_pretty(&all)?)
+            .with_context(|| format!("writing {}", path.display()))?;
     }
     if validate && rep.mismatched > 0 {
         bail!("{} HVX instructions disagree with the emulator", rep.mismatched);
@@ -517,7 +535,9 @@ fn hvx_manual_cross_check(
     let entries = data::read_manual(&sources.manual)?;
     eprintln!("cross-checking {} manual entries with Z3", entries.len());
     let bar = ProgressBar::new(entries.len() as u64);
-    bar.set_style(ProgressStyle::with_template("manual {bar:30} {pos}/{len} {msg}").expect("a valid progress template"));
+    bar.set_style(
+        ProgressStyle::with_template("manual {bar:30} {pos}/{len} {msg}").expect("a valid progress template"),
+    );
     let check = manual::cross_check(fe, &entries, &macros, &corrections, HVX_MANUAL_BUDGET_MS, &|done, total, tag| {
         bar.set_length(total as u64);
         bar.set_position(done as u64);
@@ -531,7 +551,10 @@ fn hvx_manual_cross_check(
             Disagreed { summary, recorded, correction, .. } => match (recorded, correction) {
                 (true, Some(c)) if verbose => eprintln!("manual: {} disagrees ({summary}): recorded: {c}", e.tag),
                 (true, _) => {}
-                _ => eprintln!("manual: {} disagrees and isa-specs/hvx/corrections.yaml does not record it: {summary}", e.tag),
+                _ => eprintln!(
+                    "manual: {} disagrees and isa-specs/hvx/corrections.yaml does not record it: {summary}",
+                    e.tag
+                ),
             },
             Unknown { reason } if verbose => eprintln!("manual: {} unknown: {reason}", e.tag),
             Unparsed { fault } if verbose => eprintln!("manual: {fault}"),
@@ -539,7 +562,9 @@ fn hvx_manual_cross_check(
         }
     }
     for tag in &check.stale_corrections {
-        eprintln!("manual: {tag} is recorded as a disagreement in isa-specs/hvx/corrections.yaml but does not disagree");
+        eprintln!(
+            "manual: {tag} is recorded as a disagreement in isa-specs/hvx/corrections.yaml but does not disagree"
+        );
     }
     eprintln!(
         "manual cross-check: {} agreed, {} disagreed ({} recorded), {} unknown, {} unparsed; {} entries without QEMU semantics",

@@ -32,9 +32,25 @@ pub struct Canonical {
     pub arg_order: Vec<usize>,
 }
 
-pub fn canonicalize(original: &Semantics) -> Canonical {
+/// Which loop counters an index expression names in canonical form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Indexes {
+    /// Only those it steps with (`(v0 * 16) + 15`).
+    SteppingCounters,
+    /// Every enclosing one, with coefficient 0 where it does not step
+    /// (`((v0 * 16) + (v1 * 0)) + 15`).
+    EveryCounter,
+}
+
+pub fn canonicalize(original: &Semantics, indexes: Indexes) -> Canonical {
     let mut s = original.clone();
     drop_writes_beyond_result(&mut s);
+    // Index arithmetic in one form first, so that `2*i` and `2*i + 1` read
+    // as one statement stepping through numbers.
+    for f in &mut s.functions {
+        normalize_index_arithmetic(&mut f.body);
+    }
+    normalize_index_arithmetic(&mut s.body);
     let mut next = 0;
     for f in &mut s.functions {
         super::reroll::reroll(&mut f.body, "rr", &mut next);
@@ -47,9 +63,9 @@ pub fn canonicalize(original: &Semantics) -> Canonical {
     walk_semantics_mut(&mut s, &mut fold_literals, &mut |_| {});
     let arg_order = rename(&mut s);
     for f in &mut s.functions {
-        normalize_index_arithmetic(&mut f.body);
+        normalize_final(&mut f.body, indexes);
     }
-    normalize_index_arithmetic(&mut s.body);
+    normalize_final(&mut s.body, indexes);
     for f in &mut s.functions {
         f.span = Default::default();
         clear_spans(&mut f.body);
@@ -184,14 +200,55 @@ fn normalize_index_arithmetic(body: &mut [Stmt]) {
     let counts = assignment_counts(body);
     let mut ints = HashSet::new();
     collect_loop_counters(body, &counts, &mut ints);
-    walk_stmts_mut(body, &mut |e: &mut Expr| normalize_top(e, &ints), &mut |_| {});
+    walk_stmts_mut(body, &mut |e: &mut Expr| normalize_top(e, &ints, &[]), &mut |_| {});
 }
 
-fn normalize_top(e: &mut Expr, ints: &HashSet<String>) {
-    if matches!(e, Expr::Int(_) | Expr::Var(_)) || !is_integer_expr(e, ints) {
+/// [`normalize_index_arithmetic`] naming every enclosing loop counter in
+/// every index expression, with coefficient 0 where it does not step it
+/// (`(v0 * 16) + (v1 * 0)`), so that an index that does not move with an
+/// inner loop and one that does differ only in a number.
+fn normalize_final(body: &mut [Stmt], indexes: Indexes) {
+    match indexes {
+        Indexes::SteppingCounters => normalize_index_arithmetic(body),
+        Indexes::EveryCounter => normalize_index_arithmetic_in_scope(body),
+    }
+}
+
+fn normalize_index_arithmetic_in_scope(body: &mut [Stmt]) {
+    let counts = assignment_counts(body);
+    let mut ints = HashSet::new();
+    collect_loop_counters(body, &counts, &mut ints);
+    normalize_block(body, &ints, &mut Vec::new());
+}
+
+fn normalize_block(body: &mut [Stmt], ints: &HashSet<String>, scope: &mut Vec<String>) {
+    for s in body.iter_mut() {
+        own_exprs_mut(s, &mut |e: &mut Expr| normalize_top(e, ints, scope), &mut |_| {});
+        let counter = match &s.kind {
+            StmtKind::For { var, .. } if ints.contains(var) => Some(var.clone()),
+            _ => None,
+        };
+        if let Some(v) = &counter {
+            scope.push(v.clone());
+        }
+        for block in child_blocks_mut(s) {
+            normalize_block(block, ints, scope);
+        }
+        if counter.is_some() {
+            scope.pop();
+        }
+    }
+}
+
+fn normalize_top(e: &mut Expr, ints: &HashSet<String>, scope: &[String]) {
+    let bare_counter = matches!(e, Expr::Var(v) if !scope.is_empty() && ints.contains(v));
+    if matches!(e, Expr::Int(_)) || (matches!(e, Expr::Var(_)) && !bare_counter) || !is_integer_expr(e, ints) {
         return;
     }
-    let Some(form) = linear_form(e) else { return };
+    let Some(mut form) = linear_form(e) else { return };
+    for v in scope {
+        form.0.entry(v.clone()).or_insert_with(BigInt::zero);
+    }
     let mut acc: Option<Expr> = None;
     for (var, coeff) in &form.0 {
         let term = Expr::binary(BinOp::Mul, Expr::Var(var.clone()), Expr::Int(coeff.clone()));
@@ -207,7 +264,7 @@ fn normalize_top(e: &mut Expr, ints: &HashSet<String>) {
 }
 
 /// Coefficients per variable (sorted) and the constant, when `e` is linear.
-fn linear_form(e: &Expr) -> Option<(std::collections::BTreeMap<String, BigInt>, BigInt)> {
+pub(crate) fn linear_form(e: &Expr) -> Option<(std::collections::BTreeMap<String, BigInt>, BigInt)> {
     use std::collections::BTreeMap;
     Some(match e {
         Expr::Int(c) => (BTreeMap::new(), c.clone()),

@@ -178,7 +178,20 @@ pub enum Numbers {
     OfSignature,
     /// Those, and where none fits, each value the host's members give the
     /// hole (whether lanes are read signed, which half of a product is kept).
+    /// Index arithmetic then also names every enclosing loop counter, with
+    /// coefficient 0 where the index does not move with it, so that such a
+    /// coefficient is a number too.
     OrMembersValues,
+}
+
+impl Numbers {
+    /// How canonical forms write index arithmetic for these numbers.
+    pub fn indexes(self) -> super::canon::Indexes {
+        match self {
+            Numbers::OfSignature => super::canon::Indexes::SteppingCounters,
+            Numbers::OrMembersValues => super::canon::Indexes::EveryCounter,
+        }
+    }
 }
 
 /// Candidate numbers (body holes with the fits `per_hole`, then `sig`)

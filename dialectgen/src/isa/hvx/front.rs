@@ -169,7 +169,11 @@ pub fn translate_reading(
     };
     let mut t = Translator::new(&binding.regs, arith);
     let body = match t.block(&program) {
-        Ok(b) => b,
+        Ok(mut b) => {
+            super::c::wraps::drop_idle_wraps(&mut b);
+            super::c::order::order_commutative_operands(&mut b);
+            b
+        }
         Err(e) => return (Err(fault("translate", Some(e.span), e.message)), used),
     };
     let mut full = binding.prologue.clone();

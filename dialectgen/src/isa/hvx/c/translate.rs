@@ -82,18 +82,26 @@ pub struct Translator {
     fresh: usize,
 }
 
-/// `value` stored into `width` bits: a wrap to at least that many bits on
-/// top of it changes none of the bits stored, so it is left out (the
-/// signed and unsigned forms of an operation then store alike).
-fn without_wrap_to(value: Expr, width: u32) -> Expr {
-    match value {
-        Expr::Call { func, mut args }
-            if func == "WrapAs" && args.len() == 3 && matches!(&args[1], Expr::Int(w) if *w >= BigInt::from(width)) =>
-        {
-            without_wrap_to(args.swap_remove(0), width)
-        }
-        other => other,
-    }
+/// A comparison as a predicate number and two operands
+/// ([`Expr::CompareBy`]), as LLVM's `icmp` carries its predicate: `a < b`
+/// and `a == b` are then one operation with different numbers.
+fn compare(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
+    let predicate = match op {
+        BinOp::Eq => 0,
+        BinOp::Lt => 1,
+        BinOp::Le => 2,
+        BinOp::Ne => 4,
+        BinOp::Ge => 5,
+        BinOp::Gt => 6,
+        _ => unreachable!("not a comparison: {op:?}"),
+    };
+    Expr::CompareBy { predicate: Box::new(Expr::int(predicate)), lhs: Box::new(lhs), rhs: Box::new(rhs) }
+}
+
+/// Whether `e` is 0 or 1 by construction (a comparison or a logical
+/// connective), so that a choice on it needs no `!= 0`.
+fn is_truth_value(e: &Expr) -> bool {
+    matches!(e, Expr::CompareBy { .. } | Expr::Binary { op: BinOp::LogicalAnd | BinOp::LogicalOr, .. })
 }
 
 fn call(name: &str, args: Vec<Expr>) -> Expr {
@@ -489,7 +497,9 @@ impl Translator {
             return self.fail(place.span, "assignment to an input register");
         }
         let hi = add(view.lo.clone(), Expr::int(i64::from(width) - 1));
-        let value = without_wrap_to(v.ir, width);
+        // A wrap to at least the lane's bits changes none of the bits
+        // stored (the signed and unsigned forms then store alike).
+        let value = super::wraps::without_wraps_to(v.ir, width);
         out.push(Stmt {
             span,
             kind: StmtKind::Assign { place: Place { var: view.var, range: Some((hi, view.lo)) }, value },
@@ -610,7 +620,8 @@ impl Translator {
                 let ty = CType::common(x.ty, y.ty);
                 let (x, y) = (self.convert(x, ty), self.convert(y, ty));
                 let (lo, hi) = (x.lo.clone().min(y.lo.clone()), x.hi.clone().max(y.hi.clone()));
-                let ir = Expr::Select { cond: Box::new(c.ir), then: Box::new(x.ir), otherwise: Box::new(y.ir) };
+                let cond = if is_truth_value(&c.ir) { c.ir } else { compare(BinOp::Ne, c.ir, Expr::int(0)) };
+                let ir = Expr::Select { cond: Box::new(cond), then: Box::new(x.ir), otherwise: Box::new(y.ir) };
                 Ok(Typed { ir, ty, lo, hi })
             }
             CExprKind::Call(name, args) => self.builtin(span, name, args),
@@ -654,7 +665,7 @@ impl Translator {
                 Typed { ir, ty, lo: &base - v.hi, hi: &base - v.lo }
             }
             CUnary::Not => {
-                let ir = Expr::binary(BinOp::Eq, v.ir, Expr::int(0));
+                let ir = compare(BinOp::Eq, v.ir, Expr::int(0));
                 Typed { ir, ty: INT, lo: BigInt::zero(), hi: BigInt::one() }
             }
         })
@@ -691,7 +702,7 @@ impl Translator {
         let ir = Expr::binary(ir_op, x.ir.clone(), y.ir.clone());
         let (lo, hi) = match op {
             CBinary::Lt | CBinary::Le | CBinary::Gt | CBinary::Ge | CBinary::Eq | CBinary::Ne => {
-                return Ok(bool_result(ir));
+                return Ok(bool_result(compare(ir_op, x.ir, y.ir)));
             }
             CBinary::Add => (&x.lo + &y.lo, &x.hi + &y.hi),
             CBinary::Sub => (&x.lo - &y.hi, &x.hi - &y.lo),
