@@ -1,7 +1,7 @@
 //! The similarity engine on fixtures: alike instructions share a class,
 //! different ones do not, and every membership reproduces the instruction.
 
-use dialectgen::classify::canon::{canonicalize, Indexes};
+use dialectgen::classify::canon::{canonicalize, Form};
 use dialectgen::classify::engine::classify;
 use dialectgen::classify::mask::{apply_mask, split_mask, Masking};
 use dialectgen::classify::proof::{prove_equal, Verdict};
@@ -77,12 +77,12 @@ fn every_member_is_its_class_template_instantiated() {
     for c in &classes {
         for m in &c.members {
             let original = by_name(&all, &m.intrinsic);
-            let whole = canonicalize(original, Indexes::SteppingCounters);
+            let whole = canonicalize(original, Form::Narrow);
             // A masked member's template is its plain operation.
             let canonical = match split_mask(&whole.sema) {
                 Some(split) if m.masking != Masking::None => {
                     assert_eq!(m.mask, Some(split.shape), "{}", m.intrinsic);
-                    canonicalize(&split.plain, Indexes::SteppingCounters)
+                    canonicalize(&split.plain, Form::Narrow)
                 }
                 _ => whole,
             };
@@ -140,7 +140,7 @@ fn different_semantics_are_not_proved_equal() {
 #[ignore]
 fn print_canonical_forms() {
     for s in fixture_semantics() {
-        let c = canonicalize(&s, Indexes::SteppingCounters);
+        let c = canonicalize(&s, Form::Narrow);
         println!("{}", dialectgen::sema::print::semantics_to_string(&c.sema));
         let p = dialectgen::classify::template::parameterize(&c.sema);
         println!("{}\n", p.key);

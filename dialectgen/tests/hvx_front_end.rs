@@ -52,12 +52,12 @@ fn every_definition_in_scope_translates() {
 /// either operand order, and a lane accumulated in place or widened into
 /// two (a loop counter an index does not move with has coefficient 0).
 fn instructions_that_differ_in_numbers_read_alike(fe: &front::FrontEnd) {
-    use dialectgen::classify::canon::{canonicalize, Indexes};
+    use dialectgen::classify::canon::{canonicalize, Form};
     use dialectgen::classify::template::parameterize;
     let key = |name: &str| {
         let t = fe.in_scope.iter().find(|t| t.def.tag == name).unwrap_or_else(|| panic!("{name} in scope"));
         let sema = t.result.as_ref().unwrap_or_else(|f| panic!("{f}"));
-        parameterize(&canonicalize(sema, Indexes::EveryCounter).sema).key
+        parameterize(&canonicalize(sema, Form::Broad).sema).key
     };
     for group in [
         &["V6_vaddbq", "V6_vaddhq", "V6_vaddwq"][..],

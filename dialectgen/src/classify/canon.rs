@@ -32,17 +32,19 @@ pub struct Canonical {
     pub arg_order: Vec<usize>,
 }
 
-/// Which loop counters an index expression names in canonical form.
+/// How far canonical forms go in writing alike what computes alike up to
+/// numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Indexes {
-    /// Only those it steps with (`(v0 * 16) + 15`).
-    SteppingCounters,
-    /// Every enclosing one, with coefficient 0 where it does not step
-    /// (`((v0 * 16) + (v1 * 0)) + 15`).
-    EveryCounter,
+pub enum Form {
+    /// An index expression names the loop counters it steps with
+    /// (`(v0 * 16) + 15`).
+    Narrow,
+    /// An index names every enclosing loop counter, with coefficient 0
+    /// where it does not step (`((v0 * 16) + (v1 * 0)) + 15`).
+    Broad,
 }
 
-pub fn canonicalize(original: &Semantics, indexes: Indexes) -> Canonical {
+pub fn canonicalize(original: &Semantics, form: Form) -> Canonical {
     let mut s = original.clone();
     drop_writes_beyond_result(&mut s);
     // Index arithmetic in one form first, so that `2*i` and `2*i + 1` read
@@ -63,9 +65,9 @@ pub fn canonicalize(original: &Semantics, indexes: Indexes) -> Canonical {
     walk_semantics_mut(&mut s, &mut fold_literals, &mut |_| {});
     let arg_order = rename(&mut s);
     for f in &mut s.functions {
-        normalize_final(&mut f.body, indexes);
+        normalize_final(&mut f.body, form);
     }
-    normalize_final(&mut s.body, indexes);
+    normalize_final(&mut s.body, form);
     for f in &mut s.functions {
         f.span = Default::default();
         clear_spans(&mut f.body);
@@ -203,17 +205,18 @@ fn normalize_index_arithmetic(body: &mut [Stmt]) {
     walk_stmts_mut(body, &mut |e: &mut Expr| normalize_top(e, &ints, &[]), &mut |_| {});
 }
 
+/// The last normal form of index arithmetic, as `form` writes it.
+fn normalize_final(body: &mut [Stmt], form: Form) {
+    match form {
+        Form::Narrow => normalize_index_arithmetic(body),
+        Form::Broad => normalize_index_arithmetic_in_scope(body),
+    }
+}
+
 /// [`normalize_index_arithmetic`] naming every enclosing loop counter in
 /// every index expression, with coefficient 0 where it does not step it
 /// (`(v0 * 16) + (v1 * 0)`), so that an index that does not move with an
 /// inner loop and one that does differ only in a number.
-fn normalize_final(body: &mut [Stmt], indexes: Indexes) {
-    match indexes {
-        Indexes::SteppingCounters => normalize_index_arithmetic(body),
-        Indexes::EveryCounter => normalize_index_arithmetic_in_scope(body),
-    }
-}
-
 fn normalize_index_arithmetic_in_scope(body: &mut [Stmt]) {
     let counts = assignment_counts(body);
     let mut ints = HashSet::new();

@@ -84,13 +84,13 @@ fn unmask(
     canonical: Canonical,
     timeout_ms: u32,
     model: MaskModel,
-    indexes: super::canon::Indexes,
+    form: super::canon::Form,
 ) -> (Canonical, Masking, Option<MaskShape>) {
     if model == MaskModel::None {
         return (canonical, Masking::None, None);
     }
     let Some(split) = split_mask(&canonical.sema) else { return (canonical, Masking::None, None) };
-    let plain = canonicalize(&split.plain, indexes);
+    let plain = canonicalize(&split.plain, form);
     // The pass-through as an operand of the plain operation: its canonical position.
     let masking = match split.masking {
         Masking::MergeOperand(in_plain) => match plain.arg_order.iter().position(|&i| i == in_plain) {
@@ -133,12 +133,12 @@ pub fn classify(
         .par_iter()
         .enumerate()
         .map(|(i, s)| {
-            let canonical = canonicalize(s, numbers.indexes());
+            let canonical = canonicalize(s, numbers.form());
             let verdict = prove_equal(s, &canonical.sema, &canonical.arg_order, timeout_ms);
             if verdict != Verdict::Equal {
                 return (i, Err((s.name.clone(), verdict)));
             }
-            let (canonical, masking, mask) = unmask(s, canonical, timeout_ms, masks, numbers.indexes());
+            let (canonical, masking, mask) = unmask(s, canonical, timeout_ms, masks, numbers.form());
             let param = parameterize(&canonical.sema);
             let back = instantiate(&param.template, &param.values, &canonical.sema.name);
             if back != canonical.sema {

@@ -186,10 +186,10 @@ pub enum Numbers {
 
 impl Numbers {
     /// How canonical forms write index arithmetic for these numbers.
-    pub fn indexes(self) -> super::canon::Indexes {
+    pub fn form(self) -> super::canon::Form {
         match self {
-            Numbers::OfSignature => super::canon::Indexes::SteppingCounters,
-            Numbers::OrMembersValues => super::canon::Indexes::EveryCounter,
+            Numbers::OfSignature => super::canon::Form::Narrow,
+            Numbers::OrMembersValues => super::canon::Form::Broad,
         }
     }
 }
