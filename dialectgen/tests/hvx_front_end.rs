@@ -50,7 +50,8 @@ fn every_definition_in_scope_translates() {
 /// signed-by-unsigned products (no wraps that change nothing), greater
 /// and equal (a comparison's predicate is a number), a product written in
 /// either operand order, and a lane accumulated in place or widened into
-/// two (a loop counter an index does not move with has coefficient 0).
+/// two (a loop counter an index does not move with has coefficient 0); a
+/// plain form is a rounding one with a neutral term.
 fn instructions_that_differ_in_numbers_read_alike(fe: &front::FrontEnd) {
     use dialectgen::classify::canon::{canonicalize, Form};
     use dialectgen::classify::template::parameterize;
@@ -72,6 +73,17 @@ fn instructions_that_differ_in_numbers_read_alike(fe: &front::FrontEnd) {
         for name in &group[1..] {
             assert!(key(name) == first, "{} and {name} have different templates", group[0]);
         }
+    }
+    // A rounding form and the plain one: the plain one with a neutral term
+    // (`+ 0`) written where the rounding constant goes.
+    let canonical = |name: &str| {
+        let t = fe.in_scope.iter().find(|t| t.def.tag == name).expect("in scope");
+        canonicalize(t.result.as_ref().expect("translates"), Form::Broad).sema
+    };
+    for (plain, rounding) in [("V6_vavgub", "V6_vavgubrnd"), ("V6_vmpyhss", "V6_vmpyhsrs")] {
+        let target = key(rounding);
+        let variants = dialectgen::classify::identity::neutral_variants(&canonical(plain));
+        assert!(variants.iter().any(|(_, v)| parameterize(v).key == target), "{plain} and {rounding}");
     }
     // Different operations stay apart.
     assert_ne!(key("V6_vaddbq"), key("V6_vaddbnq"));

@@ -2,6 +2,7 @@
 //! template, link and drop parameters, and prove every membership.
 
 use super::canon::{canonicalize, Canonical};
+use super::identity::{neutral_variants, with_neutral_term};
 use super::mask::{apply_mask, split_mask, MaskModel, MaskShape, Masking};
 pub use super::merge::Numbers;
 use super::proof::{prove_equal, Verdict};
@@ -164,12 +165,57 @@ pub fn classify(
             }
         }
     }
+    if numbers == Numbers::OrMembersValues {
+        join_by_neutral_terms(&mut buckets, semantics, timeout_ms);
+    }
     stats.masked_members = buckets.values().flatten().filter(|(_, p)| p.masking != Masking::None).count();
     let groups = merge_templates(buckets.into_values().collect(), timeout_ms, numbers, &mut stats);
     let mut classes: Vec<SimilarityClass> = groups.into_iter().map(|members| build_class(semantics, members)).collect();
     name_classes(&mut classes, plain_stem);
     stats.classes = classes.len();
     (classes, stats)
+}
+
+/// Moves each template group that, with a neutral term written at one
+/// place (see [`super::identity`]), has another group's template into that
+/// group, every member's new form proved equal to its instruction.
+fn join_by_neutral_terms(
+    buckets: &mut BTreeMap<String, Vec<(usize, Prepared)>>,
+    semantics: &[Semantics],
+    timeout_ms: u32,
+) {
+    let keys: Vec<String> = buckets.keys().cloned().collect();
+    for key in keys {
+        let Some(members) = buckets.get(&key) else { continue };
+        let target = neutral_variants(&members[0].1.canonical.sema).into_iter().find_map(|(place, v)| {
+            let k = parameterize(&v).key;
+            (k != key && buckets.contains_key(&k)).then_some((place, k))
+        });
+        let Some((place, target_key)) = target else { continue };
+        let moved: Option<Vec<(usize, Prepared)>> = members
+            .par_iter()
+            .map(|(i, p)| {
+                let sema = with_neutral_term(&p.canonical.sema, place)?;
+                let arg_order = p.canonical.arg_order.clone();
+                if prove_equal(&semantics[*i], &sema, &arg_order, timeout_ms) != Verdict::Equal {
+                    return None;
+                }
+                let param = parameterize(&sema);
+                let back = instantiate(&param.template, &param.values, &sema.name);
+                if param.key != target_key || back != sema {
+                    return None;
+                }
+                let samples = super::merge::Samples::new(&sema);
+                let canonical = Canonical { sema, arg_order };
+                Some((*i, Prepared { canonical, masking: p.masking, mask: p.mask.clone(), param, samples }))
+            })
+            .collect();
+        if let Some(moved) = moved {
+            log::debug!("{key}: joins a template with a neutral term");
+            buckets.remove(&key);
+            buckets.get_mut(&target_key).expect("target group").extend(moved);
+        }
+    }
 }
 
 /// Algorithm 1: from the largest group down, every smaller group of the

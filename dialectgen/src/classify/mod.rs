@@ -3,6 +3,7 @@
 
 pub mod canon;
 pub mod engine;
+pub mod identity;
 pub mod mask;
 pub mod merge;
 pub mod proof;
