@@ -55,11 +55,11 @@ fn every_definition_in_scope_translates() {
 fn instructions_that_differ_in_numbers_read_alike(fe: &front::FrontEnd) {
     use dialectgen::classify::canon::{canonicalize, Form};
     use dialectgen::classify::template::parameterize;
-    let key = |name: &str| {
+    let canonical = |name: &str| {
         let t = fe.in_scope.iter().find(|t| t.def.tag == name).unwrap_or_else(|| panic!("{name} in scope"));
-        let sema = t.result.as_ref().unwrap_or_else(|f| panic!("{f}"));
-        parameterize(&canonicalize(sema, Form::Broad).sema).key
+        canonicalize(t.result.as_ref().unwrap_or_else(|f| panic!("{f}")), Form::Broad).sema
     };
+    let key = |name: &str| parameterize(&canonical(name)).key;
     for group in [
         &["V6_vaddbq", "V6_vaddhq", "V6_vaddwq"][..],
         &["V6_vsubbnq", "V6_vsubhnq", "V6_vsubwnq"],
@@ -76,10 +76,6 @@ fn instructions_that_differ_in_numbers_read_alike(fe: &front::FrontEnd) {
     }
     // A rounding form and the plain one: the plain one with a neutral term
     // (`+ 0`) written where the rounding constant goes.
-    let canonical = |name: &str| {
-        let t = fe.in_scope.iter().find(|t| t.def.tag == name).expect("in scope");
-        canonicalize(t.result.as_ref().expect("translates"), Form::Broad).sema
-    };
     for (plain, rounding) in [("V6_vavgub", "V6_vavgubrnd"), ("V6_vmpyhss", "V6_vmpyhsrs")] {
         let target = key(rounding);
         let variants = dialectgen::classify::identity::neutral_variants(&canonical(plain));

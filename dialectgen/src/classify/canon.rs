@@ -50,9 +50,9 @@ pub fn canonicalize(original: &Semantics, form: Form) -> Canonical {
     // Index arithmetic in one form first, so that `2*i` and `2*i + 1` read
     // as one statement stepping through numbers.
     for f in &mut s.functions {
-        normalize_index_arithmetic(&mut f.body);
+        normalize_index_arithmetic(&mut f.body, Form::Narrow);
     }
-    normalize_index_arithmetic(&mut s.body);
+    normalize_index_arithmetic(&mut s.body, Form::Narrow);
     let mut next = 0;
     for f in &mut s.functions {
         super::reroll::reroll(&mut f.body, "rr", &mut next);
@@ -65,9 +65,9 @@ pub fn canonicalize(original: &Semantics, form: Form) -> Canonical {
     walk_semantics_mut(&mut s, &mut fold_literals, &mut |_| {});
     let arg_order = rename(&mut s);
     for f in &mut s.functions {
-        normalize_final(&mut f.body, form);
+        normalize_index_arithmetic(&mut f.body, form);
     }
-    normalize_final(&mut s.body, form);
+    normalize_index_arithmetic(&mut s.body, form);
     for f in &mut s.functions {
         f.span = Default::default();
         clear_spans(&mut f.body);
@@ -197,45 +197,30 @@ fn inline_block(
 
 /// Rewrites every integer expression over loop counters and literals into
 /// `((x * a) + (y * b)) + c`, terms ordered by name, so that `i+7` with
-/// `i := j*8`, `j*8+7` and `7+8*j` agree.
-fn normalize_index_arithmetic(body: &mut [Stmt]) {
+/// `i := j*8`, `j*8+7` and `7+8*j` agree. With [`Form::Broad`], every
+/// enclosing loop counter is named, with coefficient 0 where the index does
+/// not step with it (`(v0 * 16) + (v1 * 0)`), so that an index that does
+/// not move with an inner loop and one that does differ only in a number.
+fn normalize_index_arithmetic(body: &mut [Stmt], form: Form) {
     let counts = assignment_counts(body);
     let mut ints = HashSet::new();
     collect_loop_counters(body, &counts, &mut ints);
-    walk_stmts_mut(body, &mut |e: &mut Expr| normalize_top(e, &ints, &[]), &mut |_| {});
+    normalize_block(body, &ints, form, &mut Vec::new());
 }
 
-/// The last normal form of index arithmetic, as `form` writes it.
-fn normalize_final(body: &mut [Stmt], form: Form) {
-    match form {
-        Form::Narrow => normalize_index_arithmetic(body),
-        Form::Broad => normalize_index_arithmetic_in_scope(body),
-    }
-}
-
-/// [`normalize_index_arithmetic`] naming every enclosing loop counter in
-/// every index expression, with coefficient 0 where it does not step it
-/// (`(v0 * 16) + (v1 * 0)`), so that an index that does not move with an
-/// inner loop and one that does differ only in a number.
-fn normalize_index_arithmetic_in_scope(body: &mut [Stmt]) {
-    let counts = assignment_counts(body);
-    let mut ints = HashSet::new();
-    collect_loop_counters(body, &counts, &mut ints);
-    normalize_block(body, &ints, &mut Vec::new());
-}
-
-fn normalize_block(body: &mut [Stmt], ints: &HashSet<String>, scope: &mut Vec<String>) {
+/// `scope`: the enclosing loop counters (tracked for [`Form::Broad`] only).
+fn normalize_block(body: &mut [Stmt], ints: &HashSet<String>, form: Form, scope: &mut Vec<String>) {
     for s in body.iter_mut() {
         own_exprs_mut(s, &mut |e: &mut Expr| normalize_top(e, ints, scope), &mut |_| {});
         let counter = match &s.kind {
-            StmtKind::For { var, .. } if ints.contains(var) => Some(var.clone()),
+            StmtKind::For { var, .. } if form == Form::Broad && ints.contains(var) => Some(var.clone()),
             _ => None,
         };
         if let Some(v) = &counter {
             scope.push(v.clone());
         }
         for block in child_blocks_mut(s) {
-            normalize_block(block, ints, scope);
+            normalize_block(block, ints, form, scope);
         }
         if counter.is_some() {
             scope.pop();

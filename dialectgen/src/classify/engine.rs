@@ -78,6 +78,20 @@ struct Prepared {
     samples: super::merge::Samples,
 }
 
+impl Prepared {
+    /// The canonical form with its template and samples; `None` when the
+    /// template does not give the canonical form back.
+    fn new(canonical: Canonical, masking: Masking, mask: Option<MaskShape>) -> Option<Prepared> {
+        let param = parameterize(&canonical.sema);
+        let back = instantiate(&param.template, &param.values, &canonical.sema.name);
+        if back != canonical.sema {
+            return None;
+        }
+        let samples = super::merge::Samples::new(&canonical.sema);
+        Some(Prepared { canonical, masking, mask, param, samples })
+    }
+}
+
 /// Takes the mask step off a masked instruction when Z3 proves that putting
 /// it back gives the instruction; otherwise keeps it whole.
 fn unmask(
@@ -140,16 +154,12 @@ pub fn classify(
                 return (i, Err((s.name.clone(), verdict)));
             }
             let (canonical, masking, mask) = unmask(s, canonical, timeout_ms, masks, numbers.form());
-            let param = parameterize(&canonical.sema);
-            let back = instantiate(&param.template, &param.values, &canonical.sema.name);
-            if back != canonical.sema {
-                return (
-                    i,
-                    Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))),
-                );
+            match Prepared::new(canonical, masking, mask) {
+                Some(p) => (i, Ok(p)),
+                None => {
+                    (i, Err((s.name.clone(), Verdict::Unknown("template does not reproduce the instruction".into()))))
+                }
             }
-            let samples = super::merge::Samples::new(&canonical.sema);
-            (i, Ok(Prepared { canonical, masking, mask, param, samples }))
         })
         .collect();
     let mut buckets: BTreeMap<String, Vec<(usize, Prepared)>> = BTreeMap::new();
@@ -200,14 +210,8 @@ fn join_by_neutral_terms(
                 if prove_equal(&semantics[*i], &sema, &arg_order, timeout_ms) != Verdict::Equal {
                     return None;
                 }
-                let param = parameterize(&sema);
-                let back = instantiate(&param.template, &param.values, &sema.name);
-                if param.key != target_key || back != sema {
-                    return None;
-                }
-                let samples = super::merge::Samples::new(&sema);
-                let canonical = Canonical { sema, arg_order };
-                Some((*i, Prepared { canonical, masking: p.masking, mask: p.mask.clone(), param, samples }))
+                let moved = Prepared::new(Canonical { sema, arg_order }, p.masking, p.mask.clone())?;
+                (moved.param.key == target_key).then_some((*i, moved))
             })
             .collect();
         if let Some(moved) = moved {

@@ -313,14 +313,9 @@ impl<D: Domain> Machine<'_, D> {
 
     fn compare_by(&mut self, p: Value<D::Bv>, a: Value<D::Bv>, b: Value<D::Bv>) -> R<Value<D::Bv>> {
         let outcome = |m: &mut Self, code: u8| -> R<Value<D::Bv>> {
-            let op = match code {
-                0 => BinOp::Eq,
-                1 => BinOp::Lt,
-                2 => BinOp::Le,
-                3 => return Ok(Value::Int(BigInt::zero())),
-                4 => BinOp::Ne,
-                5 => BinOp::Ge,
-                6 => BinOp::Gt,
+            let op = match (code, crate::sema::ir::comparison_of_code(code)) {
+                (_, Some(op)) => op,
+                (3, None) => return Ok(Value::Int(BigInt::zero())),
                 _ => return Ok(Value::Int(BigInt::one())),
             };
             m.binary(op, a.clone(), b.clone())

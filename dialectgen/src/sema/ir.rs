@@ -20,6 +20,25 @@ pub const RESULT_TOP: &str = "RESULT_TOP";
 pub const COMPARISON_PREDICATES: [&str; 8] =
     ["CMP_EQ", "CMP_LT", "CMP_LE", "CMP_FALSE", "CMP_NE", "CMP_NLT", "CMP_NLE", "CMP_TRUE"];
 
+/// The comparison a [`Expr::CompareBy`] predicate code stands for (`None`
+/// for 3, always false, and 7, always true).
+pub fn comparison_of_code(code: u8) -> Option<BinOp> {
+    Some(match code & 7 {
+        0 => BinOp::Eq,
+        1 => BinOp::Lt,
+        2 => BinOp::Le,
+        4 => BinOp::Ne,
+        5 => BinOp::Ge,
+        6 => BinOp::Gt,
+        _ => return None,
+    })
+}
+
+/// The [`Expr::CompareBy`] predicate code of comparison `op`.
+pub fn code_of_comparison(op: BinOp) -> Option<u8> {
+    (0..8).find(|&c| comparison_of_code(c) == Some(op))
+}
+
 /// Whether `name` is a reserved variable (never renamed, never a local).
 pub fn is_reserved(name: &str) -> bool {
     name == RESULT_TOP || COMPARISON_PREDICATES.contains(&name)

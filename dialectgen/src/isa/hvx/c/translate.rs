@@ -86,16 +86,8 @@ pub struct Translator {
 /// ([`Expr::CompareBy`]), as LLVM's `icmp` carries its predicate: `a < b`
 /// and `a == b` are then one operation with different numbers.
 fn compare(op: BinOp, lhs: Expr, rhs: Expr) -> Expr {
-    let predicate = match op {
-        BinOp::Eq => 0,
-        BinOp::Lt => 1,
-        BinOp::Le => 2,
-        BinOp::Ne => 4,
-        BinOp::Ge => 5,
-        BinOp::Gt => 6,
-        _ => unreachable!("not a comparison: {op:?}"),
-    };
-    Expr::CompareBy { predicate: Box::new(Expr::int(predicate)), lhs: Box::new(lhs), rhs: Box::new(rhs) }
+    let code = crate::sema::ir::code_of_comparison(op).expect("a comparison");
+    Expr::CompareBy { predicate: Box::new(Expr::int(i64::from(code))), lhs: Box::new(lhs), rhs: Box::new(rhs) }
 }
 
 /// Whether `e` is 0 or 1 by construction (a comparison or a logical
