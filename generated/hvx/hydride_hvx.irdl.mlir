@@ -1446,8 +1446,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (15 AND Rt)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND (WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1465,8 +1465,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (15 AND Rt)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1484,8 +1484,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (15 AND Rt)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1503,8 +1503,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (15 AND Rt)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1522,8 +1522,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (15 AND Rt)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1541,8 +1541,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruwuhrndsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (15 AND Rt)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhrndsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1560,8 +1560,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruwuhsat(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
   //       shamt := (15 AND Rt)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhsat {
     %o0_0 = irdl.is vector<32xi32>
@@ -1579,8 +1579,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (7 AND Rt)
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1598,8 +1598,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (7 AND Rt)
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1617,8 +1617,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhbsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (7 AND Rt)
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1636,8 +1636,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasrhbrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (7 AND Rt)
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1655,8 +1655,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruhubsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (7 AND Rt)
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1674,8 +1674,8 @@ irdl.dialect @hydride_hvx {
   //   V6_vasruhubrndsat(Vu: vec<64 x u16>, Vv: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
   //       shamt := (7 AND Rt)
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubrndsat {
     %o0_0 = irdl.is vector<64xi16>
@@ -1692,8 +1692,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundwh
   //   V6_vroundwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1708,8 +1708,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundwuh
   //   V6_vroundwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1724,8 +1724,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrounduwuh
   //   V6_vrounduwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vrounduwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -1740,8 +1740,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundhb
   //   V6_vroundhb(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhb {
     %o0_0 = irdl.is vector<64xi16>
@@ -1756,8 +1756,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vroundhub
   //   V6_vroundhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhub {
     %o0_0 = irdl.is vector<64xi16>
@@ -1772,8 +1772,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vrounduhub
   //   V6_vrounduhub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vrounduhub {
     %o0_0 = irdl.is vector<64xi16>
@@ -2738,7 +2738,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i)))))
   //       qbits_tmp := WrapAs(-(1 AND ((((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i))))) >> 32)), 32, 1)
-  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))) AND AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0))
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vaddcarry {
@@ -2757,9 +2757,9 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubcarry(Vu: vec<32 x u32>, Vv: vec<32 x u32>, Qx: mask<128 x u1>) -> dst: vec<36 x u32>
   //     dst[1151:1024] := Qx
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i)))))
-  //       qbits_tmp := WrapAs(-(1 AND ((((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)))) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i))))) >> 32)), 32, 1)
-  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i)))))
+  //       qbits_tmp := WrapAs(-(1 AND ((((4294967295 AND (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) + (4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))) + (1 AND (WrapAs(AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0), 32, 0) >> (31 AND (4 * i))))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))) AND AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0))
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vsubcarry {
@@ -2779,7 +2779,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //       qbits_tmp := WrapAs(-(1 AND ((0 + ((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)))) >> 32)), 32, 1)
-  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))) AND AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0))
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vaddcarryo {
@@ -2795,9 +2795,9 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsubcarryo
   //   V6_vsubcarryo(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<36 x u32>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := (1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))))
-  //       qbits_tmp := WrapAs(-(1 AND ((1 + ((4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) + (4294967295 AND (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))))) >> 32)), 32, 1)
-  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (1 + ((-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)))
+  //       qbits_tmp := WrapAs(-(1 AND ((1 + ((4294967295 AND (-1 - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) + (4294967295 AND AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND (4 * i)))) AND AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0))
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vsubcarryo {
@@ -3012,7 +3012,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddbq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))) OR ((255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))))) AND AsInteger(dst[(7 + (8 * i)):(8 * i)], 1)))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vaddbq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3030,7 +3030,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubbq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[(7 + (8 * i)):(8 * i)] := (((255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))))) AND AsInteger(dst[(7 + (8 * i)):(8 * i)], 1)) OR (((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))) AND (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1))))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vsubbq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3048,7 +3048,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddbnq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vaddbnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3066,7 +3066,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubbnq(Qv: mask<128 x u1>, Vx: vec<128 x u8>, Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 127
-  //       dst[(7 + (8 * i)):(8 * i)] := (((255 AND (4294967295 - ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))))))) AND (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))) OR ((16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2))) OR ((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1))))))))
+  //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vsubbnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3084,7 +3084,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddhq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))) OR ((65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))))) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vaddhq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3102,7 +3102,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubhq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := (((65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))))) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR (((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))) AND (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vsubhq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3120,7 +3120,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddhnq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vaddhnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3138,7 +3138,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubhnq(Qv: mask<128 x u1>, Vx: vec<64 x u16>, Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := (((65535 AND (4294967295 - ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))))))) AND (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))) OR ((16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2))) OR ((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1))))))))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vsubhnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3156,7 +3156,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddwq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))) OR ((4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))))) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vaddwq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3174,7 +3174,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubwq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := (((4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))))) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR (((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))) AND (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vsubwq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3192,7 +3192,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vaddwnq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vaddwnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3210,7 +3210,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vsubwnq(Qv: mask<128 x u1>, Vx: vec<32 x u32>, Vu: vec<32 x u32>) -> dst: vec<32 x u32>
   //     dst[1023:0] := Vx
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := (((4294967295 AND (4294967295 - ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))))))) AND (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))) OR ((16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2))) OR ((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1))))))))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vsubwnq {
     %o0_0 = irdl.is vector<128xi1>
@@ -3660,8 +3660,8 @@ irdl.dialect @hydride_hvx {
   //     FOR i := 0 to 31
   //       prod := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (prod >> 16)
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) >> 16)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND (65535 AND prod)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) >> 16)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (65535 AND prod)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyowh_64_acc {
     %o0_0 = irdl.is vector<256xi8>
@@ -4059,8 +4059,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhss
   //   V6_vmpyhss(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhss {
     %o0_0 = irdl.is vector<64xi16>
@@ -4075,8 +4075,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vmpyhsrs
   //   V6_vmpyhsrs(Vu: vec<64 x u16>, Rt: scalar<1 x s32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 0), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhsrs {
     %o0_0 = irdl.is vector<64xi16>
@@ -4383,7 +4383,7 @@ irdl.dialect @hydride_hvx {
   //   V6_vandvrt(Vu: vec<128 x u8>, Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := (((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1)) 4 0) ? 1 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vandvrt {
@@ -4401,7 +4401,7 @@ irdl.dialect @hydride_hvx {
   //     dst[127:0] := Qx
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR (((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) AND WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1)) 4 0) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vandvrt_acc {
@@ -4451,7 +4451,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw {
@@ -4470,7 +4470,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_and {
@@ -4491,7 +4491,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_or {
@@ -4512,7 +4512,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_xor {
@@ -4532,7 +4532,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw {
@@ -4551,7 +4551,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_and {
@@ -4572,7 +4572,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_or {
@@ -4593,7 +4593,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 0) 0 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 0)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_xor {
@@ -4613,7 +4613,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth {
@@ -4632,7 +4632,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_and {
@@ -4653,7 +4653,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_or {
@@ -4674,7 +4674,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_xor {
@@ -4694,7 +4694,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh {
@@ -4713,7 +4713,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_and {
@@ -4734,7 +4734,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_or {
@@ -4755,7 +4755,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 0) 0 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 0)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_xor {
@@ -4775,7 +4775,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb {
@@ -4794,7 +4794,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_and {
@@ -4815,7 +4815,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_or {
@@ -4836,7 +4836,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_xor {
@@ -4856,7 +4856,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb {
@@ -4875,7 +4875,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_and {
@@ -4896,7 +4896,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_or {
@@ -4917,7 +4917,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 0) 0 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 0)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_xor {
@@ -4937,7 +4937,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw {
@@ -4956,7 +4956,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_and {
@@ -4977,7 +4977,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_or {
@@ -4998,7 +4998,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 31
   //       i := (4 * i_step1)
   //       qbits_tmp := ((15 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(31 + (32 * (i / 4))):(32 * (i / 4))], 1) 6 AsInteger(Vv[(31 + (32 * (i / 4))):(32 * (i / 4))], 1)) ? 15 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(15, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_xor {
@@ -5018,7 +5018,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh {
@@ -5037,7 +5037,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_and {
@@ -5058,7 +5058,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_or {
@@ -5079,7 +5079,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 63
   //       i := (2 * i_step1)
   //       qbits_tmp := ((3 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(15 + (16 * (i / 2))):(16 * (i / 2))], 1) 6 AsInteger(Vv[(15 + (16 * (i / 2))):(16 * (i / 2))], 1)) ? 3 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(3, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(3, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_xor {
@@ -5099,7 +5099,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub {
@@ -5118,7 +5118,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) AND ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_and {
@@ -5139,7 +5139,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) OR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_or {
@@ -5160,7 +5160,7 @@ irdl.dialect @hydride_hvx {
   //     FOR i_step1 := 0 to 127
   //       i := (1 * i_step1)
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR ((AsInteger(Vu[(7 + (8 * (i / 1))):(8 * (i / 1))], 1) 6 AsInteger(Vv[(7 + (8 * (i / 1))):(8 * (i / 1))], 1)) ? 1 : 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_xor {
@@ -5179,7 +5179,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_scalar2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((i 1 (Rt AND (128 - 1))) ? 1 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2 {
@@ -5194,7 +5194,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_scalar2v2(Rt: scalar<1 x s32>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((i 2 ((128 - 1) AND WrapAs((Rt - 1), 32, 0))) ? 1 : 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2v2 {
@@ -5209,7 +5209,7 @@ irdl.dialect @hydride_hvx {
   //   V6_shuffeqw(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := (((2 AND i) 4 0) ? (1 AND (WrapAs(AsInteger(Qs[(31 + (32 * ((i - 2) >> 5))):(32 * ((i - 2) >> 5))], 0), 32, 0) >> (31 AND (i - 2)))) : (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_shuffeqw {
@@ -5226,7 +5226,7 @@ irdl.dialect @hydride_hvx {
   //   V6_shuffeqh(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := (((1 AND i) 4 0) ? (1 AND (WrapAs(AsInteger(Qs[(31 + (32 * ((i - 1) >> 5))):(32 * ((i - 1) >> 5))], 0), 32, 0) >> (31 AND (i - 1)))) : (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_shuffeqh {
@@ -5243,7 +5243,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_or(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) || (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_or {
@@ -5260,7 +5260,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_and(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) && (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_and {
@@ -5277,7 +5277,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_xor(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) XOR (1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_xor {
@@ -5294,7 +5294,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_or_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) || ((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_or_n {
@@ -5311,7 +5311,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_and_n(Qs: mask<128 x u1>, Qt: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) && ((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0))
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_and_n {
@@ -5328,7 +5328,7 @@ irdl.dialect @hydride_hvx {
   //   V6_pred_not(Qs: mask<128 x u1>) -> dst: mask<128 x u1>
   //     FOR i := 0 to 127
   //       qbits_tmp := ((1 AND (WrapAs(AsInteger(Qs[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0)
-  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) AND (-1 - (WrapAs(1, 32, 0) << (31 AND i))))
+  //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := ((-1 - (WrapAs(1, 32, 0) << (31 AND i))) AND AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0))
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_not {
@@ -5527,8 +5527,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsathub
   //   V6_vsathub(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND SaturateAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vsathub {
     %o0_0 = irdl.is vector<64xi16>
@@ -5543,8 +5543,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatwh
   //   V6_vsatwh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatwh {
     %o0_0 = irdl.is vector<32xi32>
@@ -5559,8 +5559,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vsatuwuh
   //   V6_vsatuwuh(Vu: vec<32 x u32>, Vv: vec<32 x u32>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 0))) OR ((65535 AND SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (-1 - (65535 << 16))) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatuwuh {
     %o0_0 = irdl.is vector<32xi32>
@@ -5575,8 +5575,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffeb
   //   V6_vshuffeb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffeb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5591,8 +5591,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffob
   //   V6_vshuffob(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffob {
     %o0_0 = irdl.is vector<128xi8>
@@ -5607,8 +5607,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufeh
   //   V6_vshufeh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufeh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5623,8 +5623,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufoh
   //   V6_vshufoh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5811,10 +5811,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufoeh
   //   V6_vshufoeh(Vu: vec<64 x u16>, Vv: vec<64 x u16>) -> dst: vec<128 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
-  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) AND (-1 - (65535 << 0))) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 0))
-  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) AND (-1 - (65535 << 16))) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)) OR ((65535 AND WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 0))
+  //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoeh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5829,10 +5829,10 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshufoeb
   //   V6_vshufoeb(Vu: vec<128 x u8>, Vv: vec<128 x u8>) -> dst: vec<256 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
-  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) AND (-1 - (255 << 0))) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 0))
-  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) AND (-1 - (255 << 8))) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)) OR ((255 AND WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 0))
+  //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshufoeb {
     %o0_0 = irdl.is vector<128xi8>
@@ -5893,8 +5893,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffh
   //   V6_vshuffh(Vu: vec<64 x u16>) -> dst: vec<64 x u16>
   //     FOR i := 0 to 31
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 0))) OR ((65535 AND AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) << 0))
-  //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) AND (-1 - (65535 << 16))) OR ((65535 AND AsInteger(Vu[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))], 1)) << 16))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 0)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) << 0))
+  //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND AsInteger(Vu[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))], 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshuffh {
     %o0_0 = irdl.is vector<64xi16>
@@ -5907,8 +5907,8 @@ irdl.dialect @hydride_hvx {
   // Hexagon HVX (128-byte vectors) intrinsic V6_vshuffb
   //   V6_vshuffb(Vu: vec<128 x u8>) -> dst: vec<128 x u8>
   //     FOR i := 0 to 63
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 0))) OR ((255 AND AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) << 0))
-  //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(dst[(15 + (16 * i)):(16 * i)], 1) AND (-1 - (255 << 8))) OR ((255 AND AsInteger(Vu[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))], 1)) << 8))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 0)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) << 0))
+  //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND AsInteger(Vu[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))], 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffb {
     %o0_0 = irdl.is vector<128xi8>

@@ -40,7 +40,9 @@ pub enum Form {
     /// (`(v0 * 16) + 15`).
     Narrow,
     /// An index names every enclosing loop counter, with coefficient 0
-    /// where it does not step (`((v0 * 16) + (v1 * 0)) + 15`).
+    /// where it does not step (`((v0 * 16) + (v1 * 0)) + 15`), and an
+    /// operator between values is chosen by a number (`a + b` and `a - b`
+    /// are one operation; see [`super::operators`]).
     Broad,
 }
 
@@ -63,6 +65,13 @@ pub fn canonicalize(original: &Semantics, form: Form) -> Canonical {
     }
     inline_integer_locals(&mut s.body);
     walk_semantics_mut(&mut s, &mut fold_literals, &mut |_| {});
+    if form == Form::Broad {
+        super::operators::choose_operators_by_number(&mut s);
+        for f in &mut s.functions {
+            crate::sema::order::order_commutative_operands(&mut f.body);
+        }
+        crate::sema::order::order_commutative_operands(&mut s.body);
+    }
     let arg_order = rename(&mut s);
     for f in &mut s.functions {
         normalize_index_arithmetic(&mut f.body, form);

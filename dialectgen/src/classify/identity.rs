@@ -93,7 +93,7 @@ fn visit_expr(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
             visit_expr(lhs, f);
             visit_expr(rhs, f);
         }
-        Expr::CompareBy { lhs, rhs, .. } => {
+        Expr::CompareBy { lhs, rhs, .. } | Expr::OperateBy { lhs, rhs, .. } => {
             visit_expr(lhs, f);
             visit_expr(rhs, f);
         }

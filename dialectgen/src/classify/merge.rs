@@ -16,11 +16,13 @@ use super::proof::{prove_equal, Verdict};
 use super::template::{instantiate, signature_len};
 use crate::eval::machine::Machine;
 use crate::eval::Concrete;
-use crate::sema::ir::Semantics;
+use crate::sema::ir::{Expr, OperatorFamily, Semantics};
+use crate::sema::visit::walk_semantics_mut;
 use crate::validate::cases::{random_bits, Rng};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
+use std::collections::HashMap;
 
 /// How a body hole's value follows from the signature numbers `s`.
 #[derive(Clone, Debug, PartialEq)]
@@ -336,8 +338,48 @@ impl<'a> Host<'a> {
     fn per_hole(&self) -> &[Vec<Fit>] {
         self.per_hole.get_or_init(|| {
             let sig_from = self.member_values[0].len() - signature_len(self.template.args.len());
-            (0..sig_from).map(|h| fits(&self.member_values, h, sig_from, self.numbers)).collect()
+            let codes: Vec<usize> = operator_codes(self.template).values().flatten().filter_map(hole_number).collect();
+            (0..sig_from)
+                .map(|h| {
+                    if !codes.contains(&h) {
+                        return fits(&self.member_values, h, sig_from, self.numbers);
+                    }
+                    // An operator's code is no function of widths: the
+                    // codes the members use.
+                    let mut fs: Vec<Fit> = Vec::new();
+                    for m in &self.member_values {
+                        let f = Fit::Const(m[h].clone());
+                        if !fs.contains(&f) {
+                            fs.push(f);
+                        }
+                    }
+                    fs
+                })
+                .collect()
         })
+    }
+
+    /// The fits of the template's holes for `instruction`: the host's,
+    /// except that the code of the template's `j`th operator of a family
+    /// (see [`Expr::OperateBy`]) is the code of the instruction's `j`th
+    /// operator of that family: the operator is a number of the class, and
+    /// the instruction names its own.
+    fn per_hole_for(&self, instruction: &Semantics) -> Vec<Vec<Fit>> {
+        let mut per_hole = self.per_hole().to_vec();
+        if self.numbers != Numbers::OrMembersValues {
+            return per_hole;
+        }
+        let own = operator_codes(instruction);
+        for (family, codes) in operator_codes(self.template) {
+            let Some(own) = own.get(&family) else { continue };
+            for (code, value) in codes.iter().zip(own) {
+                let (Some(h), Some(v)) = (hole_number(code), int_value(value)) else { continue };
+                if let Some(fs) = per_hole.get_mut(h) {
+                    *fs = vec![Fit::Const(v)];
+                }
+            }
+        }
+        per_hole
     }
 
     /// Whether an instruction has the template's argument and result kinds.
@@ -379,7 +421,7 @@ impl<'a> Host<'a> {
         order: &[usize],
         timeout_ms: u32,
     ) -> Option<Vec<BigInt>> {
-        let candidates = guesses(self.per_hole(), sig);
+        let candidates = guesses(&self.per_hole_for(instruction), sig);
         if candidates.is_empty() {
             log::debug!("{}: no numbers fit (arguments {order:?})", instruction.name);
         }
@@ -405,6 +447,37 @@ impl<'a> Host<'a> {
             }
         }
         None
+    }
+}
+
+/// The codes of the operators of `sema` (see [`Expr::OperateBy`]), by
+/// family, in the order of a walk over its expressions.
+fn operator_codes(sema: &Semantics) -> HashMap<OperatorFamily, Vec<Expr>> {
+    let mut out: HashMap<OperatorFamily, Vec<Expr>> = HashMap::new();
+    let mut t = sema.clone();
+    walk_semantics_mut(
+        &mut t,
+        &mut |e: &mut Expr| {
+            if let Expr::OperateBy { family, code, .. } = e {
+                out.entry(*family).or_default().push(code.as_ref().clone());
+            }
+        },
+        &mut |_| {},
+    );
+    out
+}
+
+fn hole_number(e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Var(v) => v.strip_prefix('$').and_then(|k| k.parse().ok()),
+        _ => None,
+    }
+}
+
+fn int_value(e: &Expr) -> Option<BigInt> {
+    match e {
+        Expr::Int(v) => Some(v.clone()),
+        _ => None,
     }
 }
 

@@ -6,6 +6,7 @@ pub mod engine;
 pub mod identity;
 pub mod mask;
 pub mod merge;
+pub mod operators;
 pub mod proof;
 pub mod reroll;
 pub mod template;

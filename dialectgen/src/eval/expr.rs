@@ -4,7 +4,7 @@
 use super::domain::{BvBinOp, BvCmp, Domain};
 use super::machine::{Env, EvalError, Flow, Machine, Var, CALL_DEPTH_LIMIT, R};
 use super::value::{as_signed, resize, unify, Bits, Value};
-use crate::sema::ir::{BinOp, Expr, UnOp};
+use crate::sema::ir::{operator_of_code, BinOp, Expr, OperatorFamily, UnOp};
 use num_bigint::{BigInt, BigUint};
 use num_traits::{One, Signed, ToPrimitive, Zero};
 use std::collections::HashMap;
@@ -46,6 +46,12 @@ impl<D: Domain> Machine<'_, D> {
                 let a = self.eval(lhs, env)?;
                 let b = self.eval(rhs, env)?;
                 self.compare_by(p, a, b)
+            }
+            Expr::OperateBy { family, code, lhs, rhs } => {
+                let c = self.eval(code, env)?;
+                let a = self.eval(lhs, env)?;
+                let b = self.eval(rhs, env)?;
+                self.operate_by(*family, c, a, b)
             }
             Expr::Select { cond, then, otherwise } => {
                 let c = self.eval(cond, env)?;
@@ -309,6 +315,40 @@ impl<D: Domain> Machine<'_, D> {
             BinOp::LogicalAnd => b(!x.is_zero() && !y.is_zero()),
             BinOp::LogicalOr => b(!x.is_zero() || !y.is_zero()),
         }))
+    }
+
+    /// The operator `code` chooses in `family` applied to `a` and `b`. The
+    /// code is a number in every instruction and class template, so a
+    /// symbolic one is not supported.
+    fn operate_by(
+        &mut self,
+        family: OperatorFamily,
+        code: Value<D::Bv>,
+        a: Value<D::Bv>,
+        b: Value<D::Bv>,
+    ) -> R<Value<D::Bv>> {
+        let Some(code) = self.literal_int(&code)? else {
+            return self.symbolic(format!("the code of a {} operator is not a number", family.name()));
+        };
+        let Some(code) = code.to_i64() else {
+            return self.invalid(format!("{} code {code} is out of range", family.name()));
+        };
+        if let Some(op) = operator_of_code(family, code) {
+            return self.binary(op, a, b);
+        }
+        if family != OperatorFamily::Bitwise || !(0..16).contains(&code) {
+            return self.invalid(format!("{code} is no {} code", family.name()));
+        }
+        // A truth table: the OR of the minterms whose bit is set.
+        let (not_a, not_b) = (self.unary(UnOp::Not, a.clone())?, self.unary(UnOp::Not, b.clone())?);
+        let mut result = self.binary(BinOp::And, a.clone(), not_a.clone())?;
+        for (bit, l, r) in [(3, &a, &b), (2, &a, &not_b), (1, &not_a, &b), (0, &not_a, &not_b)] {
+            if code >> bit & 1 == 1 {
+                let term = self.binary(BinOp::And, l.clone(), r.clone())?;
+                result = self.binary(BinOp::Or, result, term)?;
+            }
+        }
+        Ok(result)
     }
 
     fn compare_by(&mut self, p: Value<D::Bv>, a: Value<D::Bv>, b: Value<D::Bv>) -> R<Value<D::Bv>> {

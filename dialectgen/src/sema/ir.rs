@@ -39,6 +39,57 @@ pub fn code_of_comparison(op: BinOp) -> Option<u8> {
     (0..8).find(|&c| comparison_of_code(c) == Some(op))
 }
 
+/// The families of binary operators an [`Expr::OperateBy`] chooses among
+/// by a number, as [`Expr::CompareBy`] chooses a comparison and x86's
+/// ternary logic carries its truth table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OperatorFamily {
+    /// `lhs + code * rhs`, `code` 1 or -1: addition or subtraction.
+    Additive,
+    /// Bit by bit: the result bit is bit `2 * l + r` of the 4-bit truth
+    /// table `code`, for bits `l` of `lhs` and `r` of `rhs` (AND 8, OR 14,
+    /// XOR 6, `lhs AND NOT rhs` 4).
+    Bitwise,
+    /// `lhs` shifted left by `rhs` bits (`code` 1) or right (`code` -1).
+    Shift,
+}
+
+impl OperatorFamily {
+    pub fn name(self) -> &'static str {
+        match self {
+            OperatorFamily::Additive => "ADD_OR_SUB",
+            OperatorFamily::Bitwise => "BITWISE",
+            OperatorFamily::Shift => "SHIFT",
+        }
+    }
+}
+
+/// The family and code an [`Expr::OperateBy`] writes binary operator `op`
+/// with (`None` for operators of no family).
+pub fn operator_code(op: BinOp) -> Option<(OperatorFamily, i64)> {
+    Some(match op {
+        BinOp::Add => (OperatorFamily::Additive, 1),
+        BinOp::Sub => (OperatorFamily::Additive, -1),
+        BinOp::And => (OperatorFamily::Bitwise, 8),
+        BinOp::Or => (OperatorFamily::Bitwise, 14),
+        BinOp::Xor => (OperatorFamily::Bitwise, 6),
+        BinOp::Shl => (OperatorFamily::Shift, 1),
+        BinOp::Shr => (OperatorFamily::Shift, -1),
+        _ => return None,
+    })
+}
+
+/// The binary operator `code` stands for in `family`, where one does (a
+/// bitwise truth table other than AND, OR and XOR has none).
+pub fn operator_of_code(family: OperatorFamily, code: i64) -> Option<BinOp> {
+    FAMILY_OPERATORS.into_iter().find(|&op| operator_code(op) == Some((family, code)))
+}
+
+/// The binary operators that belong to an [`OperatorFamily`].
+const FAMILY_OPERATORS: [BinOp; 7] =
+    [BinOp::Add, BinOp::Sub, BinOp::And, BinOp::Or, BinOp::Xor, BinOp::Shl, BinOp::Shr];
+
 /// Whether `name` is a reserved variable (never renamed, never a local).
 pub fn is_reserved(name: &str) -> bool {
     name == RESULT_TOP || COMPARISON_PREDICATES.contains(&name)
@@ -148,6 +199,14 @@ pub enum Expr {
     /// 4 `!=`, 5 `>=`, 6 `>`, 7 true (named by [`COMPARISON_PREDICATES`]).
     CompareBy {
         predicate: Box<Expr>,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// A binary operator of `family` chosen by the number `code` (see
+    /// [`OperatorFamily`]).
+    OperateBy {
+        family: OperatorFamily,
+        code: Box<Expr>,
         lhs: Box<Expr>,
         rhs: Box<Expr>,
     },

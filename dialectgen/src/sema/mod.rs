@@ -1,5 +1,6 @@
 //! The semantics IR and its printer.
 
 pub mod ir;
+pub mod order;
 pub mod print;
 pub mod visit;

@@ -24,6 +24,9 @@ pub fn expr_to_string(e: &Expr) -> String {
         Expr::CompareBy { predicate, lhs, rhs } => {
             format!("({} {} {})", expr_to_string(lhs), expr_to_string(predicate), expr_to_string(rhs))
         }
+        Expr::OperateBy { family, code, lhs, rhs } => {
+            format!("({} {}[{}] {})", expr_to_string(lhs), family.name(), expr_to_string(code), expr_to_string(rhs))
+        }
         Expr::Select { cond, then, otherwise } => {
             format!("({} ? {} : {})", expr_to_string(cond), expr_to_string(then), expr_to_string(otherwise))
         }

@@ -20,8 +20,8 @@ pub fn walk_expr_mut(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
             walk_expr_mut(lhs, f);
             walk_expr_mut(rhs, f);
         }
-        Expr::CompareBy { predicate, lhs, rhs } => {
-            walk_expr_mut(predicate, f);
+        Expr::CompareBy { predicate: code, lhs, rhs } | Expr::OperateBy { code, lhs, rhs, .. } => {
+            walk_expr_mut(code, f);
             walk_expr_mut(lhs, f);
             walk_expr_mut(rhs, f);
         }

@@ -171,7 +171,7 @@ pub fn translate_reading(
     let body = match t.block(&program) {
         Ok(mut b) => {
             super::c::wraps::drop_idle_wraps(&mut b);
-            super::c::order::order_commutative_operands(&mut b);
+            crate::sema::order::order_commutative_operands(&mut b);
             b
         }
         Err(e) => return (Err(fault("translate", Some(e.span), e.message)), used),

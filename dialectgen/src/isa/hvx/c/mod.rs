@@ -6,7 +6,6 @@ pub mod ast;
 pub mod ctype;
 pub mod lexer;
 pub mod macros;
-pub mod order;
 pub mod parser;
 pub mod translate;
 pub mod wraps;

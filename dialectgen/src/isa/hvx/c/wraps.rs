@@ -68,8 +68,8 @@ fn simplify(e: &mut Expr, width_matters: bool) {
             simplify(lhs, variable_shift);
             simplify(rhs, false);
         }
-        Expr::CompareBy { predicate, lhs, rhs } => {
-            simplify(predicate, false);
+        Expr::CompareBy { predicate: code, lhs, rhs } | Expr::OperateBy { code, lhs, rhs, .. } => {
+            simplify(code, false);
             simplify(lhs, false);
             simplify(rhs, false);
         }

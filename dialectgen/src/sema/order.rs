@@ -5,8 +5,10 @@
 //! read as different programs. Each sum, product and bitwise combination
 //! puts first the operand whose shape (the expression with names and
 //! numbers left out) sorts first; operands of one shape keep their order.
+//! So does each commutative operator chosen by a number (a sum, a
+//! symmetric truth table), whose code the shape leaves out too.
 
-use crate::sema::ir::{BinOp, Expr, Stmt};
+use crate::sema::ir::{operator_code, BinOp, Expr, OperatorFamily, Stmt};
 use crate::sema::visit::walk_stmts_mut;
 
 /// Orders the operands of every commutative operation in `body`.
@@ -14,7 +16,14 @@ pub fn order_commutative_operands(body: &mut [Stmt]) {
     walk_stmts_mut(
         body,
         &mut |e: &mut Expr| {
-            if let Expr::Binary { op: BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor, lhs, rhs } = e {
+            let operands = match e {
+                Expr::Binary { op: BinOp::Add | BinOp::Mul | BinOp::And | BinOp::Or | BinOp::Xor, lhs, rhs } => {
+                    Some((lhs, rhs))
+                }
+                Expr::OperateBy { family, code, lhs, rhs } if commutative(*family, code) => Some((lhs, rhs)),
+                _ => None,
+            };
+            if let Some((lhs, rhs)) = operands {
                 if shape(rhs) < shape(lhs) {
                     std::mem::swap(lhs, rhs);
                 }
@@ -22,6 +31,18 @@ pub fn order_commutative_operands(body: &mut [Stmt]) {
         },
         &mut |_| {},
     );
+}
+
+/// Whether the operator `code` chooses in `family` is commutative: a sum,
+/// or a truth table that treats its operands alike.
+fn commutative(family: OperatorFamily, code: &Expr) -> bool {
+    let Expr::Int(code) = code else { return false };
+    let Ok(code) = i64::try_from(code) else { return false };
+    match family {
+        OperatorFamily::Additive => code == 1,
+        OperatorFamily::Bitwise => (code >> 1 & 1) == (code >> 2 & 1),
+        OperatorFamily::Shift => false,
+    }
 }
 
 /// `e` with every name written `$` and every number `#`.
@@ -56,7 +77,21 @@ fn write_shape(e: &Expr, out: &mut String) {
             out.push(')');
         }
         Expr::Binary { op, lhs, rhs } => {
-            out.push_str(&format!("{op:?}("));
+            // An operator of a family has the shape of the family's
+            // operators chosen by number (its code is a number).
+            match operator_code(*op) {
+                Some((family, _)) => out.push_str(&format!("{family:?}(#,")),
+                None => out.push_str(&format!("{op:?}(")),
+            }
+            write_shape(lhs, out);
+            out.push(',');
+            write_shape(rhs, out);
+            out.push(')');
+        }
+        Expr::OperateBy { family, code, lhs, rhs } => {
+            out.push_str(&format!("{family:?}("));
+            write_shape(code, out);
+            out.push(',');
             write_shape(lhs, out);
             out.push(',');
             write_shape(rhs, out);
@@ -117,5 +152,21 @@ mod tests {
         // A difference keeps its order.
         let d = Expr::binary(BinOp::Sub, scalar.clone(), lane.clone());
         assert_eq!(ordered(d.clone()), d);
+    }
+
+    #[test]
+    fn a_sum_chosen_by_number_is_ordered_and_a_difference_is_not() {
+        let lane = Expr::Call { func: "AsInteger".into(), args: vec![Expr::var("v"), Expr::int(0)] };
+        let scalar = Expr::binary(BinOp::Shr, Expr::var("r"), Expr::int(8));
+        let by = |code: i64, lhs: &Expr, rhs: &Expr| Expr::OperateBy {
+            family: OperatorFamily::Additive,
+            code: Box::new(Expr::int(code)),
+            lhs: Box::new(lhs.clone()),
+            rhs: Box::new(rhs.clone()),
+        };
+        assert_eq!(ordered(by(1, &lane, &scalar)), ordered(by(1, &scalar, &lane)));
+        assert_eq!(ordered(by(-1, &scalar, &lane)), by(-1, &scalar, &lane));
+        // A sum and a difference of the same operands have one shape.
+        assert_eq!(shape(&by(1, &lane, &scalar)), shape(&Expr::binary(BinOp::Sub, lane.clone(), scalar.clone())));
     }
 }
