@@ -2,7 +2,7 @@
 //! template, link and drop parameters, and prove every membership.
 
 use super::canon::{canonicalize, Canonical};
-use super::identity::{neutral_variants, with_neutral_term};
+use super::identity::{neutral_variants, with_neutral_term, Place};
 use super::mask::{apply_mask, split_mask, MaskModel, MaskShape, Masking};
 pub use super::merge::Numbers;
 use super::proof::{prove_equal, Verdict};
@@ -188,7 +188,9 @@ pub fn classify(
 
 /// Moves each template group that, with a neutral term written at one
 /// place (see [`super::identity`]), has another group's template into that
-/// group, every member's new form proved equal to its instruction.
+/// group, every member's new form proved equal to its instruction. Terms
+/// that differ only in a number give one template; each member takes the
+/// first of them that is neutral for it.
 fn join_by_neutral_terms(
     buckets: &mut BTreeMap<String, Vec<(usize, Prepared)>>,
     semantics: &[Semantics],
@@ -197,27 +199,39 @@ fn join_by_neutral_terms(
     let keys: Vec<String> = buckets.keys().cloned().collect();
     for key in keys {
         let Some(members) = buckets.get(&key) else { continue };
-        let target = neutral_variants(&members[0].1.canonical.sema).into_iter().find_map(|(place, v)| {
+        // Each other template reachable with a term, and the places giving it, in order.
+        let mut targets: Vec<(String, Vec<Place>)> = Vec::new();
+        for (place, v) in neutral_variants(&members[0].1.canonical.sema) {
             let k = parameterize(&v).key;
-            (k != key && buckets.contains_key(&k)).then_some((place, k))
-        });
-        let Some((place, target_key)) = target else { continue };
-        let moved: Option<Vec<(usize, Prepared)>> = members
-            .par_iter()
-            .map(|(i, p)| {
-                let sema = with_neutral_term(&p.canonical.sema, place)?;
-                let arg_order = p.canonical.arg_order.clone();
-                if prove_equal(&semantics[*i], &sema, &arg_order, timeout_ms) != Verdict::Equal {
-                    return None;
-                }
-                let moved = Prepared::new(Canonical { sema, arg_order }, p.masking, p.mask.clone())?;
-                (moved.param.key == target_key).then_some((*i, moved))
-            })
-            .collect();
-        if let Some(moved) = moved {
-            log::debug!("{key}: joins a template with a neutral term");
-            buckets.remove(&key);
-            buckets.get_mut(&target_key).expect("target group").extend(moved);
+            if k == key || !buckets.contains_key(&k) {
+                continue;
+            }
+            match targets.iter_mut().find(|(t, _)| *t == k) {
+                Some((_, places)) => places.push(place),
+                None => targets.push((k, vec![place])),
+            }
+        }
+        for (target_key, places) in targets {
+            let moved: Option<Vec<(usize, Prepared)>> = members
+                .par_iter()
+                .map(|(i, p)| {
+                    places.iter().find_map(|&place| {
+                        let sema = with_neutral_term(&p.canonical.sema, place)?;
+                        let arg_order = p.canonical.arg_order.clone();
+                        if prove_equal(&semantics[*i], &sema, &arg_order, timeout_ms) != Verdict::Equal {
+                            return None;
+                        }
+                        let moved = Prepared::new(Canonical { sema, arg_order }, p.masking, p.mask.clone())?;
+                        (moved.param.key == target_key).then_some((*i, moved))
+                    })
+                })
+                .collect();
+            if let Some(moved) = moved {
+                log::debug!("{key}: joins a template with a neutral term");
+                buckets.remove(&key);
+                buckets.get_mut(&target_key).expect("target group").extend(moved);
+                break;
+            }
         }
     }
 }

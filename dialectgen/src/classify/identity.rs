@@ -3,18 +3,64 @@
 //! A rounding form adds a constant the plain form leaves out
 //! (`(a + b + 1) >> 1` and `(a + b) >> 1`), a doubling product shifts where
 //! the plain one does not: the same operation, with the number 0 written
-//! nowhere. Here an instruction may be written with such a neutral term
-//! (`x + 0`, `x << 0`) at one place when that makes its template another
-//! instruction's; merging then gives the new hole its value, and Z3 proves
-//! the form equal to the instruction as everywhere else.
+//! nowhere; a wrapping narrowing where the value is narrowed anyway (a lane
+//! store) changes nothing, where the saturating form narrows. Here an
+//! instruction may be written with such a neutral term (`x + 0`, `x << 0`,
+//! `x` wrapped to 8, 16, 32 or 64 bits) at one place when that makes its
+//! template another instruction's; merging then gives the new holes their
+//! values, and Z3 proves the form equal to the instruction as everywhere
+//! else (a wrap that changes the result is no neutral term, and fails that
+//! proof).
 
-use crate::sema::ir::{BinOp, Expr, Semantics, Stmt, StmtKind};
+use super::operators::NARROW;
+use crate::sema::ir::{operator_code, BinOp, Expr, Semantics, Stmt, StmtKind};
 use crate::sema::visit::child_blocks_mut;
 
-/// The neutral terms tried, in order: the operation, its neutral number
-/// and whether the number is the left operand (a sum's operands may come
-/// in either order).
-const NEUTRAL: [(BinOp, i64, bool); 3] = [(BinOp::Add, 0, true), (BinOp::Add, 0, false), (BinOp::Shl, 0, false)];
+/// A neutral term put around a value `x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Neutral {
+    /// `x op k` (`k op x` when `first`; a sum's operands may come in
+    /// either order).
+    Binary { op: BinOp, k: i64, first: bool },
+    /// `x` wrapped to `width` signed bits, written as the broad canonical
+    /// form writes narrowings (`NarrowAs(x, width, 0, 0)`).
+    Wrap { width: i64 },
+}
+
+/// The neutral terms tried, in order. The wraps differ only in a number:
+/// where one gives a template, each instruction takes the first that is
+/// neutral for it.
+const NEUTRAL: [Neutral; 7] = [
+    Neutral::Binary { op: BinOp::Add, k: 0, first: true },
+    Neutral::Binary { op: BinOp::Add, k: 0, first: false },
+    Neutral::Binary { op: BinOp::Shl, k: 0, first: false },
+    Neutral::Wrap { width: 8 },
+    Neutral::Wrap { width: 16 },
+    Neutral::Wrap { width: 32 },
+    Neutral::Wrap { width: 64 },
+];
+
+impl Neutral {
+    fn around(self, x: Expr) -> Expr {
+        match self {
+            Neutral::Binary { op, k, first } => {
+                let (lhs, rhs) = if first { (Expr::int(k), x) } else { (x, Expr::int(k)) };
+                match operator_code(op) {
+                    Some((family, code)) => Expr::OperateBy {
+                        family,
+                        code: Box::new(Expr::int(code)),
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    None => Expr::binary(op, lhs, rhs),
+                }
+            }
+            Neutral::Wrap { width } => {
+                Expr::Call { func: NARROW.into(), args: vec![x, Expr::int(width), Expr::int(0), Expr::int(0)] }
+            }
+        }
+    }
+}
 
 /// Every form of `sema` with one neutral term put around one value
 /// expression (not a literal, a name, or a bit position), each with the
@@ -49,9 +95,8 @@ pub fn with_neutral_term(sema: &Semantics, place: Place) -> Option<Semantics> {
     let mut done = false;
     visit_values(&mut s.body, &mut |e: &mut Expr| {
         if next == place.at && !done {
-            let (op, k, first) = NEUTRAL[place.term];
             let inner = std::mem::replace(e, Expr::int(0));
-            *e = if first { Expr::binary(op, Expr::int(k), inner) } else { Expr::binary(op, inner, Expr::int(k)) };
+            *e = NEUTRAL[place.term].around(inner);
             done = true;
         }
         next += 1;
@@ -112,10 +157,20 @@ mod tests {
     use crate::isa::x86::pseudocode::parse_operation;
     use crate::sema::print::semantics_to_string;
 
+    /// `src` over bytes `a` and `b`, its operators on values chosen by number
+    /// as the broad canonical form writes them.
     fn sema(src: &str) -> Semantics {
+        let byte = |name: &str| crate::sema::ir::Arg {
+            name: name.into(),
+            kind: crate::sema::ir::ArgKind::Scalar,
+            width: 8,
+            elem: crate::sema::ir::ElemType { width: 8, signed: false },
+            imm_bits: None,
+            imm_range: None,
+        };
         let mut s = crate::sema::ir::Semantics {
             name: "t".into(),
-            args: vec![],
+            args: vec![byte("a"), byte("b")],
             result: crate::sema::ir::Arg {
                 name: "dst".into(),
                 kind: crate::sema::ir::ArgKind::Vector,
@@ -128,6 +183,7 @@ mod tests {
             body: vec![],
         };
         s.body = parse_operation(src).unwrap().body;
+        crate::classify::operators::choose_operators_by_number(&mut s);
         s
     }
 
@@ -143,5 +199,20 @@ mod tests {
             let text = semantics_to_string(&v);
             assert!(!text.contains("[(7 + 0)"), "{text}");
         }
+    }
+
+    #[test]
+    fn a_wrap_left_out_reads_as_the_saturating_form() {
+        let wrapping = sema("dst[7:0] := a + b\n");
+        let saturating = sema("dst[7:0] := SaturateAs(a + b, 8, 1)\n");
+        let shape = |s: &Semantics| crate::classify::template::parameterize(s).key;
+        let forms: Vec<Semantics> = neutral_variants(&wrapping)
+            .into_iter()
+            .map(|(_, v)| v)
+            .filter(|v| shape(v) == shape(&saturating))
+            .collect();
+        // One per width tried; merging takes the first Z3 proves neutral.
+        assert_eq!(forms.len(), 4);
+        assert!(semantics_to_string(&forms[0]).contains("NarrowAs"), "{}", semantics_to_string(&forms[0]));
     }
 }

@@ -12,17 +12,16 @@
 //! fitted functions give the candidate instruction's numbers. A candidate is
 //! screened by running both on random inputs, then proved equal with Z3.
 
+use super::operators::choices;
 use super::proof::{prove_equal, Verdict};
 use super::template::{instantiate, signature_len};
 use crate::eval::machine::Machine;
 use crate::eval::Concrete;
-use crate::sema::ir::{Expr, OperatorFamily, Semantics};
-use crate::sema::visit::walk_semantics_mut;
+use crate::sema::ir::{Expr, Semantics};
 use crate::validate::cases::{random_bits, Rng};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
-use std::collections::HashMap;
 
 /// How a body hole's value follows from the signature numbers `s`.
 #[derive(Clone, Debug, PartialEq)]
@@ -338,14 +337,14 @@ impl<'a> Host<'a> {
     fn per_hole(&self) -> &[Vec<Fit>] {
         self.per_hole.get_or_init(|| {
             let sig_from = self.member_values[0].len() - signature_len(self.template.args.len());
-            let codes: Vec<usize> = operator_codes(self.template).values().flatten().filter_map(hole_number).collect();
+            let codes: Vec<usize> = choices(self.template).values().flatten().filter_map(hole_number).collect();
             (0..sig_from)
                 .map(|h| {
                     if !codes.contains(&h) {
                         return fits(&self.member_values, h, sig_from, self.numbers);
                     }
-                    // An operator's code is no function of widths: the
-                    // codes the members use.
+                    // A number choosing an operation is no function of
+                    // widths: the numbers the members use.
                     let mut fs: Vec<Fit> = Vec::new();
                     for m in &self.member_values {
                         let f = Fit::Const(m[h].clone());
@@ -360,18 +359,18 @@ impl<'a> Host<'a> {
     }
 
     /// The fits of the template's holes for `instruction`: the host's,
-    /// except that the code of the template's `j`th operator of a family
-    /// (see [`Expr::OperateBy`]) is the code of the instruction's `j`th
-    /// operator of that family: the operator is a number of the class, and
-    /// the instruction names its own.
+    /// except that the template's `j`th number choosing an operation of a
+    /// kind (see [`choices`]) is the instruction's `j`th of that kind: the
+    /// operation is a number of the class, and the instruction names its
+    /// own.
     fn per_hole_for(&self, instruction: &Semantics) -> Vec<Vec<Fit>> {
         let mut per_hole = self.per_hole().to_vec();
         if self.numbers != Numbers::OrMembersValues {
             return per_hole;
         }
-        let own = operator_codes(instruction);
-        for (family, codes) in operator_codes(self.template) {
-            let Some(own) = own.get(&family) else { continue };
+        let own = choices(instruction);
+        for (kind, codes) in choices(self.template) {
+            let Some(own) = own.get(&kind) else { continue };
             for (code, value) in codes.iter().zip(own) {
                 let (Some(h), Some(v)) = (hole_number(code), int_value(value)) else { continue };
                 if let Some(fs) = per_hole.get_mut(h) {
@@ -448,23 +447,6 @@ impl<'a> Host<'a> {
         }
         None
     }
-}
-
-/// The codes of the operators of `sema` (see [`Expr::OperateBy`]), by
-/// family, in the order of a walk over its expressions.
-fn operator_codes(sema: &Semantics) -> HashMap<OperatorFamily, Vec<Expr>> {
-    let mut out: HashMap<OperatorFamily, Vec<Expr>> = HashMap::new();
-    let mut t = sema.clone();
-    walk_semantics_mut(
-        &mut t,
-        &mut |e: &mut Expr| {
-            if let Expr::OperateBy { family, code, .. } = e {
-                out.entry(*family).or_default().push(code.as_ref().clone());
-            }
-        },
-        &mut |_| {},
-    );
-    out
 }
 
 fn hole_number(e: &Expr) -> Option<usize> {

@@ -9,17 +9,19 @@
 //! operands read alike up to numbers, as comparisons already do with their
 //! predicate codes.
 //!
-//! Only operators whose operands are both computed (no literal) and of
-//! which one reads a value of the instruction (an argument, the result or
-//! a local holding one) are written so: index arithmetic over loop counters
-//! and terms with literals (`x + 1`, `x >> 8`, `x AND 255`) keep their
-//! operator, so index normalization and neutral terms see them as before.
+//! So are a narrowing that wraps and one that saturates (`NarrowAs` with a
+//! flag), and a predicate's `&&`, `||` on truth values (truth tables).
+//!
+//! Only operators with an operand that reads a value of the instruction
+//! (an argument, the result or a local holding one), outside bit positions
+//! and loop bounds, are written so: index arithmetic keeps its operators,
+//! for index normalization and the evaluator's linear bit positions.
 
 use crate::sema::ir::{
     code_of_comparison, operator_code, BinOp, Expr, OperatorFamily, Semantics, Stmt, StmtKind, UnOp,
 };
-use crate::sema::visit::{child_blocks, walk_semantics_mut};
-use std::collections::HashSet;
+use crate::sema::visit::{child_blocks, child_blocks_mut, walk_semantics_mut};
+use std::collections::{HashMap, HashSet};
 
 /// Writes every operator of a family between two values of `s` as an
 /// [`Expr::OperateBy`] with its code.
@@ -29,18 +31,108 @@ pub fn choose_operators_by_number(s: &mut Semantics) {
         s,
         &mut |e: &mut Expr| {
             truth_values_as_bits(e);
-            let Expr::Binary { op, lhs, rhs } = e else { return };
-            let Some((family, code)) = operator_code(*op) else { return };
-            let literal = |x: &Expr| matches!(x, Expr::Int(_));
-            if literal(lhs) || literal(rhs) || !(reads(lhs, &values) || reads(rhs, &values)) {
-                return;
-            }
-            let (lhs, rhs) =
-                (std::mem::replace(lhs, Box::new(Expr::int(0))), std::mem::replace(rhs, Box::new(Expr::int(0))));
-            *e = Expr::OperateBy { family, code: Box::new(Expr::int(code)), lhs, rhs };
+            narrowing_by_number(e);
         },
         &mut |_| {},
     );
+    for f in &mut s.functions {
+        code_operators_in(&mut f.body, &values);
+    }
+    code_operators_in(&mut s.body, &values);
+}
+
+/// Codes the operators on values in the value positions of `body`: not in
+/// bit positions (slice bounds, place ranges) or loop bounds, whose
+/// arithmetic is index arithmetic.
+fn code_operators_in(body: &mut [Stmt], values: &HashSet<String>) {
+    for st in body.iter_mut() {
+        match &mut st.kind {
+            StmtKind::Assign { value: e, .. }
+            | StmtKind::While { cond: e, .. }
+            | StmtKind::If { cond: e, .. }
+            | StmtKind::Case { scrutinee: e, .. }
+            | StmtKind::Return { value: e } => code_operators(e, values),
+            StmtKind::Call { args, .. } => args.iter_mut().for_each(|a| code_operators(a, values)),
+            StmtKind::For { .. } => {}
+        }
+        for block in child_blocks_mut(st) {
+            code_operators_in(block, values);
+        }
+    }
+}
+
+/// Codes every operator of a family between values in `e`, children first,
+/// leaving bit positions alone.
+fn code_operators(e: &mut Expr, values: &HashSet<String>) {
+    match e {
+        Expr::Int(_) | Expr::Var(_) => {}
+        Expr::Slice { base, .. } | Expr::Bit { base, .. } => code_operators(base, values),
+        Expr::Unary { arg, .. } => code_operators(arg, values),
+        Expr::Binary { lhs, rhs, .. } | Expr::CompareBy { lhs, rhs, .. } | Expr::OperateBy { lhs, rhs, .. } => {
+            code_operators(lhs, values);
+            code_operators(rhs, values);
+        }
+        Expr::Select { cond, then, otherwise } => {
+            [cond, then, otherwise].into_iter().for_each(|x| code_operators(x, values));
+        }
+        Expr::Call { args, .. } => args.iter_mut().for_each(|a| code_operators(a, values)),
+    }
+    let Expr::Binary { op, lhs, rhs } = e else { return };
+    let Some((family, code)) = operator_code(*op) else { return };
+    if !(reads(lhs, values) || reads(rhs, values)) {
+        return;
+    }
+    let (lhs, rhs) = (std::mem::replace(lhs, Box::new(Expr::int(0))), std::mem::replace(rhs, Box::new(Expr::int(0))));
+    *e = Expr::OperateBy { family, code: Box::new(Expr::int(code)), lhs, rhs };
+}
+
+/// A narrowing that wraps, `WrapAs(x, w, u)`, and one that saturates,
+/// `SaturateAs(x, w, u)`, are one narrowing with a number saying which:
+/// `NarrowAs(x, w, u, 0)` and `NarrowAs(x, w, u, 1)`.
+fn narrowing_by_number(e: &mut Expr) {
+    let Expr::Call { func, args } = e else { return };
+    let saturate = match func.as_str() {
+        "WrapAs" => 0,
+        "SaturateAs" => 1,
+        _ => return,
+    };
+    if args.len() == 3 {
+        *func = NARROW.to_string();
+        args.push(Expr::int(saturate));
+    }
+}
+
+/// The built-in that narrows by a number (see [`narrowing_by_number`]).
+pub const NARROW: &str = "NarrowAs";
+
+/// What a number of a broad canonical form chooses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// An operator of a family ([`Expr::OperateBy`]'s code).
+    Operator(OperatorFamily),
+    /// Whether a narrowing saturates ([`NARROW`]'s last argument).
+    Narrowing,
+}
+
+/// The numbers (or holes) of `sema` that choose an operation, by what they
+/// choose, in the order of a walk over its expressions.
+pub fn choices(sema: &Semantics) -> HashMap<Choice, Vec<Expr>> {
+    let mut out: HashMap<Choice, Vec<Expr>> = HashMap::new();
+    let mut t = sema.clone();
+    walk_semantics_mut(
+        &mut t,
+        &mut |e: &mut Expr| match e {
+            Expr::OperateBy { family, code, .. } => {
+                out.entry(Choice::Operator(*family)).or_default().push((**code).clone())
+            }
+            Expr::Call { func, args } if func == NARROW && args.len() == 4 => {
+                out.entry(Choice::Narrowing).or_default().push(args[3].clone())
+            }
+            _ => {}
+        },
+        &mut |_| {},
+    );
+    out
 }
 
 /// `a && b` and `a || b` of truth values (0 or 1) are `a AND b` and
@@ -203,11 +295,16 @@ mod tests {
         assert_eq!(code(&difference), Expr::int(-1));
         let key = |e: Expr| crate::classify::template::parameterize(&sema(e)).key;
         assert_eq!(key(sum), key(difference));
-        // A term with a literal, and arithmetic on no value, keep their operator.
+        // A term with a literal is an operation on a value; arithmetic on no
+        // value, and a bit position, keep their operators.
         let rounding = Expr::binary(BinOp::Add, a.clone(), Expr::int(1));
-        assert_eq!(chosen(rounding.clone()), rounding);
+        assert!(matches!(chosen(rounding), Expr::OperateBy { .. }));
         let counters = Expr::binary(BinOp::Add, Expr::var("i"), Expr::var("j"));
         assert_eq!(chosen(counters.clone()), counters);
+        let position = Expr::binary(BinOp::Add, Expr::int(7), Expr::var("a"));
+        let bits =
+            Expr::Slice { base: Box::new(b.clone()), hi: Box::new(position.clone()), lo: Box::new(Expr::var("a")) };
+        assert_eq!(chosen(bits.clone()), bits);
     }
 
     #[test]

@@ -110,6 +110,15 @@ impl<D: Domain> Machine<'_, D> {
                 let bv = resize(self.dom, &b, w);
                 Ok(Value::Bits(Bits { bv, width: w, signed: flag.is_zero() }))
             }
+            "NarrowAs" => {
+                // `WrapAs` (flag 0) or `SaturateAs` (flag 1) by a number.
+                self.arity(name, &args, 4)?;
+                let Some(saturate) = self.literal_int(&args[3])? else {
+                    return self.invalid("`NarrowAs` needs a constant saturation flag");
+                };
+                let narrow = if saturate.is_zero() { "WrapAs" } else { "SaturateAs" };
+                self.builtin(narrow, args[..3].to_vec())
+            }
             "SaturateAs" => {
                 // Saturate to `width` bits, unsigned when the flag is non-zero.
                 self.arity(name, &args, 3)?;
