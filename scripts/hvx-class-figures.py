@@ -7,6 +7,9 @@ hvx/hydride/HVXInsts.json (321 entries). This prints hydride's classes for
 every HVX instruction it classifies, and the classes needed to cover the
 instructions of that list, from the committed generated/hvx/class-database.json.
 
+It exits non-zero when hydride needs as many classes as the research or
+more, for all its instructions or for the research's list.
+
 Usage: scripts/hvx-class-figures.py [ISA_DATA]   (default ../shared/isa-data)
 """
 import json
@@ -19,6 +22,7 @@ db = json.load(open(os.path.join(root, "generated", "hvx", "class-database.json"
 classes = [[m["intrinsic"] for m in c["members"]] for c in db["classes"]]
 members = {i for c in classes for i in c}
 sizes = sorted((len(c) for c in classes), reverse=True)
+RESEARCH_INSTRUCTIONS, RESEARCH_CLASSES = 307, 115
 print(f"hvx: {len(members)} instructions in {len(classes)} classes "
       f"({sizes.count(1)} of one instruction, largest {sizes[0]})")
 listed_path = os.path.join(data, "hvx", "hydride", "HVXInsts.json")
@@ -29,7 +33,10 @@ listed = {k.removeprefix("hexagon_").removesuffix("_128B") for k in json.load(op
 covered = listed & members
 covering = [c for c in classes if any(i in listed for i in c)]
 print(f"on the research's instruction list ({len(listed)} entries): {len(covered)} instructions in "
-      f"{len(covering)} classes (research: 307 in 115)")
+      f"{len(covering)} classes (research: {RESEARCH_INSTRUCTIONS} in {RESEARCH_CLASSES})")
 unclassified = sorted(listed - members)
 if unclassified:
     print(f"  listed but not classified: {', '.join(unclassified)}")
+if len(classes) >= RESEARCH_CLASSES or len(covering) >= RESEARCH_CLASSES:
+    print(f"FAILED: not fewer classes than the research's {RESEARCH_CLASSES}", file=sys.stderr)
+    sys.exit(1)

@@ -6,8 +6,10 @@
 //! nowhere; a wrapping narrowing where the value is narrowed anyway (a lane
 //! store) changes nothing, where the saturating form narrows. Here an
 //! instruction may be written with such a neutral term (`x + 0`, `x << 0`,
-//! `x` wrapped to 8, 16, 32 or 64 bits) at one place when that makes its
-//! template another instruction's; merging then gives the new holes their
+//! `x` wrapped to 8, 16, 32 or 64 bits) around one value, wherever that
+//! value occurs, when that makes its template another instruction's
+//! (`a - b` computed as `a + NOT b` for a difference and its carry reads as
+//! the sum with `0 + b` twice); merging then gives the new holes their
 //! values, and Z3 proves the form equal to the instruction as everywhere
 //! else (a wrap that changes the result is no neutral term, and fails that
 //! proof).
@@ -88,33 +90,46 @@ pub struct Place {
     at: usize,
 }
 
-/// `sema` with the neutral term of `place` put at its position.
+/// `sema` with the neutral term of `place` put around the value at its
+/// position, and around every other occurrence of that value (a value the
+/// vendor computes twice, for a result and for its carry, is one value).
 pub fn with_neutral_term(sema: &Semantics, place: Place) -> Option<Semantics> {
     let mut s = sema.clone();
     let mut next = 0;
-    let mut done = false;
+    let mut target = None;
     visit_values(&mut s.body, &mut |e: &mut Expr| {
-        if next == place.at && !done {
-            let inner = std::mem::replace(e, Expr::int(0));
-            *e = NEUTRAL[place.term].around(inner);
-            done = true;
+        if next == place.at {
+            target = Some(e.clone());
         }
         next += 1;
+        true
     });
-    done.then_some(s)
+    let target = target?;
+    visit_values(&mut s.body, &mut |e: &mut Expr| {
+        if *e != target {
+            return true;
+        }
+        let inner = std::mem::replace(e, Expr::int(0));
+        *e = NEUTRAL[place.term].around(inner);
+        false
+    });
+    Some(s)
 }
 
 fn count_positions(sema: &Semantics) -> usize {
     let mut s = sema.clone();
     let mut n = 0;
-    visit_values(&mut s.body, &mut |_| n += 1);
+    visit_values(&mut s.body, &mut |_| {
+        n += 1;
+        true
+    });
     n
 }
 
 /// Calls `f` on every value expression of the assignments in `body`
 /// (pre-order), leaving out literals, names and the bit positions of
-/// slices and places.
-fn visit_values(body: &mut [Stmt], f: &mut impl FnMut(&mut Expr)) {
+/// slices and places; `f` says whether to go on into the expression.
+fn visit_values(body: &mut [Stmt], f: &mut impl FnMut(&mut Expr) -> bool) {
     for s in body.iter_mut() {
         if let StmtKind::Assign { value, .. } = &mut s.kind {
             visit_expr(value, f);
@@ -125,11 +140,10 @@ fn visit_values(body: &mut [Stmt], f: &mut impl FnMut(&mut Expr)) {
     }
 }
 
-fn visit_expr(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
-    if matches!(e, Expr::Int(_) | Expr::Var(_)) {
+fn visit_expr(e: &mut Expr, f: &mut impl FnMut(&mut Expr) -> bool) {
+    if matches!(e, Expr::Int(_) | Expr::Var(_)) || !f(e) {
         return;
     }
-    f(e);
     match e {
         Expr::Int(_) | Expr::Var(_) | Expr::Slice { .. } => {}
         Expr::Bit { base, .. } => visit_expr(base, f),
@@ -214,5 +228,15 @@ mod tests {
         // One per width tried; merging takes the first Z3 proves neutral.
         assert_eq!(forms.len(), 4);
         assert!(semantics_to_string(&forms[0]).contains("NarrowAs"), "{}", semantics_to_string(&forms[0]));
+    }
+
+    #[test]
+    fn a_value_computed_twice_takes_the_term_at_both() {
+        let twice = sema("dst[7:0] := (a + b) * (a + b)\n");
+        let both = neutral_variants(&twice)
+            .into_iter()
+            .map(|(_, v)| semantics_to_string(&v))
+            .any(|text| text.matches("ADD_OR_SUB[1] 0)").count() == 2);
+        assert!(both);
     }
 }
