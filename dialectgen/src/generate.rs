@@ -5,7 +5,7 @@
 //! what they give, the `autollvm` dialect over their classes, the class
 //! summary, the op variant table and the dialects' round-trip tests.
 
-use crate::design::{build, render::render, DialectDesign};
+use crate::design::{build, ods, render::render, render::render_value, DialectDesign};
 use crate::isa::{registry, IsaOutput, Progress};
 use std::path::{Path, PathBuf};
 
@@ -86,6 +86,7 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
     write(&opts.out.join("classes.json"), &(serde_json::to_string_pretty(&summary)? + "\n"))?;
 
     let dialect_template = opts.templates.join("irdl_dialect.mlir.tera");
+    let ods_template = opts.templates.join("ods_dialect.td.tera");
     let mut designs: Vec<DialectDesign> = Vec::new();
     let mut autollvm_ops = 0;
     for (name, o) in &isas {
@@ -93,9 +94,14 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
             &opts.out.join(name).join(format!("{}.irdl.mlir", o.dialect.name)),
             &render(&dialect_template, &o.dialect)?,
         )?;
+        write(
+            &opts.out.join(name).join(format!("{}.td", o.dialect.name)),
+            &render_value(&ods_template, &ods::ods_dialect(&o.dialect))?,
+        )?;
         if o.feeds_autollvm {
             let autollvm = build::autollvm_dialect(&o.dialect.name, &o.classes, &o.semantics, GENERATED_BY);
             write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
+            write(&opts.out.join("autollvm.td"), &render_value(&ods_template, &ods::ods_dialect(&autollvm))?)?;
             let one_to_one = opts.lit_dir.join("Lower").join(name).join(format!("autollvm-to-{name}.mlir"));
             write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
             autollvm_ops = autollvm.ops.len();

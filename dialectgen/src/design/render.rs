@@ -13,6 +13,11 @@ pub enum RenderError {
 
 /// Renders `design` with the template file `template`.
 pub fn render(template: &Path, design: &DialectDesign) -> Result<String, RenderError> {
+    render_value(template, design)
+}
+
+/// Renders any serializable `value` with the template file `template`.
+pub fn render_value(template: &Path, design: &impl serde::Serialize) -> Result<String, RenderError> {
     let text = std::fs::read_to_string(template)?;
     let mut tera = tera::Tera::default();
     let name = template.display().to_string();

@@ -1,0 +1,190 @@
+//! The ODS (TableGen) form of a dialect design: what `mlir-tblgen` reads to
+//! generate a dialect's C++ classes and its reference documentation.
+//!
+//! A design's types and attribute values are MLIR text; here each becomes an
+//! ODS constraint: `vector<16xi32>` is `VectorOfLengthAndType<[16], [I32]>`,
+//! an attribute that takes listed integers checks its value against them.
+
+use super::{AttrDesign, DialectDesign, OpDesign, ValueDesign};
+use serde::Serialize;
+
+/// A dialect as the ODS template writes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OdsDialect {
+    /// MLIR dialect name (`hydride_x86`).
+    pub name: String,
+    /// TableGen record prefix (`HydrideX86`).
+    pub prefix: String,
+    /// C++ namespace of the generated classes (`::hydride::x86`).
+    pub cpp_namespace: String,
+    pub summary: String,
+    pub generated_by: String,
+    pub ops: Vec<OdsOp>,
+}
+
+/// An op as the ODS template writes it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OdsOp {
+    /// TableGen record name (`HydrideX86_mm512_add_epi32Op`).
+    pub record: String,
+    pub mnemonic: String,
+    pub summary: String,
+    pub description: String,
+    /// `constraint:$name`, operands then attributes.
+    pub arguments: Vec<String>,
+    pub result: String,
+    /// Traits beyond `Pure` (operand segment sizes where several operands
+    /// are optional).
+    pub traits: Vec<String>,
+}
+
+/// The ODS form of `design`.
+pub fn ods_dialect(design: &DialectDesign) -> OdsDialect {
+    let prefix: String = design
+        .name
+        .split('_')
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
+        })
+        .collect();
+    let namespace = design.name.replace('_', "::");
+    OdsDialect {
+        name: design.name.clone(),
+        prefix: prefix.clone(),
+        cpp_namespace: format!("::{namespace}"),
+        summary: escape(&design.summary),
+        generated_by: design.generated_by.clone(),
+        ops: design.ops.iter().map(|op| ods_op(&prefix, op)).collect(),
+    }
+}
+
+fn ods_op(prefix: &str, op: &OpDesign) -> OdsOp {
+    let mut arguments: Vec<String> =
+        op.operands.iter().map(|v| format!("{}:${}", value_constraint(v), v.name)).collect();
+    arguments.extend(op.attributes.iter().map(|a| format!("{}:${}", attribute_constraint(a), a.name)));
+    OdsOp {
+        record: format!("{prefix}_{}Op", op.name),
+        mnemonic: op.name.clone(),
+        summary: escape(&op.summary),
+        description: description(&op.description).replace("}]", "} ]"),
+        arguments,
+        result: format!("{}:${}", value_constraint(&op.result), op.result.name),
+        traits: if op.operands.iter().filter(|v| v.optional).count() > 1 {
+            vec!["AttrSizedOperandSegments".into()]
+        } else {
+            vec![]
+        },
+    }
+}
+
+/// Markdown of description lines: prose as paragraphs, pseudocode (an
+/// instruction's signature line, indented lines) in code blocks.
+fn description(lines: &[String]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut in_code = false;
+    for (i, line) in lines.iter().enumerate() {
+        let indented = line.starts_with("  ");
+        let signature = !indented && line.contains(" -> ") && lines.get(i + 1).is_some_and(|l| l.starts_with("  "));
+        let code = indented || signature;
+        if code != in_code {
+            out.push("```".into());
+            in_code = code;
+        } else if !code && !out.is_empty() {
+            out.push(String::new());
+        }
+        out.push(line.clone());
+    }
+    if in_code {
+        out.push("```".into());
+    }
+    out.join("\n")
+}
+
+/// The ODS constraint of an operand or result.
+fn value_constraint(v: &ValueDesign) -> String {
+    let types: Vec<String> = v.types.iter().map(|t| type_constraint(t)).collect();
+    let one = if types.len() == 1 { types[0].clone() } else { format!("AnyTypeOf<[{}]>", types.join(", ")) };
+    if v.optional {
+        format!("Optional<{one}>")
+    } else {
+        one
+    }
+}
+
+/// `vector<16xi32>` → `VectorOfLengthAndType<[16], [I32]>`, `i32` → `I32`.
+fn type_constraint(t: &str) -> String {
+    let integer = |s: &str| s.strip_prefix('i').filter(|w| w.parse::<u32>().is_ok()).map(|w| format!("I{w}"));
+    if let Some(inner) = t.strip_prefix("vector<").and_then(|r| r.strip_suffix('>')) {
+        if let Some((len, elem)) = inner.split_once('x') {
+            if let (Ok(len), Some(elem)) = (len.parse::<u64>(), integer(elem)) {
+                return format!("VectorOfLengthAndType<[{len}], [{elem}]>");
+            }
+        }
+    }
+    integer(t).unwrap_or_else(|| format!("Type<CPred<\"::llvm::isa<::mlir::Type>($_self)\">, \"{}\">", escape(t)))
+}
+
+/// The ODS constraint of an attribute: any integer, or one of its values.
+fn attribute_constraint(a: &AttrDesign) -> String {
+    if a.any_integer {
+        return "APIntAttr".into();
+    }
+    let strings: Vec<&str> =
+        a.values.iter().filter_map(|v| v.strip_prefix('"').and_then(|s| s.strip_suffix('"'))).collect();
+    if strings.len() == a.values.len() {
+        let checks: Vec<String> = strings
+            .iter()
+            .map(|s| format!("::llvm::cast<::mlir::StringAttr>($_self).getValue() == \\\"{s}\\\""))
+            .collect();
+        return format!(
+            "ConfinedAttr<StrAttr, [AttrConstraint<CPred<\"{}\">, \"one of {}\">]>",
+            checks.join(" || "),
+            strings.join(", ")
+        );
+    }
+    let ints: Vec<&str> = a.values.iter().filter_map(|v| v.split(" : ").next()).collect();
+    let checks: Vec<String> = ints.iter().map(|v| format!("v == ::llvm::APInt(128, \\\"{v}\\\", 10)")).collect();
+    format!(
+        "ConfinedAttr<APIntAttr, [AttrConstraint<CPred<\"[](::llvm::APInt v) {{ return {}; }}(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))\">, \"one of {}\">]>",
+        checks.join(" || "),
+        ints.join(", ")
+    )
+}
+
+/// `s` safe inside a TableGen string literal.
+fn escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_become_ods_constraints() {
+        assert_eq!(type_constraint("vector<16xi32>"), "VectorOfLengthAndType<[16], [I32]>");
+        assert_eq!(type_constraint("i8"), "I8");
+        let v = ValueDesign { name: "m".into(), types: vec!["vector<8xi1>".into(), "i8".into()], optional: true };
+        assert_eq!(value_constraint(&v), "Optional<AnyTypeOf<[VectorOfLengthAndType<[8], [I1]>, I8]>>");
+    }
+
+    #[test]
+    fn attributes_check_their_values() {
+        let ints =
+            AttrDesign { name: "k".into(), values: vec!["3 : i32".into(), "-1 : i32".into()], any_integer: false };
+        let c = attribute_constraint(&ints);
+        assert!(c.contains(r#"::llvm::APInt(128, \"3\", 10)"#) && c.contains(r#"\"-1\""#), "{c}");
+        let strings = AttrDesign { name: "m".into(), values: vec![r#""zero""#.into()], any_integer: false };
+        assert!(attribute_constraint(&strings).starts_with("ConfinedAttr<StrAttr"));
+        let any = AttrDesign { name: "i".into(), values: vec![], any_integer: true };
+        assert_eq!(attribute_constraint(&any), "APIntAttr");
+    }
+
+    #[test]
+    fn pseudocode_goes_in_code_blocks() {
+        let lines: Vec<String> =
+            ["Members: a, b.", "f(x: i8) -> dst: i8", "  dst := x", "After."].iter().map(|s| s.to_string()).collect();
+        assert_eq!(description(&lines), "Members: a, b.\n```\nf(x: i8) -> dst: i8\n  dst := x\n```\nAfter.");
+    }
+}
