@@ -400,7 +400,7 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
         &mut template,
         &mut |e: &mut Expr| {
             if let Expr::Var(v) = e {
-                if let Some(h) = v.strip_prefix('$').and_then(|k| k.parse::<usize>().ok()) {
+                if let Some(h) = super::template::hole_index(v) {
                     *e = match (fixed.get(&h), hole_param.get(&h)) {
                         (Some(c), _) => Expr::Int(c.clone()),
                         (_, Some(e)) => e.clone(),

@@ -174,25 +174,11 @@ mod tests {
     /// `src` over bytes `a` and `b`, its operators on values chosen by number
     /// as the broad canonical form writes them.
     fn sema(src: &str) -> Semantics {
-        let byte = |name: &str| crate::sema::ir::Arg {
-            name: name.into(),
-            kind: crate::sema::ir::ArgKind::Scalar,
-            width: 8,
-            elem: crate::sema::ir::ElemType { width: 8, signed: false },
-            imm_bits: None,
-            imm_range: None,
-        };
+        use crate::sema::ir::{Arg, ArgKind};
         let mut s = crate::sema::ir::Semantics {
             name: "t".into(),
-            args: vec![byte("a"), byte("b")],
-            result: crate::sema::ir::Arg {
-                name: "dst".into(),
-                kind: crate::sema::ir::ArgKind::Vector,
-                width: 8,
-                elem: crate::sema::ir::ElemType { width: 8, signed: false },
-                imm_bits: None,
-                imm_range: None,
-            },
+            args: vec![Arg::scalar("a", 8), Arg::scalar("b", 8)],
+            result: Arg { kind: ArgKind::Vector, ..Arg::scalar("dst", 8) },
             functions: vec![],
             body: vec![],
         };

@@ -12,9 +12,9 @@
 //! fitted functions give the candidate instruction's numbers. A candidate is
 //! screened by running both on random inputs, then proved equal with Z3.
 
-use super::operators::choices;
+use super::operators::{choices, Choice};
 use super::proof::{prove_equal, Verdict};
-use super::template::{instantiate, signature_len};
+use super::template::{hole_index, instantiate, signature_len};
 use crate::eval::machine::Machine;
 use crate::eval::Concrete;
 use crate::sema::ir::{Expr, Semantics};
@@ -22,6 +22,7 @@ use crate::validate::cases::{random_bits, Rng};
 use num_bigint::{BigInt, BigUint};
 use num_integer::Integer;
 use num_traits::{Signed, Zero};
+use std::collections::HashMap;
 
 /// How a body hole's value follows from the signature numbers `s`.
 #[derive(Clone, Debug, PartialEq)]
@@ -325,19 +326,23 @@ pub struct Host<'a> {
     template: &'a Semantics,
     member_values: Vec<&'a [BigInt]>,
     numbers: Numbers,
+    /// The template's numbers choosing an operation (see [`choices`]);
+    /// only broad forms have them.
+    choices: HashMap<Choice, Vec<Expr>>,
     per_hole: std::sync::OnceLock<Vec<Vec<Fit>>>,
 }
 
 impl<'a> Host<'a> {
     /// `member_values`: each member's numbers for `template`'s holes.
     pub fn new(template: &'a Semantics, member_values: Vec<&'a [BigInt]>, numbers: Numbers) -> Host<'a> {
-        Host { template, member_values, numbers, per_hole: std::sync::OnceLock::new() }
+        let choices = if numbers == Numbers::OrMembersValues { choices(template) } else { HashMap::new() };
+        Host { template, member_values, numbers, choices, per_hole: std::sync::OnceLock::new() }
     }
 
     fn per_hole(&self) -> &[Vec<Fit>] {
         self.per_hole.get_or_init(|| {
             let sig_from = self.member_values[0].len() - signature_len(self.template.args.len());
-            let codes: Vec<usize> = choices(self.template).values().flatten().filter_map(hole_number).collect();
+            let codes: Vec<usize> = self.choices.values().flatten().filter_map(hole_number).collect();
             (0..sig_from)
                 .map(|h| {
                     if !codes.contains(&h) {
@@ -358,19 +363,15 @@ impl<'a> Host<'a> {
         })
     }
 
-    /// The fits of the template's holes for `instruction`: the host's,
-    /// except that the template's `j`th number choosing an operation of a
-    /// kind (see [`choices`]) is the instruction's `j`th of that kind: the
-    /// operation is a number of the class, and the instruction names its
-    /// own.
-    fn per_hole_for(&self, instruction: &Semantics) -> Vec<Vec<Fit>> {
+    /// The fits of the template's holes for an instruction whose numbers
+    /// choosing an operation are `own`: the host's, except that the
+    /// template's `j`th number choosing an operation of a kind (see
+    /// [`choices`]) is the instruction's `j`th of that kind: the operation
+    /// is a number of the class, and the instruction names its own.
+    fn per_hole_for(&self, own: &HashMap<Choice, Vec<Expr>>) -> Vec<Vec<Fit>> {
         let mut per_hole = self.per_hole().to_vec();
-        if self.numbers != Numbers::OrMembersValues {
-            return per_hole;
-        }
-        let own = choices(instruction);
-        for (kind, codes) in choices(self.template) {
-            let Some(own) = own.get(&kind) else { continue };
+        for (kind, codes) in &self.choices {
+            let Some(own) = own.get(kind) else { continue };
             for (code, value) in codes.iter().zip(own) {
                 let (Some(h), Some(v)) = (hole_number(code), int_value(value)) else { continue };
                 if let Some(fs) = per_hole.get_mut(h) {
@@ -399,28 +400,34 @@ impl<'a> Host<'a> {
         if !self.same_shape(instruction) {
             return None;
         }
+        let own = if self.choices.is_empty() { HashMap::new() } else { choices(instruction) };
+        let per_hole = self.per_hole_for(&own);
         for order in argument_orders(instruction) {
             let permuted_sig: Vec<BigInt> = order
                 .iter()
                 .flat_map(|&i| sig[3 * i..3 * i + 3].iter().cloned())
                 .chain(sig[3 * order.len()..].iter().cloned())
                 .collect();
-            if let Some(values) = self.fit_in_order(instruction, samples, &permuted_sig, &order, timeout_ms) {
+            if let Some(values) = self.fit_in_order(instruction, &per_hole, samples, &permuted_sig, &order, timeout_ms)
+            {
                 return Some(Fitted { values, order });
             }
         }
         None
     }
 
+    /// [`Host::fit`] in one argument order, with the instruction's fits
+    /// `per_hole` (see [`Host::per_hole_for`]).
     fn fit_in_order(
         &self,
         instruction: &Semantics,
+        per_hole: &[Vec<Fit>],
         samples: &Samples,
         sig: &[BigInt],
         order: &[usize],
         timeout_ms: u32,
     ) -> Option<Vec<BigInt>> {
-        let candidates = guesses(&self.per_hole_for(instruction), sig);
+        let candidates = guesses(per_hole, sig);
         if candidates.is_empty() {
             log::debug!("{}: no numbers fit (arguments {order:?})", instruction.name);
         }
@@ -451,7 +458,7 @@ impl<'a> Host<'a> {
 
 fn hole_number(e: &Expr) -> Option<usize> {
     match e {
-        Expr::Var(v) => v.strip_prefix('$').and_then(|k| k.parse().ok()),
+        Expr::Var(v) => hole_index(v),
         _ => None,
     }
 }

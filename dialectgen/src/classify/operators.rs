@@ -240,18 +240,11 @@ fn reads(e: &Expr, names: &HashSet<String>) -> bool {
 mod tests {
     use super::*;
     use crate::eval::{Concrete, Machine};
-    use crate::sema::ir::{Arg, ArgKind, ElemType, Place};
+    use crate::sema::ir::{Arg, Place};
     use num_bigint::BigUint;
 
     fn byte(name: &str) -> Arg {
-        Arg {
-            name: name.into(),
-            kind: ArgKind::Scalar,
-            width: 8,
-            elem: ElemType { width: 8, signed: false },
-            imm_bits: None,
-            imm_range: None,
-        }
+        Arg::scalar(name, 8)
     }
 
     /// `r := value` over bytes `a` and `b`, the result 8 bits wide.

@@ -34,6 +34,11 @@ pub fn hole(k: usize) -> String {
     format!("${k}")
 }
 
+/// The number `k` of hole `$k` ([`hole`]'s inverse).
+pub fn hole_index(name: &str) -> Option<usize> {
+    name.strip_prefix('$').and_then(|k| k.parse().ok())
+}
+
 pub fn parameterize(canonical: &Semantics) -> Parameterized {
     let mut t = canonical.clone();
     let mut values = Vec::new();
@@ -75,7 +80,7 @@ pub fn instantiate(template: &Semantics, values: &[BigInt], name: &str) -> Seman
         &mut s,
         &mut |e: &mut Expr| {
             if let Expr::Var(v) = e {
-                if let Some(k) = v.strip_prefix('$').and_then(|k| k.parse::<usize>().ok()) {
+                if let Some(k) = hole_index(v) {
                     *e = Expr::Int(values[k].clone());
                 }
             }

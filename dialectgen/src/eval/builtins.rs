@@ -288,16 +288,9 @@ mod tests {
     #[test]
     fn shift_int_is_exact_in_both_directions() {
         use crate::eval::{Concrete, Machine};
-        use crate::sema::ir::{Arg, ArgKind, ElemType, Expr, Place, Semantics, Stmt, StmtKind};
+        use crate::sema::ir::{Arg, Expr, Place, Semantics, Stmt, StmtKind};
         use num_bigint::BigUint;
-        let arg = |name: &str| Arg {
-            name: name.into(),
-            kind: ArgKind::Scalar,
-            width: 8,
-            elem: ElemType { width: 8, signed: false },
-            imm_bits: None,
-            imm_range: None,
-        };
+        let arg = |name: &str| Arg::scalar(name, 8);
         let call = |f: &str, args: Vec<Expr>| Expr::Call { func: f.into(), args };
         let shifted = call(
             "ShiftInt",

@@ -56,6 +56,7 @@ pub enum OperatorFamily {
 }
 
 impl OperatorFamily {
+    /// The family's name as the pseudocode printer writes it.
     pub fn name(self) -> &'static str {
         match self {
             OperatorFamily::Additive => "ADD_OR_SUB",
@@ -337,6 +338,21 @@ pub struct Arg {
     /// For immediates whose vendor gives their values: the inclusive range.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub imm_range: Option<(i64, i64)>,
+}
+
+impl Arg {
+    /// A scalar of `width` unsigned bits, one element wide (semantics built
+    /// by hand, as tests do).
+    pub fn scalar(name: &str, width: u32) -> Arg {
+        Arg {
+            name: name.into(),
+            kind: ArgKind::Scalar,
+            width,
+            elem: ElemType { width, signed: false },
+            imm_bits: None,
+            imm_range: None,
+        }
+    }
 }
 
 /// The semantics of one instruction (or intrinsic).
