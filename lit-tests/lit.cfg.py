@@ -15,6 +15,7 @@ repo = os.path.dirname(config.test_source_root)
 llvm_bin = os.environ.get("LLVM_BIN", "/usr/lib/llvm-22/bin")
 plugin = os.path.join(repo, "target", "release", "libhydride.so")
 
+config.substitutions.append(("%hydride_lib", plugin))
 config.substitutions.append(("%mlir_opt", os.path.join(llvm_bin, "mlir-opt")))
 config.substitutions.append(("%load_hydride_passes", "--load-pass-plugin=" + plugin))
 config.substitutions.append(("%load_hydride", "--load-dialect-plugin=" + plugin))

@@ -1,18 +1,55 @@
 //! The C boundary: the plugin entry points `mlir-opt` looks up, the calls
-//! into the C++ shim (`cpp/`), and the Rust functions the shim calls back
-//! (op verification and lowering against the variant table). Strings cross
-//! as pointer + length into Rust and as NUL-terminated strings Rust
-//! allocated out of it, freed by `hydride_free_string`.
+//! into the C++ shim (`cpp/shim.cpp`: registration, `MlirOptMain`), and the
+//! Rust functions the shim calls back with MLIR handles (the passes and the
+//! generated ops' verifier). Nothing crosses as text but names.
 #![allow(unsafe_code)]
 
-use crate::variants::{OpInstance, VariantTable};
-use std::ffi::{c_char, c_int, c_void, CString};
+use crate::ir::{lower_to_autollvm, raw, read, to_llvm, to_x86};
+use crate::synth::{cache, lower};
+use crate::variants::VariantTable;
+use melior::StringRef;
+use mlir_sys::{MlirOperation, MlirStringRef};
+use std::ffi::{c_char, c_int, c_void};
 use std::sync::OnceLock;
 
+/// A generated dialect for the shim: its name and IRDL definition.
+#[repr(C)]
+pub struct Dialect {
+    pub name: MlirStringRef,
+    pub irdl: MlirStringRef,
+}
+
+/// `lower-to-autollvm`'s options, as the shim's pass holds them.
+#[repr(C)]
+pub struct LowerOptions {
+    pub target: MlirStringRef,
+    pub cache_dir: MlirStringRef,
+    pub remarks: bool,
+    pub proof_ms: u32,
+    pub window_ms: u32,
+    pub max_ops: u32,
+    pub two_step_budget: u32,
+}
+
+// SAFETY: the definitions are 'static and never written; the raw pointers
+// are only read by the shim.
+unsafe impl Sync for Dialect {}
+unsafe impl Send for Dialect {}
+
+fn dialects() -> &'static [Dialect] {
+    static ALL: OnceLock<Vec<Dialect>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        crate::DIALECTS
+            .iter()
+            .map(|(name, irdl)| Dialect { name: StringRef::new(name).to_raw(), irdl: StringRef::new(irdl).to_raw() })
+            .collect()
+    })
+}
+
 unsafe extern "C" {
-    fn hydride_register_dialects(registry: *mut c_void, irdl: *const c_char, len: usize);
-    fn hydride_register_passes();
-    fn hydride_opt_main(argc: c_int, argv: *mut *mut c_char, irdl: *const c_char, len: usize) -> c_int;
+    fn hydride_register_dialects(registry: *mut c_void, dialects: *const Dialect, count: usize);
+    fn hydride_register_passes(dialects: *const Dialect, count: usize);
+    fn hydride_opt_main(argc: c_int, argv: *mut *mut c_char, dialects: *const Dialect, count: usize) -> c_int;
 }
 
 /// `mlir::DialectPluginLibraryInfo`, field for field.
@@ -27,16 +64,11 @@ pub struct DialectPluginLibraryInfo {
 /// `MLIR_PLUGIN_API_VERSION` of MLIR 22.
 const MLIR_PLUGIN_API_VERSION: u32 = 1;
 
-fn definitions() -> &'static str {
-    static TEXT: OnceLock<String> = OnceLock::new();
-    TEXT.get_or_init(crate::dialect_definitions)
-}
-
 extern "C" fn register(registry: *mut c_void) {
-    let text = definitions();
+    let all = dialects();
     // SAFETY: `registry` is the `mlir::DialectRegistry*` mlir-opt passes to
     // plugin callbacks; the definitions live for the whole process.
-    unsafe { hydride_register_dialects(registry, text.as_ptr().cast(), text.len()) }
+    unsafe { hydride_register_dialects(registry, all.as_ptr(), all.len()) }
 }
 
 /// The entry point `mlir-opt --load-dialect-plugin` calls.
@@ -60,9 +92,10 @@ pub struct PassPluginLibraryInfo {
 }
 
 extern "C" fn register_passes() {
-    // SAFETY: registers C++ pass definitions with MLIR's global registry;
-    // called by mlir-opt once, before it runs any pass.
-    unsafe { hydride_register_passes() }
+    let all = dialects();
+    // SAFETY: registers the passes with MLIR's global registry; called by
+    // mlir-opt once, before it runs any pass. The definitions are 'static.
+    unsafe { hydride_register_passes(all.as_ptr(), all.len()) }
 }
 
 /// The entry point `mlir-opt --load-pass-plugin` calls.
@@ -76,138 +109,71 @@ pub extern "C" fn mlirGetPassPluginInfo() -> PassPluginLibraryInfo {
     }
 }
 
-/// # Safety
-/// `desc` points to `len` readable bytes.
-unsafe fn read_instance(desc: *const c_char, len: usize) -> Result<OpInstance, String> {
-    // SAFETY: guaranteed by the caller.
-    let bytes = unsafe { std::slice::from_raw_parts(desc.cast::<u8>(), len) };
-    let text = std::str::from_utf8(bytes).map_err(|e| format!("op description is not UTF-8: {e}"))?;
-    OpInstance::parse(text).map_err(|e| e.to_string())
-}
-
-fn to_c(text: String) -> *mut c_char {
-    CString::new(text.replace('\0', " ")).expect("NULs replaced").into_raw()
-}
-
-/// The answer of a call from the shim: the text, or null with the reason
-/// in `*error`.
-///
-/// # Safety
-/// `error` is writable.
-unsafe fn answer(result: Result<String, String>, error: *mut *mut c_char) -> *mut c_char {
-    match result {
-        Ok(text) => to_c(text),
-        Err(e) => {
-            // SAFETY: guaranteed by the caller.
-            unsafe { *error = to_c(e) };
-            std::ptr::null_mut()
-        }
-    }
-}
-
-/// Called by the shim's verifier: null when the op is one of its variants,
-/// else the error message.
-///
-/// # Safety
-/// `desc` points to `len` readable bytes.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn hydride_check_op(desc: *const c_char, len: usize) -> *mut c_char {
-    // SAFETY: forwarded from the caller.
-    let found = unsafe { read_instance(desc, len) }.and_then(|op| VariantTable::embedded()?.find(&op).map(|_| ()));
-    match found {
-        Ok(()) => std::ptr::null_mut(),
-        Err(e) => to_c(e),
-    }
-}
-
-/// Called by `convert-autollvm-to-x86`: the target op name, the class
-/// operand index of each target operand, then `target_attr class_attr` lines;
-/// or null with the reason in `*error`.
-///
-/// # Safety
-/// `desc` points to `len` readable bytes; `error` is writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn hydride_target_of(desc: *const c_char, len: usize, error: *mut *mut c_char) -> *mut c_char {
-    // SAFETY: forwarded from the caller.
-    let found = unsafe { read_instance(desc, len) }.and_then(|op| VariantTable::embedded()?.target(&op).cloned());
-    let text = found.map(|t| {
-        let mut text = format!("{}\n", t.op);
-        text += &t.operands.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(" ");
-        for (target, class) in &t.attributes {
-            text += &format!("\n{target} {class}");
-        }
-        text
-    });
-    // SAFETY: `error` is writable (caller's contract).
-    unsafe { answer(text, error) }
-}
-
-/// Called by `convert-hydride-x86-to-llvm`: the LLVM call of a target op
-/// (see [`crate::llvm_calls::protocol`]), or null with the reason in `*error`.
-///
-/// # Safety
-/// `name` points to `len` readable bytes; `error` is writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn hydride_llvm_call_of(name: *const c_char, len: usize, error: *mut *mut c_char) -> *mut c_char {
-    // SAFETY: forwarded from the caller.
-    let name = unsafe { text_arg(name, len) };
-    let found = crate::llvm_calls::CallTable::embedded().and_then(|t| {
-        t.get(&name).map(crate::llvm_calls::protocol).ok_or_else(|| {
-            format!("no LLVM lowering for {name}: clang lowers it to generic LLVM IR, not to one intrinsic")
+/// `pass(context, root)`, a panic reported as an error on `root` rather
+/// than unwinding into MLIR.
+fn guarded(
+    root: MlirOperation,
+    pass: &str,
+    run: impl for<'c> FnOnce(&'c melior::Context, melior::ir::OperationRef<'c, 'c>) -> bool,
+) -> bool {
+    raw::with_operation(root, |context, op| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(context, op))).unwrap_or_else(|_| {
+            raw::emit(&op, false, &format!("{pass}: internal error (please report this input)"));
+            false
         })
-    });
-    // SAFETY: `error` is writable (caller's contract).
-    unsafe { answer(found, error) }
+    })
 }
 
+/// The generated ops' verifier (after IRDL's): does the op implement one
+/// of its variants? Emits the error on the op when not.
+#[unsafe(no_mangle)]
+pub extern "C" fn hydride_verify_op(op: MlirOperation) -> bool {
+    raw::with_operation(op, |_, op| {
+        let found = VariantTable::embedded().and_then(|t| t.find(&read::instance(&op)).map(|_| ()));
+        found.map_err(|e| raw::emit(&op, false, &e)).is_ok()
+    })
+}
+
+/// `lower-to-autollvm` on the root op.
+///
 /// # Safety
-/// `ptr` points to `len` readable bytes.
-unsafe fn text_arg(ptr: *const c_char, len: usize) -> String {
+/// `options` points to a live `LowerOptions` whose strings are readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_lower_to_autollvm(root: MlirOperation, options: *const LowerOptions) -> bool {
     // SAFETY: guaranteed by the caller.
-    let bytes = unsafe { std::slice::from_raw_parts(ptr.cast::<u8>(), len) };
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Called by `lower-to-autollvm` once per block: the plan of rewrites and
-/// remarks (see [`crate::synth::lower::plan_text`]), or null with the
-/// reason in `*error` (bad option, missing class database).
-///
-/// # Safety
-/// Each pointer points to its length of readable bytes; `error` is writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn hydride_lower_block(
-    block: *const c_char,
-    block_len: usize,
-    options: *const c_char,
-    options_len: usize,
-    cache_dir: *const c_char,
-    cache_dir_len: usize,
-    error: *mut *mut c_char,
-) -> *mut c_char {
-    use crate::synth::{cache, grammar::Grammar, lower};
-    // SAFETY: forwarded from the caller.
-    let (block, options, dir) =
-        unsafe { (text_arg(block, block_len), text_arg(options, options_len), text_arg(cache_dir, cache_dir_len)) };
-    let run = || -> Result<String, String> {
+    let o = unsafe { &*options };
+    // SAFETY: the strings are alive for the call (caller's contract).
+    let (target, dir) = unsafe { (raw::string(o.target), raw::string(o.cache_dir)) };
+    guarded(root, "lower-to-autollvm", |context, op| {
         let dir = if dir.is_empty() { cache::default_dir() } else { Some(std::path::PathBuf::from(dir)) };
-        let options = lower::Options::parse(&options, cache::Cache::new(dir.as_deref()))?;
-        let grammar = Grammar::embedded()?;
-        lower::lower_block(&block, grammar, &options).map(|p| lower::plan_text(&p))
-    };
-    // SAFETY: `error` is writable (caller's contract).
-    unsafe { answer(run(), error) }
+        let options = lower::Options::new(
+            &target,
+            o.proof_ms,
+            u64::from(o.window_ms),
+            o.max_ops as usize,
+            o.two_step_budget as usize,
+            cache::Cache::new(dir.as_deref()),
+        );
+        match options {
+            Ok(options) => lower_to_autollvm::run(context, op, &options, o.remarks).is_ok(),
+            Err(e) => {
+                raw::emit(&op, false, &format!("lower-to-autollvm: {e}"));
+                false
+            }
+        }
+    })
 }
 
-/// Frees a string returned by the functions above.
-///
-/// # Safety
-/// `s` is null or came from one of them and was not freed yet.
+/// `convert-autollvm-to-x86` on the root op.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn hydride_free_string(s: *mut c_char) {
-    if !s.is_null() {
-        // SAFETY: allocated by `CString::into_raw` in `to_c`.
-        drop(unsafe { CString::from_raw(s) });
-    }
+pub extern "C" fn hydride_autollvm_to_x86(root: MlirOperation) -> bool {
+    guarded(root, "convert-autollvm-to-x86", |context, op| to_x86::run(context, op).is_ok())
+}
+
+/// `convert-hydride-x86-to-llvm` on the root op.
+#[unsafe(no_mangle)]
+pub extern "C" fn hydride_x86_to_llvm(root: MlirOperation) -> bool {
+    guarded(root, "convert-hydride-x86-to-llvm", |context, op| to_llvm::run(context, op).is_ok())
 }
 
 /// Runs the `hydride-opt` driver on the process arguments.
@@ -217,8 +183,8 @@ pub fn run_opt_main() -> i32 {
         .collect();
     let mut argv: Vec<*mut c_char> = args.iter().map(|a| a.as_ptr().cast_mut()).collect();
     argv.push(std::ptr::null_mut());
-    let text = definitions();
+    let all = dialects();
     // SAFETY: argv holds argc valid NUL-terminated strings followed by NULL,
     // alive until the call returns; the definitions are 'static.
-    unsafe { hydride_opt_main(args.len() as c_int, argv.as_mut_ptr(), text.as_ptr().cast(), text.len()) }
+    unsafe { hydride_opt_main(args.len() as c_int, argv.as_mut_ptr(), all.as_ptr(), all.len()) }
 }

@@ -1,7 +1,7 @@
 //! The LLVM call each target op becomes (`generated/x86/llvm-calls.json`),
-//! for `convert-hydride-x86-to-llvm`, as the line protocol the C++ shim reads.
+//! for `convert-hydride-x86-to-llvm` (`crate::ir::to_llvm`).
 
-use dialectgen::isa::x86::llvm_call::{CallArg, LlvmCall, Otherwise};
+use dialectgen::isa::x86::llvm_call::LlvmCall;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -43,26 +43,4 @@ impl CallTable {
     pub fn is_empty(&self) -> bool {
         self.calls.is_empty()
     }
-}
-
-/// The shim's line protocol:
-/// `intrinsic NAME`, `result TYPE`, one `operand K TYPE` or `immediate ATTR TYPE`
-/// line per call argument, and `select MASK ELEMENTS ELEM_WIDTH zero|K`
-/// for mask forms.
-pub fn protocol(call: &LlvmCall) -> String {
-    let mut out = format!("intrinsic {}\nresult {}\n", call.intrinsic, call.signature.result);
-    for (arg, ty) in call.args.iter().zip(&call.signature.params) {
-        match arg {
-            CallArg::Operand(k) => out += &format!("operand {k} {ty}\n"),
-            CallArg::Immediate(name) => out += &format!("immediate {name} {ty}\n"),
-        }
-    }
-    if let Some(s) = &call.select {
-        let otherwise = match s.otherwise {
-            Otherwise::Zero => "zero".to_string(),
-            Otherwise::Operand(k) => k.to_string(),
-        };
-        out += &format!("select {} {} {} {otherwise}\n", s.mask, s.elements, s.elem_width);
-    }
-    out
 }

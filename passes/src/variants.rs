@@ -11,9 +11,9 @@ use dialectgen::design::{Allowed, TargetOp, Variant};
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// An op instance as the verifier sees it: every attribute as text
-/// (integers in decimal, strings bare), operand and result types as MLIR
-/// prints them.
+/// An op instance as the verifier sees it (read through the C API by
+/// `crate::ir::read::instance`): integer attributes in decimal, strings
+/// bare, types as the table writes them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct OpInstance {
     pub name: String,
@@ -23,35 +23,7 @@ pub struct OpInstance {
     pub regions: usize,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum InstanceError {
-    #[error("malformed op description line {0:?}")]
-    Malformed(String),
-}
-
 impl OpInstance {
-    /// Reads the shim's description: the op name on the first line, then
-    /// `attr NAME VALUE`, `operand TYPE`, `result TYPE`, `regions N` lines.
-    pub fn parse(text: &str) -> Result<OpInstance, InstanceError> {
-        let mut lines = text.lines();
-        let mut op = OpInstance { name: lines.next().unwrap_or_default().to_string(), ..OpInstance::default() };
-        for line in lines {
-            let bad = || InstanceError::Malformed(line.to_string());
-            let (kind, rest) = line.split_once(' ').ok_or_else(bad)?;
-            match kind {
-                "attr" => {
-                    let (n, v) = rest.split_once(' ').ok_or_else(bad)?;
-                    op.attributes.push((n.to_string(), v.to_string()));
-                }
-                "operand" => op.operand_types.push(rest.to_string()),
-                "result" => op.result_types.push(rest.to_string()),
-                "regions" => op.regions = rest.parse().map_err(|_| bad())?,
-                _ => return Err(bad()),
-            }
-        }
-        Ok(op)
-    }
-
     fn attribute(&self, name: &str) -> Option<&str> {
         self.attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }

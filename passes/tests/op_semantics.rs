@@ -10,6 +10,8 @@
 //! built for this host's features (`Host::clang_flags`).
 
 use dialectgen::eval::Concrete;
+mod common;
+
 use hydride::synth::block::{BlockOp, Dataflow};
 use hydride::synth::search::eval_window;
 use hydride::synth::types::Ty;
@@ -193,49 +195,17 @@ fn cases() -> Vec<Case> {
     out
 }
 
-/// The block the shim would send for a case (args are values 0.., the
-/// multi-reduction case has its shape_cast first).
-fn block(c: &Case) -> Vec<BlockOp> {
-    let n = c.args.len();
-    let op = |index: usize,
-              name: &str,
-              operands: Vec<usize>,
-              operand_types: Vec<String>,
-              result: usize,
-              ty: &str,
-              attrs: &[String]| BlockOp {
-        index,
-        name: name.into(),
-        operands,
-        operand_types,
-        results: vec![result],
-        result_types: vec![ty.into()],
-        attributes: attrs
-            .iter()
-            .map(|a| {
-                let (k, v) = a.split_once('=').unwrap();
-                (k.to_string(), v.to_string())
-            })
-            .collect(),
-        has_regions: false,
-    };
-    let types: Vec<String> = c.args.iter().map(|t| t.to_string()).collect();
-    if c.mlir.contains(", %unused =") || c.mlir.starts_with("%unused, %r") {
-        // Both results of the op; a shape_cast (the identity here) reads the one checked.
-        let pick = usize::from(c.mlir.starts_with("%unused"));
-        let mut first = op(0, c.name, (0..n).collect(), types, n, c.result, &c.attrs);
-        first.results = vec![n, n + 1];
-        first.result_types = vec![c.result.into(), c.result.into()];
-        return vec![first, op(1, "vector.shape_cast", vec![n + pick], vec![c.result.into()], n + 2, c.result, &[])];
+/// The ops of a case's function as the passes read them (its `func.return`
+/// dropped), after checking that each attribute the case names is read.
+fn block(c: &Case, read: &[BlockOp]) -> Vec<BlockOp> {
+    let mut ops = read.to_vec();
+    assert_eq!(ops.pop().map(|o| o.name), Some("func.return".to_string()), "{}", c.mlir);
+    assert!(ops.iter().any(|o| o.name == c.name), "{}: no {}", c.mlir, c.name);
+    for a in &c.attrs {
+        let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+        assert!(ops.iter().any(|o| o.attribute(name).is_some()), "{}: attribute {name} not read", c.mlir);
     }
-    if c.name == "vector.multi_reduction" {
-        vec![
-            op(0, "vector.shape_cast", vec![0], vec![types[0].clone()], n, "vector<4x4xi32>", &[]),
-            op(1, c.name, vec![n, 1], vec!["vector<4x4xi32>".into(), types[1].clone()], n + 1, c.result, &c.attrs),
-        ]
-    } else {
-        vec![op(0, c.name, (0..n).collect(), types, n, c.result, &c.attrs)]
-    }
+    ops
 }
 
 #[test]
@@ -247,15 +217,14 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
     let mut c_src = String::from("#include <stdint.h>\n#include <stdio.h>\n#include <string.h>\n");
     for (k, c) in cases.iter().enumerate() {
         let params: Vec<String> = c.args.iter().zip(["a", "b", "c"]).map(|(t, n)| format!("%{n}: {t}")).collect();
-        writeln!(
-            mlir,
-            "func.func @case{k}({}) -> {} {{\n  {}\n  return %r : {}\n}}",
-            params.join(", "),
-            c.result,
-            c.mlir,
-            c.result
-        )
-        .unwrap();
+        // A multi-result op's result checked is read by an identity shape_cast (the window's root).
+        let body = if c.mlir.contains("%unused") {
+            format!("{}\n  %s = vector.shape_cast %r : {} to {}\n  return %s", c.mlir, c.result, c.result)
+        } else {
+            format!("{}\n  return %r", c.mlir)
+        };
+        writeln!(mlir, "func.func @case{k}({}) -> {} {{\n  {body} : {}\n}}", params.join(", "), c.result, c.result)
+            .unwrap();
     }
     // i1 vectors are awkward across the C ABI: widen them in MLIR wrappers.
     let mut wrappers = String::new();
@@ -337,8 +306,9 @@ fn op_semantics_agree_with_mlirs_lowering_on_this_cpu() {
     };
     let mut stdin = String::new();
     let mut expected = Vec::new();
+    let read = common::function_blocks(&mlir);
     for (k, c) in cases.iter().enumerate() {
-        let ops = block(c);
+        let ops = block(c, &read[k]);
         let flow = Dataflow::new(&ops);
         let window = flow.close(ops.iter().map(|o| ops.iter().position(|p| p == o).unwrap()).collect(), ops.len() - 1);
         for round in 0..200 {

@@ -1,75 +1,30 @@
-//! A block's dataflow as the C++ shim sends it, and the windows cut from it.
+//! A block's dataflow as `lower-to-autollvm` reads it through the MLIR C
+//! API (`crate::ir::read`), and the windows cut from it.
 //!
-//! One line per op, fields separated by tabs: index, name, operand value
-//! numbers (spaces), operand types, result value numbers, result types,
-//! attributes `name=value` (lists separated by U+001F), and whether the op
-//! has regions. Values are numbered by the shim; a value no op of the block
-//! defines (a block argument, a value from outside) is a leaf.
+//! Values are numbered in order of first appearance; a value no op of the
+//! block defines (a block argument, a value from outside) is a leaf.
 
+use super::attr::Attr;
 use super::types::Ty;
 use std::collections::{BTreeSet, HashMap};
-
-const SEP: char = '\u{1f}';
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct BlockOp {
     pub index: usize,
     pub name: String,
     pub operands: Vec<usize>,
-    pub operand_types: Vec<String>,
+    /// Each operand's type if it is an integer or a vector of integers.
+    pub operand_types: Vec<Option<Ty>>,
     pub results: Vec<usize>,
-    pub result_types: Vec<String>,
-    pub attributes: Vec<(String, String)>,
+    pub result_types: Vec<Option<Ty>>,
+    pub attributes: Vec<(String, Attr)>,
     pub has_regions: bool,
 }
 
 impl BlockOp {
-    pub fn attribute(&self, name: &str) -> Option<&str> {
-        self.attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    pub fn attribute(&self, name: &str) -> Option<&Attr> {
+        self.attributes.iter().find(|(n, _)| n == name).map(|(_, v)| v)
     }
-}
-
-#[derive(Debug, thiserror::Error)]
-#[error("malformed block description line {line}: {text:?}")]
-pub struct BlockError {
-    pub line: usize,
-    pub text: String,
-}
-
-fn list(field: &str) -> Vec<String> {
-    field.split(SEP).filter(|s| !s.is_empty()).map(str::to_string).collect()
-}
-
-fn numbers(field: &str) -> Option<Vec<usize>> {
-    field.split_whitespace().map(|n| n.parse().ok()).collect()
-}
-
-pub fn parse_block(text: &str) -> Result<Vec<BlockOp>, BlockError> {
-    text.lines()
-        .enumerate()
-        .filter(|(_, l)| !l.is_empty())
-        .map(|(line, l)| {
-            let bad = || BlockError { line: line + 1, text: l.to_string() };
-            let f: Vec<&str> = l.split('\t').collect();
-            if f.len() != 8 {
-                return Err(bad());
-            }
-            let attributes = list(f[6])
-                .into_iter()
-                .map(|a| a.split_once('=').map(|(n, v)| (n.to_string(), v.to_string())).ok_or_else(bad))
-                .collect::<Result<_, _>>()?;
-            Ok(BlockOp {
-                index: f[0].parse().map_err(|_| bad())?,
-                name: f[1].to_string(),
-                operands: numbers(f[2]).ok_or_else(bad)?,
-                operand_types: list(f[3]),
-                results: numbers(f[4]).ok_or_else(bad)?,
-                result_types: list(f[5]),
-                attributes,
-                has_regions: f[7] == "1",
-            })
-        })
-        .collect()
 }
 
 /// A connected set of ops ending in `root`, computing one value from leaves.
@@ -88,7 +43,7 @@ pub struct Dataflow<'a> {
     defined_by: HashMap<usize, usize>,
     /// Ops reading each value.
     uses: HashMap<usize, usize>,
-    types: HashMap<usize, String>,
+    types: HashMap<usize, Option<Ty>>,
 }
 
 impl<'a> Dataflow<'a> {
@@ -113,7 +68,7 @@ impl<'a> Dataflow<'a> {
     }
 
     pub fn type_of(&self, value: usize) -> Option<Ty> {
-        self.types.get(&value).and_then(|t| Ty::parse(t))
+        self.types.get(&value).cloned().flatten()
     }
 
     /// The largest window ending at op `root` of ops `supported` accepts,

@@ -2,12 +2,13 @@
 //! database that have a one-intrinsic LLVM lowering and no mask form, each
 //! with its semantics, its cost, and the autollvm op that stands for it.
 
+use super::attr::NewAttr;
 use super::types::Ty;
 use crate::llvm_calls::CallTable;
 use crate::variants::VariantTable;
 use dialectgen::classify::engine::{member_semantics, SimilarityClass};
 use dialectgen::classify::mask::Masking;
-use dialectgen::design::{int_attribute, Allowed};
+use dialectgen::design::Allowed;
 use dialectgen::isa::x86::host::x86_target_allows;
 use dialectgen::sema::ir::{ArgKind, Semantics};
 use std::sync::OnceLock;
@@ -24,8 +25,8 @@ pub struct Candidate {
     pub cost: usize,
     /// CPUID features the instruction needs.
     pub cpuid: Vec<String>,
-    /// Attributes fixed by the member, as MLIR attribute text.
-    pub fixed_attributes: Vec<(String, String)>,
+    /// Attributes fixed by the member.
+    pub fixed_attributes: Vec<(String, NewAttr)>,
     /// Template arguments that are immediates: position, attribute name, bits.
     pub immediates: Vec<(usize, String, u32)>,
     /// Template arguments that are operands: position and type.
@@ -117,8 +118,11 @@ impl Grammar {
                 let mut ranges = Vec::new();
                 for (name, allowed) in &variant.attributes {
                     match allowed {
-                        Allowed::Int(v) => fixed_attributes.push((name.clone(), int_attribute(v))),
-                        Allowed::Str(v) => fixed_attributes.push((name.clone(), format!("{v:?}"))),
+                        Allowed::Int(v) => match NewAttr::parameter(v) {
+                            Some(a) => fixed_attributes.push((name.clone(), a)),
+                            None => return Err(format!("class parameter {name} = {v} is not an integer")),
+                        },
+                        Allowed::Str(v) => fixed_attributes.push((name.clone(), NewAttr::Str(v.clone()))),
                         Allowed::Range(..) => ranges.push(name.clone()),
                     }
                 }
@@ -143,8 +147,9 @@ impl Grammar {
                 // Classes with both optional operand groups size them (as the
                 // dialect's generated examples do): no pass-through, no mask.
                 if class.maskings.contains(&Masking::Merge) {
-                    let ones = vec!["1"; types.len()].join(", ");
-                    fixed_attributes.push(("operandSegmentSizes".into(), format!("array<i32: {ones}, 0, 0>")));
+                    let mut sizes = vec![1; types.len()];
+                    sizes.extend([0, 0]);
+                    fixed_attributes.push(("operandSegmentSizes".into(), NewAttr::I32s(sizes)));
                 }
                 let cost = raw_member["lowering"]["cost"].as_u64().unwrap_or(1) as usize;
                 candidates.push(Candidate {

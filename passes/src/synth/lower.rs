@@ -1,14 +1,17 @@
 //! `lower-to-autollvm` for one block: windows from the last op backwards,
 //! each replaced by the cheapest proved program (class ops and swizzles),
-//! or left alone with the reason. The answer is a plan the C++ shim applies
-//! (see [`plan_text`]).
+//! or left alone with the reason. The answer is a [`Plan`] that
+//! `crate::ir::lower_to_autollvm` applies to the IR.
 
-use super::block::{parse_block, Dataflow, Window};
+use super::attr::NewAttr;
+use super::block::{BlockOp, Dataflow, Window};
 use super::cache::Cache;
 use super::grammar::{Grammar, Target};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{synthesize, Limits, Outcome};
 use super::semantics::supported;
+use super::types::Ty;
+use num_bigint::BigInt;
 use std::collections::BTreeSet;
 
 pub struct Options {
@@ -19,25 +22,24 @@ pub struct Options {
 }
 
 impl Options {
-    /// The pass options as the shim sends them: `name=value` separated by
-    /// spaces (`target`, `proof-ms`, `window-ms`, `max-ops`,
-    /// `two-step-budget`); the rest default.
-    pub fn parse(text: &str, cache: Cache) -> Result<Options, String> {
-        let mut options = Options { cache, limits: Limits::default(), max_ops: 16 };
-        for item in text.split_whitespace() {
-            let (name, value) = item.split_once('=').ok_or_else(|| format!("option '{item}' is not name=value"))?;
-            let number = || value.parse::<u64>().map_err(|_| format!("option {name}: '{value}' is not a number"));
-            let l = &mut options.limits;
-            match name {
-                "target" => l.target = Target::parse(value)?,
-                "proof-ms" => l.proof_ms = u32::try_from(number()?).map_err(|_| format!("option {name}: too large"))?,
-                "window-ms" => l.window_ms = number()?,
-                "max-ops" => options.max_ops = (number()? as usize).max(1),
-                "two-step-budget" => l.evaluations = number()? as usize,
-                _ => return Err(format!("unknown option '{name}'")),
-            }
-        }
-        Ok(options)
+    /// The options `lower-to-autollvm` was given: target name, Z3 budget
+    /// per proof, wall-clock limit per window, largest window, two-step budget.
+    pub fn new(
+        target: &str,
+        proof_ms: u32,
+        window_ms: u64,
+        max_ops: usize,
+        two_step_budget: usize,
+        cache: Cache,
+    ) -> Result<Options, String> {
+        let limits = Limits {
+            target: Target::parse(target)?,
+            proof_ms,
+            window_ms,
+            evaluations: two_step_budget,
+            ..Limits::default()
+        };
+        Ok(Options { cache, limits, max_ops: max_ops.max(1) })
     }
 }
 
@@ -54,13 +56,13 @@ pub enum Ref {
 pub struct NewOp {
     /// `autollvm.adds_epi`, or `vector.shuffle` for a swizzle.
     pub op: String,
-    pub attributes: Vec<(String, String)>,
+    pub attributes: Vec<(String, NewAttr)>,
     /// Where each operand comes from and the type the op takes it as.
-    pub operands: Vec<(Ref, String)>,
-    pub result: String,
+    pub operands: Vec<(Ref, Ty)>,
+    pub result: Ty,
 }
 
-/// One rewrite for the shim: replace op `root` by the last of `ops`.
+/// One rewrite: replace op `root` by the last of `ops`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rewrite {
     pub root: usize,
@@ -82,7 +84,7 @@ fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> Stri
     // The limits that change what is found are part of the key (the time
     // limit is not: a window out of time is not memoized).
     let mut text = format!(
-        "program-v2 {} {version:016x} proof-ms={} two-step-budget={}\n",
+        "program-v3 {} {version:016x} proof-ms={} two-step-budget={}\n",
         limits.target.name(),
         limits.proof_ms,
         limits.evaluations
@@ -102,12 +104,17 @@ fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> Stri
             "{} ({}) : ({}) -> ({}) {{{}}}\n",
             op.name,
             refs.join(", "),
-            op.operand_types.join(", "),
-            op.result_types.join(", "),
+            types_text(&op.operand_types),
+            types_text(&op.result_types),
             op.attributes.iter().map(|(n, v)| format!("{n} = {v}")).collect::<Vec<_>>().join(", ")
         );
     }
     text
+}
+
+/// Types for the memo's key; `?` for a type synthesis does not model.
+fn types_text(types: &[Option<Ty>]) -> String {
+    types.iter().map(|t| t.as_ref().map_or("?".to_string(), Ty::to_string)).collect::<Vec<_>>().join(", ")
 }
 
 fn source_text(s: &Source) -> String {
@@ -219,20 +226,21 @@ fn new_ops(grammar: &Grammar, program: &Program, window: &Window) -> Vec<NewOp> 
             StepOp::Instr { candidate, immediates } => {
                 let c = &grammar.candidates[*candidate];
                 let mut attributes = c.fixed_attributes.clone();
-                attributes.extend(immediates.iter().map(|(n, v)| (n.clone(), format!("{v} : i32"))));
+                attributes.extend(
+                    immediates.iter().map(|(n, v)| (n.clone(), NewAttr::Int { value: BigInt::from(*v), bits: 32 })),
+                );
                 let operands =
-                    s.operands.iter().zip(&c.operands).map(|(src, (_, t))| (reference(src), t.to_string())).collect();
-                NewOp { op: c.class_op.clone(), attributes, operands, result: c.result.to_string() }
+                    s.operands.iter().zip(&c.operands).map(|(src, (_, t))| (reference(src), t.clone())).collect();
+                NewOp { op: c.class_op.clone(), attributes, operands, result: c.result.clone() }
             }
             StepOp::Swizzle(z) => {
-                let ty = |bits: u32| format!("vector<{}xi{}>", bits / z.elem_bits, z.elem_bits);
+                let ty = |bits: u32| Ty { dims: vec![bits / z.elem_bits], elem_bits: z.elem_bits };
                 // vector.shuffle reads two vectors of one type; a one-operand swizzle reads its operand twice.
                 let first = reference(&s.operands[0]);
                 let second = s.operands.get(1).map(reference).unwrap_or(first);
-                let mask = z.mask.iter().map(|m| m.to_string()).collect::<Vec<_>>().join(", ");
                 NewOp {
                     op: "vector.shuffle".into(),
-                    attributes: vec![("mask".into(), format!("array<i64: {mask}>"))],
+                    attributes: vec![("mask".into(), NewAttr::I64s(z.mask.iter().map(|m| i64::from(*m)).collect()))],
                     operands: vec![(first, ty(z.operand_bits)), (second, ty(z.operand_bits))],
                     result: ty(z.result_bits()),
                 }
@@ -241,9 +249,8 @@ fn new_ops(grammar: &Grammar, program: &Program, window: &Window) -> Vec<NewOp> 
         .collect()
 }
 
-pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<Plan, String> {
-    let ops = parse_block(text).map_err(|e| e.to_string())?;
-    let flow = Dataflow::new(&ops);
+pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Plan {
+    let flow = Dataflow::new(ops);
     let mut consumed: BTreeSet<usize> = BTreeSet::new();
     let mut plan = Plan::default();
     for root in (0..ops.len()).rev() {
@@ -256,7 +263,7 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
         {
             continue;
         }
-        let accept = |o: &super::block::BlockOp| supported(&o.name) && !o.has_regions;
+        let accept = |o: &BlockOp| supported(&o.name) && !o.has_regions;
         let window = flow.window(root, options.max_ops, 8, &accept);
         let window = Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
         let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();
@@ -292,45 +299,11 @@ pub fn lower_block(text: &str, grammar: &Grammar, options: &Options) -> Result<P
                 });
                 consumed.extend(window.ops.iter().filter(|p| ops[**p].name != "arith.constant"));
             }
-            Outcome::Unchanged(why) | Outcome::OutOfTime(why) => {
-                plan.remarks.push((
-                    root,
-                    format!("window of {computing} ops left unchanged (target {}): {why}", options.limits.target.name()),
-                ))
-            }
+            Outcome::Unchanged(why) | Outcome::OutOfTime(why) => plan.remarks.push((
+                root,
+                format!("window of {computing} ops left unchanged (target {}): {why}", options.limits.target.name()),
+            )),
         }
     }
-    Ok(plan)
-}
-
-/// The plan in the shim's line protocol: per rewrite `rewrite ROOT`, then
-/// per new op `op NAME`, `attr NAME TEXT`…, `operand REF TYPE`… (REF `vN`
-/// a block value, `sK` the K-th new op), `result TYPE`; then `window OP…`,
-/// `end`. Per remark `remark OP TEXT`. The root's result becomes the last
-/// new op's.
-pub fn plan_text(plan: &Plan) -> String {
-    let mut out = String::new();
-    for r in &plan.rewrites {
-        out += &format!("rewrite {}\n", r.root);
-        for op in &r.ops {
-            out += &format!("op {}\n", op.op);
-            for (n, v) in &op.attributes {
-                out += &format!("attr {n} {v}\n");
-            }
-            for (reference, t) in &op.operands {
-                let reference = match reference {
-                    Ref::Value(v) => format!("v{v}"),
-                    Ref::Step(k) => format!("s{k}"),
-                };
-                out += &format!("operand {reference} {t}\n");
-            }
-            out += &format!("result {}\n", op.result);
-        }
-        let window: Vec<String> = r.window.iter().map(|p| p.to_string()).collect();
-        out += &format!("window {}\nend\n", window.join(" "));
-    }
-    for (op, text) in &plan.remarks {
-        out += &format!("remark {op} {}\n", text.replace('\n', " "));
-    }
-    out
+    plan
 }

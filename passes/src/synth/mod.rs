@@ -1,6 +1,7 @@
 //! `lower-to-autollvm`: replacing `arith`/`vector` dataflow by autollvm class
 //! ops, each replacement proved equal by Z3.
 
+pub mod attr;
 pub mod block;
 pub mod cache;
 pub mod compose;

@@ -299,7 +299,7 @@ impl Screen<'_> {
 /// are fixed in samples and proofs, the other leaves vary.
 pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &Limits) -> Outcome {
     let root_op = &flow.ops[window.root];
-    let Some(root_ty) = root_op.result_types.first().and_then(|t| Ty::parse(t)) else {
+    let Some(root_ty) = root_op.result_types.first().cloned().flatten() else {
         return Outcome::Unchanged("the result is not an integer vector".into());
     };
     let leaf_types: Option<Vec<Ty>> = window.leaves.iter().map(|v| flow.type_of(*v)).collect();
@@ -328,7 +328,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     }
     let mut types = leaf_types.clone();
     for &pos in &window.ops {
-        types.extend(flow.ops[pos].result_types.iter().filter_map(|t| Ty::parse(t)));
+        types.extend(flow.ops[pos].result_types.iter().flatten().cloned());
     }
     let sizes = |f: fn(&Ty) -> u32| {
         let mut v: Vec<u32> = types.iter().map(f).collect();

@@ -8,6 +8,7 @@
 //! equality where every op of the window is defined, so a rewrite can never
 //! change a defined result.
 
+use super::attr::Attr;
 use super::block::BlockOp;
 use super::types::Ty;
 use dialectgen::eval::domain::{BvBinOp, BvCmp, Domain};
@@ -48,51 +49,6 @@ pub struct Evaluator<'d, D: Domain> {
 
 fn malformed(op: &BlockOp, what: &str) -> SemaError {
     SemaError::Malformed { op: op.name.clone(), what: what.into() }
-}
-
-/// The leading integer of an attribute (`2 : i64`, `#arith.cmpi<slt>` is not one).
-fn leading_int(text: &str) -> Option<i64> {
-    text.trim().split(|c: char| c == ' ' || c == ':').next()?.trim().parse().ok()
-}
-
-/// `array<i64: 1, 2>` or `[1 : i64, 2 : i64]` → numbers.
-pub fn int_list(text: &str) -> Option<Vec<i64>> {
-    let t = text.trim();
-    let inner = if let Some(r) = t.strip_prefix("array<i64:") {
-        r.strip_suffix('>')?
-    } else if t == "array<i64>" {
-        ""
-    } else {
-        t.strip_prefix('[')?.strip_suffix(']')?
-    };
-    inner.split(',').filter(|s| !s.trim().is_empty()).map(leading_int).collect()
-}
-
-/// `#vector.kind<add>` → `add`.
-fn kind(text: &str) -> Option<&str> {
-    text.trim().strip_prefix("#vector.kind<")?.strip_suffix('>')
-}
-
-/// Values of a `dense<…>` or scalar integer attribute, one per lane.
-fn constant_lanes(text: &str, lanes: u32) -> Option<Vec<BigInt>> {
-    let body = text.rsplit_once(" : ").map(|(v, _)| v).unwrap_or(text).trim();
-    let parse = |s: &str| -> Option<BigInt> {
-        match s.trim() {
-            "true" => Some(BigInt::from(1)),
-            "false" => Some(BigInt::from(0)),
-            s => s.parse().ok(),
-        }
-    };
-    if let Some(inner) = body.strip_prefix("dense<").and_then(|r| r.strip_suffix('>')) {
-        let inner = inner.trim();
-        if let Some(items) = inner.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
-            let flat: String = items.chars().filter(|c| *c != '[' && *c != ']').collect();
-            let v: Option<Vec<BigInt>> = flat.split(',').map(parse).collect();
-            return v.filter(|v| v.len() == lanes as usize);
-        }
-        return parse(inner).map(|x| vec![x; lanes as usize]);
-    }
-    parse(body).map(|x| vec![x; lanes.max(1) as usize])
 }
 
 fn unsigned_bits(x: &BigInt, width: u32) -> BigUint {
@@ -194,7 +150,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
     /// The results of `op` given its operands.
     pub fn eval(&mut self, op: &BlockOp, args: &[Val<D::Bv>]) -> Result<Vec<Val<D::Bv>>, SemaError> {
         let result_ty =
-            |k: usize| op.result_types.get(k).and_then(|t| Ty::parse(t)).ok_or_else(|| malformed(op, "a result type"));
+            |k: usize| op.result_types.get(k).cloned().flatten().ok_or_else(|| malformed(op, "a result type"));
         let ty = result_ty(0)?;
         let w = ty.elem_bits;
         let name = op.name.as_str();
@@ -233,8 +189,10 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         }
         let v = match name {
             "arith.constant" => {
-                let text = op.attribute("value").ok_or_else(|| malformed(op, "its value"))?;
-                let xs = constant_lanes(text, ty.lanes()).ok_or_else(|| malformed(op, "its value"))?;
+                let xs = op
+                    .attribute("value")
+                    .and_then(|a| a.lanes(ty.lanes()))
+                    .ok_or_else(|| malformed(op, "its value"))?;
                 let lanes: Vec<D::Bv> = xs.iter().map(|x| self.literal_int(x, w)).collect();
                 self.pack(lanes, ty)
             }
@@ -302,8 +260,10 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 v
             }
             "arith.cmpi" => {
-                let p =
-                    op.attribute("predicate").and_then(leading_int).ok_or_else(|| malformed(op, "its predicate"))?;
+                let p = op
+                    .attribute("predicate")
+                    .and_then(|a| i64::try_from(a.int()?).ok())
+                    .ok_or_else(|| malformed(op, "its predicate"))?;
                 let aw = args[0].ty.elem_bits;
                 self.lanewise(args, ty, &mut |e, x| {
                     let (a, b) = (&x[0], &x[1]);
@@ -347,15 +307,18 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 self.pack(lanes, ty)
             }
             "vector.multi_reduction" | "vector.reduction" => {
-                let k = op.attribute("kind").and_then(kind).ok_or_else(|| malformed(op, "its kind"))?.to_string();
+                let k = op.attribute("kind").and_then(Attr::kind).ok_or_else(|| malformed(op, "its kind"))?.to_string();
                 let src = &args[0];
                 let lanes = self.lanes(src);
                 // Reduce the innermost dimension (all of a 1-D vector).
                 let inner = if name == "vector.reduction" {
                     src.ty.lanes()
                 } else {
-                    let dims =
-                        op.attribute("reduction_dims").and_then(int_list).ok_or_else(|| malformed(op, "its dims"))?;
+                    let dims = op
+                        .attribute("reduction_dims")
+                        .and_then(Attr::ints)
+                        .map(<[i64]>::to_vec)
+                        .ok_or_else(|| malformed(op, "its dims"))?;
                     if src.ty.dims.len() != 2 || dims != [1] {
                         return Err(SemaError::Unsupported(format!("{name} over dims {dims:?} of {}", src.ty)));
                     }
@@ -385,7 +348,11 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 self.pack(out, ty)
             }
             "vector.shuffle" => {
-                let mask = op.attribute("mask").and_then(int_list).ok_or_else(|| malformed(op, "its mask"))?;
+                let mask = op
+                    .attribute("mask")
+                    .and_then(Attr::ints)
+                    .map(<[i64]>::to_vec)
+                    .ok_or_else(|| malformed(op, "its mask"))?;
                 let mut all = self.lanes(&args[0]);
                 all.extend(self.lanes(&args[1]));
                 let lanes = mask
@@ -430,8 +397,11 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 })
             }
             "vector.extract" | "vector.insert" => {
-                let pos =
-                    op.attribute("static_position").and_then(int_list).ok_or_else(|| malformed(op, "its position"))?;
+                let pos = op
+                    .attribute("static_position")
+                    .and_then(Attr::ints)
+                    .map(<[i64]>::to_vec)
+                    .ok_or_else(|| malformed(op, "its position"))?;
                 let (vector, dest) =
                     if name == "vector.extract" { (&args[0], None) } else { (&args[1], Some(&args[0])) };
                 let dims = &vector.ty.dims;
@@ -463,8 +433,13 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             "vector.insert_strided_slice" | "vector.extract_strided_slice" => {
                 let insert = name == "vector.insert_strided_slice";
                 let whole = if insert { &args[1] } else { &args[0] };
-                let offsets = op.attribute("offsets").and_then(int_list).ok_or_else(|| malformed(op, "its offsets"))?;
-                let strides = op.attribute("strides").and_then(int_list).unwrap_or_else(|| vec![1]);
+                let offsets = op
+                    .attribute("offsets")
+                    .and_then(Attr::ints)
+                    .map(<[i64]>::to_vec)
+                    .ok_or_else(|| malformed(op, "its offsets"))?;
+                let strides =
+                    op.attribute("strides").and_then(Attr::ints).map(<[i64]>::to_vec).unwrap_or_else(|| vec![1]);
                 if offsets.len() != 1 || whole.ty.dims.len() != 1 || strides != [1] {
                     return Err(SemaError::Unsupported(format!("{name} of {}", whole.ty)));
                 }
@@ -550,19 +525,4 @@ pub fn supported(name: &str) -> bool {
             | "arith.ceildivsi"
             | "arith.floordivsi"
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn attribute_lists_parse() {
-        assert_eq!(int_list("array<i64: 1>"), Some(vec![1]));
-        assert_eq!(int_list("array<i64: 0, 2, 5>"), Some(vec![0, 2, 5]));
-        assert_eq!(int_list("[4 : i64]"), Some(vec![4]));
-        assert_eq!(leading_int("2 : i64"), Some(2));
-        assert_eq!(constant_lanes("dense<-3> : vector<2xi32>", 2), Some(vec![BigInt::from(-3); 2]));
-        assert_eq!(constant_lanes("dense<[1, 2]> : vector<2xi32>", 2), Some(vec![BigInt::from(1), BigInt::from(2)]));
-    }
 }

@@ -1,0 +1,96 @@
+//! The ops the passes create, built through the C API and inserted before
+//! an anchor op.
+
+use super::raw;
+use super::read;
+use crate::synth::attr::NewAttr;
+use crate::synth::types::Ty;
+use melior::ir::attribute::{DenseI32ArrayAttribute, DenseI64ArrayAttribute, StringAttribute};
+use melior::ir::operation::{OperationBuilder, OperationLike};
+use melior::ir::r#type::IntegerType;
+use melior::ir::{Attribute, BlockLike, Identifier, Location, OperationRef, Type, Value, ValueLike};
+use melior::Context;
+
+pub fn mlir_type<'c>(context: &'c Context, ty: &Ty) -> Type<'c> {
+    let elem = IntegerType::new(context, ty.elem_bits).into();
+    if ty.dims.is_empty() {
+        return elem;
+    }
+    Type::vector(&ty.dims.iter().map(|d| u64::from(*d)).collect::<Vec<_>>(), elem)
+}
+
+pub fn attribute<'c>(context: &'c Context, a: &NewAttr) -> Attribute<'c> {
+    match a {
+        NewAttr::Int { value, bits } => raw::integer_attribute(context, value, *bits),
+        NewAttr::I64s(xs) => DenseI64ArrayAttribute::new(context, xs).into(),
+        NewAttr::I32s(xs) => DenseI32ArrayAttribute::new(context, xs).into(),
+        NewAttr::Str(s) => StringAttribute::new(context, s).into(),
+    }
+}
+
+/// Creates ops right before `anchor`, at its location.
+pub struct Builder<'c, 'a> {
+    pub context: &'c Context,
+    pub anchor: OperationRef<'c, 'a>,
+}
+
+impl<'c, 'a> Builder<'c, 'a> {
+    pub fn new(context: &'c Context, anchor: OperationRef<'c, 'a>) -> Self {
+        Builder { context, anchor }
+    }
+
+    pub fn location(&self) -> Location<'c> {
+        self.anchor.location()
+    }
+
+    /// `name(operands) {attributes} : result`, before the anchor; its result.
+    pub fn create(
+        &self,
+        name: &str,
+        operands: &[Value<'c, '_>],
+        attributes: &[(&str, Attribute<'c>)],
+        result: Type<'c>,
+    ) -> Result<Value<'c, 'a>, String> {
+        let attributes: Vec<(Identifier, Attribute)> =
+            attributes.iter().map(|(n, a)| (Identifier::new(self.context, n), *a)).collect();
+        let op = OperationBuilder::new(name, self.location())
+            .add_operands(operands)
+            .add_attributes(&attributes)
+            .add_results(&[result])
+            .build()
+            .map_err(|e| format!("cannot create {name}: {e}"))?;
+        let block = self.anchor.block().ok_or("the op to rewrite is in no block")?;
+        let op = block.insert_operation_before(self.anchor, op);
+        op.result(0).map(Value::from).map_err(|e| format!("{name} has no result: {e}"))
+    }
+
+    /// `value` as `ty`, the same bits: `vector.shape_cast` to one dimension,
+    /// `vector.bitcast`, `vector.shape_cast` to `ty`'s shape (an
+    /// `arith.bitcast` between scalars).
+    pub fn reshape(&self, value: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
+        let from =
+            read::ty(value.r#type()).ok_or_else(|| format!("cannot reshape a value of type {}", value.r#type()))?;
+        if &from == ty {
+            return Ok(value);
+        }
+        let t = |ty: &Ty| mlir_type(self.context, ty);
+        if from.dims.is_empty() || ty.dims.is_empty() {
+            return self.create("arith.bitcast", &[value], &[], t(ty));
+        }
+        let flat = |x: &Ty| Ty { dims: vec![x.lanes()], elem_bits: x.elem_bits };
+        let mut v = value;
+        let mut now = from.clone();
+        if from.dims.len() != 1 {
+            now = flat(&from);
+            v = self.create("vector.shape_cast", &[v], &[], t(&now))?;
+        }
+        if now != flat(ty) {
+            now = flat(ty);
+            v = self.create("vector.bitcast", &[v], &[], t(&now))?;
+        }
+        if &now != ty {
+            v = self.create("vector.shape_cast", &[v], &[], t(ty))?;
+        }
+        Ok(v)
+    }
+}

@@ -1,0 +1,10 @@
+//! hydride's passes on MLIR's C API through melior: what they read from the
+//! IR ([`read`]), the ops they create ([`build`]), and one module per pass.
+//! The C++ shim only registers them (`cpp/shim.cpp`).
+
+pub mod build;
+pub mod lower_to_autollvm;
+pub mod raw;
+pub mod read;
+pub mod to_llvm;
+pub mod to_x86;

@@ -1,0 +1,196 @@
+//! The unsafe edge of the passes: the MLIR handles the C++ shim passes in,
+//! wrapped as melior values; the C API calls melior does not wrap; and the
+//! C++ helpers of `cpp/shim.cpp`. Each function is safe to call with values
+//! melior handed out, which are alive for the pass that holds them.
+#![allow(unsafe_code)]
+
+use melior::ir::attribute::AttributeLike;
+use melior::ir::operation::{OperationLike, WalkOrder, WalkResult};
+use melior::ir::r#type::TypeLike;
+use melior::ir::{Attribute, OperationRef, Type, Value, ValueLike};
+use melior::{Context, StringRef};
+use mlir_sys::*;
+use num_bigint::BigInt;
+
+unsafe extern "C" {
+    fn hydride_emit(op: MlirOperation, remark: bool, text: MlirStringRef);
+    fn hydride_combining_kind(attr: MlirAttribute) -> MlirStringRef;
+    fn hydride_int_attr(ty: MlirType, low: u64, high: u64) -> MlirAttribute;
+}
+
+/// The text of a string MLIR hands out (empty when null).
+///
+/// # Safety
+/// `s.data` is null or points to `s.length` readable bytes.
+pub unsafe fn string(s: MlirStringRef) -> String {
+    if s.data.is_null() {
+        return String::new();
+    }
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(s.data.cast::<u8>(), s.length) };
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs `f` on the operation the pass manager gave a pass, and its context.
+pub fn with_operation<R>(raw: MlirOperation, f: impl for<'c> FnOnce(&'c Context, OperationRef<'c, 'c>) -> R) -> R {
+    // SAFETY: `raw` is the live root op of the running pass; it and its
+    // context outlive the call.
+    let op = unsafe { OperationRef::from_raw(raw) };
+    let handle = op.context();
+    // SAFETY: `to_ref` views the handle itself as a `Context`; the handle
+    // outlives `f`, and the context it names outlives the op.
+    let context = unsafe { handle.to_ref() };
+    f(context, op)
+}
+
+/// Every op under `root` (`root` included), in pre-order, as handles that
+/// live as long as `root`'s.
+pub fn nested_ops<'c, 'a>(root: OperationRef<'c, 'a>) -> Vec<OperationRef<'c, 'a>> {
+    let mut raws = Vec::new();
+    root.walk(WalkOrder::PreOrder, |op| {
+        raws.push(op.to_raw());
+        WalkResult::Advance
+    });
+    // SAFETY: the ops live inside `root`, and nothing was erased since the walk.
+    raws.into_iter().map(|r| unsafe { OperationRef::from_raw(r) }).collect()
+}
+
+/// `op.emitOpError() << text`, or `op.emitRemark() << text`.
+pub fn emit(op: &OperationRef, remark: bool, text: &str) {
+    let text = StringRef::new(text);
+    // SAFETY: a live op and a string alive for the call.
+    unsafe { hydride_emit(op.to_raw(), remark, text.to_raw()) }
+}
+
+/// The name of a `#vector.kind<…>` attribute (`add`).
+pub fn combining_kind(attr: Attribute) -> Option<String> {
+    // SAFETY: a live attribute; the answer is null or a static string.
+    let s = unsafe { hydride_combining_kind(attr.to_raw()) };
+    // SAFETY: non-null answers point to `length` bytes of a static string.
+    (!s.data.is_null()).then(|| unsafe { string(s) })
+}
+
+/// An `i{bits}` integer attribute of up to 128 bits, `value` wrapped to the width.
+pub fn integer_attribute<'c>(context: &'c Context, value: &BigInt, bits: u32) -> Attribute<'c> {
+    let ty = melior::ir::r#type::IntegerType::new(context, bits);
+    let mask: BigInt = (BigInt::from(1) << 128) - 1;
+    let words = (value & &mask).to_u64_digits().1;
+    let word = |i: usize| words.get(i).copied().unwrap_or(0);
+    // SAFETY: an integer type of this context; the helper copies the words.
+    unsafe { Attribute::from_raw(hydride_int_attr(Type::from(ty).to_raw(), word(0), word(1))) }
+}
+
+/// The dims and element width of a signless integer type or a fixed-size
+/// vector of them; `None` for any other type (`index`, floats, scalable and 0-d vectors).
+pub fn integer_shape(t: Type) -> Option<(Vec<u32>, u32)> {
+    let raw = t.to_raw();
+    // SAFETY: queries on a live type.
+    unsafe {
+        let elem_bits =
+            |e: MlirType| (mlirTypeIsAInteger(e) && mlirIntegerTypeIsSignless(e)).then(|| mlirIntegerTypeGetWidth(e));
+        if mlirTypeIsAInteger(raw) {
+            return elem_bits(raw).map(|w| (Vec::new(), w));
+        }
+        if !mlirTypeIsAVector(raw) || mlirVectorTypeIsScalable(raw) || mlirShapedTypeGetRank(raw) < 1 {
+            return None;
+        }
+        let dims = (0..mlirShapedTypeGetRank(raw))
+            .map(|i| u32::try_from(mlirShapedTypeGetDimSize(raw, i as isize)).ok())
+            .collect::<Option<Vec<u32>>>()?;
+        Some((dims, elem_bits(mlirShapedTypeGetElementType(raw))?))
+    }
+}
+
+/// The value of an integer attribute of at most 64 bits (signless or signed
+/// read as signed, unsigned as unsigned; a wider one as its low 64 bits, unsigned).
+fn integer_value(raw: MlirAttribute) -> BigInt {
+    // SAFETY: `raw` is a live integer attribute.
+    unsafe {
+        let t = mlirAttributeGetType(raw);
+        if mlirTypeIsAIndex(t) || (mlirIntegerTypeGetWidth(t) <= 64 && mlirIntegerTypeIsSignless(t)) {
+            BigInt::from(mlirIntegerAttrGetValueInt(raw))
+        } else if mlirIntegerTypeGetWidth(t) <= 64 && mlirIntegerTypeIsSigned(t) {
+            BigInt::from(mlirIntegerAttrGetValueSInt(raw))
+        } else {
+            BigInt::from(mlirIntegerAttrGetValueUInt(raw))
+        }
+    }
+}
+
+/// An attribute's content where it is an integer, a list of integers, a
+/// dense integer elements attribute or a string.
+pub enum Content {
+    Int(BigInt),
+    Ints(Vec<i64>),
+    Elements(Vec<BigInt>),
+    Str(String),
+    Other,
+}
+
+pub fn content(attr: Attribute) -> Content {
+    let raw = attr.to_raw();
+    // SAFETY: queries on a live attribute, indices within its bounds.
+    unsafe {
+        if mlirAttributeIsAInteger(raw) {
+            return Content::Int(integer_value(raw));
+        }
+        if mlirAttributeIsADenseI64Array(raw) {
+            return Content::Ints(
+                (0..mlirDenseArrayGetNumElements(raw)).map(|i| mlirDenseI64ArrayGetElement(raw, i)).collect(),
+            );
+        }
+        if mlirAttributeIsAArray(raw) {
+            let items: Option<Vec<i64>> = (0..mlirArrayAttrGetNumElements(raw))
+                .map(|i| {
+                    let e = mlirArrayAttrGetElement(raw, i);
+                    mlirAttributeIsAInteger(e).then(|| i64::try_from(integer_value(e)).ok()).flatten()
+                })
+                .collect();
+            return items.map_or(Content::Other, Content::Ints);
+        }
+        if mlirAttributeIsADenseIntElements(raw) {
+            let n = mlirElementsAttrGetNumElements(raw);
+            if mlirDenseElementsAttrIsSplat(raw) {
+                let x = integer_value(mlirDenseElementsAttrGetSplatValue(raw));
+                return Content::Elements(vec![x; n as usize]);
+            }
+            let shape = mlirAttributeGetType(raw);
+            let dims: Vec<i64> =
+                (0..mlirShapedTypeGetRank(shape)).map(|i| mlirShapedTypeGetDimSize(shape, i as isize)).collect();
+            let mut out = Vec::with_capacity(n as usize);
+            for flat in 0..n {
+                let mut index = vec![0u64; dims.len()];
+                let mut rest = flat;
+                for (k, d) in dims.iter().enumerate().rev() {
+                    index[k] = (rest % d) as u64;
+                    rest /= d;
+                }
+                out.push(integer_value(mlirElementsAttrGetValue(raw, index.len() as isize, index.as_mut_ptr())));
+            }
+            return Content::Elements(out);
+        }
+        if mlirAttributeIsAString(raw) {
+            return Content::Str(string(mlirStringAttrGetValue(raw)));
+        }
+    }
+    Content::Other
+}
+
+/// Whether anything uses `value`.
+pub fn has_uses(value: Value) -> bool {
+    // SAFETY: a live value.
+    unsafe { !mlirOpOperandIsNull(mlirValueGetFirstUse(value.to_raw())) }
+}
+
+/// Replaces every use of `of` by `with`.
+pub fn replace_all_uses(of: Value, with: Value) {
+    // SAFETY: two live values of one context.
+    unsafe { mlirValueReplaceAllUsesOfWith(of.to_raw(), with.to_raw()) }
+}
+
+/// Erases `op` (unused) from its block.
+pub fn erase(op: OperationRef) {
+    // SAFETY: `op` is live and owned by its block; nothing refers to it
+    // afterwards (the callers drop their handles).
+    unsafe { mlirOperationDestroy(op.to_raw()) }
+}

@@ -1,0 +1,128 @@
+//! `convert-hydride-x86-to-llvm`: every hydride_x86 op becomes a call of
+//! the LLVM intrinsic clang emits for its intrinsic (`llvm.call_intrinsic`,
+//! from `generated/x86/llvm-calls.json`): operands bitcast to the
+//! intrinsic's parameter types, immediates as constants, and for AVX-512
+//! mask forms a `select` on the mask.
+
+use super::build::{self, Builder};
+use super::raw;
+use super::read;
+use crate::llvm_calls::CallTable;
+use crate::synth::attr::Attr;
+use crate::synth::attr::NewAttr;
+use crate::synth::types::Ty;
+use dialectgen::isa::x86::llvm_call::{CallArg, LlvmCall, Otherwise};
+use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value, ValueLike};
+use melior::Context;
+use num_bigint::BigInt;
+
+pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
+    let ops: Vec<OperationRef> = raw::nested_ops(root)
+        .into_iter()
+        .filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("hydride_x86.")))
+        .collect();
+    let mut ok = true;
+    for op in ops {
+        if let Err(e) = convert(context, op) {
+            raw::emit(&op, false, &e);
+            ok = false;
+        }
+    }
+    ok.then_some(()).ok_or(())
+}
+
+/// A type of the call table (written by `hydride gen`).
+fn table_type(text: &str) -> Result<Ty, String> {
+    Ty::parse(text).ok_or_else(|| format!("the LLVM call table has a type hydride does not model: {text}"))
+}
+
+/// `v` as `ty`, the same number of bits, through `llvm.bitcast`.
+fn cast_to<'c, 'a>(b: &Builder<'c, 'a>, v: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
+    let from = read::ty(v.r#type()).ok_or_else(|| format!("cannot pass a value of type {}", v.r#type()))?;
+    if &from == ty {
+        return Ok(v);
+    }
+    if from.bits() != ty.bits() {
+        return Err(format!("cannot pass {from} as {ty} (different sizes)"));
+    }
+    b.create("llvm.bitcast", &[v], &[], build::mlir_type(b.context, ty))
+}
+
+fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
+    let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
+    let call: &LlvmCall = CallTable::embedded()?.get(&name).ok_or_else(|| {
+        format!("cannot be lowered to LLVM: no LLVM lowering for {name}: clang lowers it to generic LLVM IR, not to one intrinsic")
+    })?;
+    let b = Builder::new(context, op);
+    let mut args = Vec::new();
+    for (arg, ty) in call.args.iter().zip(&call.signature.params) {
+        let ty = table_type(ty)?;
+        match arg {
+            CallArg::Operand(k) => {
+                let v = op.operand(*k).map_err(|e| format!("malformed LLVM call plan: operand {k}: {e}"))?;
+                args.push(cast_to(&b, v, &ty)?);
+            }
+            CallArg::Immediate(attr) => {
+                let value = op
+                    .attribute(attr)
+                    .ok()
+                    .and_then(|a| match read::attr(a) {
+                        Attr::Int(x) => Some(x),
+                        _ => None,
+                    })
+                    .ok_or_else(|| format!("needs the integer attribute '{attr}'"))?;
+                // Sign-extended or truncated to the parameter's width.
+                let w = ty.elem_bits;
+                let m = BigInt::from(1) << w;
+                let mut x = ((value % &m) + &m) % &m;
+                if x >= (&m >> 1) {
+                    x -= &m;
+                }
+                let a = build::attribute(context, &NewAttr::Int { value: x, bits: w });
+                args.push(b.create("llvm.mlir.constant", &[], &[("value", a)], build::mlir_type(context, &ty))?);
+            }
+        }
+    }
+    let result_ty = table_type(&call.signature.result)?;
+    let segments = DenseI32ArrayAttribute::new(context, &[args.len() as i32, 0]).into();
+    let mut result = b.create(
+        "llvm.call_intrinsic",
+        &args,
+        &[
+            ("intrin", StringAttribute::new(context, &call.intrinsic).into()),
+            ("op_bundle_sizes", DenseI32ArrayAttribute::new(context, &[]).into()),
+            ("operandSegmentSizes", segments),
+        ],
+        build::mlir_type(context, &result_ty),
+    )?;
+    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    let op_ty = read::ty(old.r#type()).ok_or("the op's result is not an integer vector")?;
+    if let Some(s) = &call.select {
+        if s.elements * s.elem_width != op_ty.bits() {
+            return Err(format!("mask form over {} of the result's elements is not supported", s.elements));
+        }
+        let lanes = Ty { dims: vec![s.elements], elem_bits: s.elem_width };
+        let mut mask = op.operand(s.mask).map_err(|e| e.to_string())?;
+        let mask_ty = read::ty(mask.r#type()).filter(|t| t.dims.len() == 1 && t.lanes() >= s.elements);
+        let mask_ty =
+            mask_ty.ok_or_else(|| format!("mask {} does not cover {} elements", mask.r#type(), s.elements))?;
+        if mask_ty.lanes() > s.elements {
+            let first: Vec<i32> = (0..s.elements as i32).collect();
+            let t = build::mlir_type(context, &Ty { dims: vec![s.elements], elem_bits: mask_ty.elem_bits });
+            let m = DenseI32ArrayAttribute::new(context, &first).into();
+            mask = b.create("llvm.shufflevector", &[mask, mask], &[("mask", m)], t)?;
+        }
+        let computed = cast_to(&b, result, &lanes)?;
+        let otherwise = match s.otherwise {
+            Otherwise::Zero => b.create("llvm.mlir.zero", &[], &[], build::mlir_type(context, &lanes))?,
+            Otherwise::Operand(k) => cast_to(&b, op.operand(k).map_err(|e| e.to_string())?, &lanes)?,
+        };
+        result = b.create("llvm.select", &[mask, computed, otherwise], &[], build::mlir_type(context, &lanes))?;
+    }
+    let back = cast_to(&b, result, &op_ty)?;
+    raw::replace_all_uses(old, back);
+    raw::erase(op);
+    Ok(())
+}

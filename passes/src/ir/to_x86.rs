@@ -1,0 +1,43 @@
+//! `convert-autollvm-to-x86`: every autollvm op becomes the target op its
+//! variant names (operands permuted, immediates copied), one to one.
+
+use super::build::Builder;
+use super::raw;
+use super::read;
+use crate::variants::VariantTable;
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value, ValueLike};
+use melior::Context;
+
+pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
+    let ops: Vec<OperationRef> = raw::nested_ops(root)
+        .into_iter()
+        .filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("autollvm.")))
+        .collect();
+    for op in ops {
+        convert(context, op).map_err(|e| raw::emit(&op, false, &format!("cannot be lowered to x86: {e}")))?;
+    }
+    Ok(())
+}
+
+fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
+    let table = VariantTable::embedded()?;
+    let target = table.target(&read::instance(&op))?;
+    let operands = target
+        .operands
+        .iter()
+        .map(|k| op.operand(*k).map_err(|e| format!("operand {k}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut attributes = Vec::new();
+    for (name, class_attr) in &target.attributes {
+        if !name.is_empty() {
+            attributes
+                .push((name.as_str(), op.attribute(class_attr).map_err(|_| format!("no attribute {class_attr}"))?));
+        }
+    }
+    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    let new = Builder::new(context, op).create(&target.op, &operands, &attributes, old.r#type())?;
+    raw::replace_all_uses(old, new);
+    raw::erase(op);
+    Ok(())
+}
