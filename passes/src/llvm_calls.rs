@@ -2,24 +2,22 @@
 //! for `convert-hydride-x86-to-llvm` (`crate::ir::to_llvm`).
 
 use dialectgen::isa::x86::llvm_call::LlvmCall;
+use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-/// Calls per target op name (`hydride_x86.mm512_dpbusd_epi32`).
+/// Calls per target op name (`hydride_x86.mm512_dpbusd_epi32`), each read
+/// from its JSON text the first time it is asked for.
 pub struct CallTable {
-    calls: HashMap<String, LlvmCall>,
+    calls: HashMap<String, (Box<RawValue>, OnceLock<Option<LlvmCall>>)>,
 }
 
 impl CallTable {
     pub fn parse(json: &str) -> Result<CallTable, String> {
-        let mut raw: HashMap<String, serde_json::Value> =
+        let raw: HashMap<String, Box<RawValue>> =
             serde_json::from_str(json).map_err(|e| format!("LLVM call table: {e}"))?;
-        raw.remove("_generated_by");
-        let calls = raw
-            .into_iter()
-            .map(|(op, v)| serde_json::from_value(v).map(|c| (op, c)))
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("LLVM call table: {e}"))?;
+        let calls =
+            raw.into_iter().filter(|(op, _)| !op.starts_with('_')).map(|(op, v)| (op, (v, OnceLock::new()))).collect();
         Ok(CallTable { calls })
     }
 
@@ -32,8 +30,10 @@ impl CallTable {
             .map_err(Clone::clone)
     }
 
+    /// The call of `op`; `None` if it has none (or its entry does not read).
     pub fn get(&self, op: &str) -> Option<&LlvmCall> {
-        self.calls.get(op)
+        let (raw, parsed) = self.calls.get(op)?;
+        parsed.get_or_init(|| serde_json::from_str(raw.get()).ok()).as_ref()
     }
 
     pub fn len(&self) -> usize {

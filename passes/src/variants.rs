@@ -8,6 +8,7 @@
 //! generator wrote: one per instruction an op stands for.
 
 use dialectgen::design::{Allowed, TargetOp, Variant};
+use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -29,9 +30,11 @@ impl OpInstance {
     }
 }
 
-/// Variants per full op name (`autollvm.add_epi`).
+/// Variants per full op name (`autollvm.add_epi`). Each op's list is read
+/// from its JSON text the first time it is asked for: a process reads only
+/// the ops it meets.
 pub struct VariantTable {
-    ops: HashMap<String, Vec<Variant>>,
+    ops: HashMap<String, (Box<RawValue>, OnceLock<Vec<Variant>>)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -42,14 +45,12 @@ pub enum TableError {
 
 impl VariantTable {
     pub fn parse(text: &str) -> Result<VariantTable, TableError> {
-        let map: serde_json::Map<String, serde_json::Value> = serde_json::from_str(text)?;
-        let mut ops = HashMap::new();
-        for (name, value) in map {
-            if name.starts_with('_') {
-                continue;
-            }
-            ops.insert(name, serde_json::from_value(value)?);
-        }
+        let map: HashMap<String, Box<RawValue>> = serde_json::from_str(text)?;
+        let ops = map
+            .into_iter()
+            .filter(|(name, _)| !name.starts_with('_'))
+            .map(|(n, v)| (n, (v, OnceLock::new())))
+            .collect();
         Ok(VariantTable { ops })
     }
 
@@ -75,12 +76,21 @@ impl VariantTable {
 
     /// Every variant of the op named `name`.
     pub fn variants(&self, name: &str) -> &[Variant] {
-        self.ops.get(name).map(Vec::as_slice).unwrap_or_default()
+        self.ops.get(name).map(|(raw, parsed)| Self::read(raw, parsed).as_slice()).unwrap_or_default()
+    }
+
+    /// An op's variants, read on first use (an entry that does not read has none).
+    fn read<'t>(raw: &RawValue, parsed: &'t OnceLock<Vec<Variant>>) -> &'t Vec<Variant> {
+        parsed.get_or_init(|| serde_json::from_str(raw.get()).unwrap_or_default())
     }
 
     /// The variant `op` is an instance of.
     pub fn find(&self, op: &OpInstance) -> Result<&Variant, String> {
         let variants = self.ops.get(&op.name).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;
+        let variants = Self::read(&variants.0, &variants.1);
+        if variants.is_empty() {
+            return Err(format!("the variant table's entry for `{}` does not read; rebuild the plugin", op.name));
+        }
         if op.regions != 0 {
             return Err(format!("takes no regions, has {}", op.regions));
         }

@@ -79,6 +79,35 @@ impl Target {
     }
 }
 
+/// The class database (`generated/x86/class-database.json`).
+#[derive(serde::Deserialize)]
+struct Database {
+    classes: Vec<SimilarityClass>,
+}
+
+/// Each member's lowering cost, class by class, from the same file.
+#[derive(serde::Deserialize)]
+struct Costs {
+    classes: Vec<ClassCosts>,
+}
+
+#[derive(serde::Deserialize)]
+struct ClassCosts {
+    members: Vec<MemberCost>,
+}
+
+#[derive(serde::Deserialize)]
+struct MemberCost {
+    #[serde(default)]
+    lowering: Option<LoweringCost>,
+}
+
+#[derive(serde::Deserialize)]
+struct LoweringCost {
+    #[serde(default)]
+    cost: Option<u64>,
+}
+
 /// What the database holds for synthesis.
 pub struct Grammar {
     pub candidates: Vec<Candidate>,
@@ -97,15 +126,17 @@ impl Grammar {
     }
 
     pub fn load(database: &str, variants: &VariantTable, calls: &CallTable) -> Result<Grammar, String> {
-        let db: serde_json::Value =
-            serde_json::from_str(database).map_err(|e| format!("the class database is not valid JSON: {e}"))?;
-        let classes = db["classes"].as_array().ok_or("the class database has no classes")?;
+        // Read straight into the types (no JSON value tree): milliseconds.
+        let bad = |e: serde_json::Error| format!("the class database does not load: {e}");
+        let db: Database = serde_json::from_str(database).map_err(bad)?;
+        let costs: Costs = serde_json::from_str(database).map_err(bad)?;
+        if costs.classes.len() != db.classes.len() {
+            return Err("the class database's classes and costs disagree".into());
+        }
         let mut candidates = Vec::new();
-        for raw in classes {
-            let class: SimilarityClass =
-                serde_json::from_value(raw.clone()).map_err(|e| format!("class database entry: {e}"))?;
+        for (class, class_costs) in db.classes.iter().zip(&costs.classes) {
             let class_op = format!("autollvm.{}", class.name);
-            for (m, raw_member) in class.members.iter().zip(raw["members"].as_array().into_iter().flatten()) {
+            for (m, member_cost) in class.members.iter().zip(&class_costs.members) {
                 let target = format!("hydride_x86.{}", dialectgen::design::build::op_name(&m.intrinsic));
                 let Some(call) = calls.get(&target).filter(|_| m.masking == Masking::None) else { continue };
                 let Some(variant) =
@@ -113,7 +144,7 @@ impl Grammar {
                 else {
                     continue;
                 };
-                let semantics = member_semantics(&class, m);
+                let semantics = member_semantics(class, m);
                 let mut fixed_attributes = Vec::new();
                 let mut ranges = Vec::new();
                 for (name, allowed) in &variant.attributes {
@@ -151,7 +182,7 @@ impl Grammar {
                     sizes.extend([0, 0]);
                     fixed_attributes.push(("operandSegmentSizes".into(), NewAttr::I32s(sizes)));
                 }
-                let cost = raw_member["lowering"]["cost"].as_u64().unwrap_or(1) as usize;
+                let cost = member_cost.lowering.as_ref().and_then(|l| l.cost).unwrap_or(1) as usize;
                 candidates.push(Candidate {
                     class_op: class_op.clone(),
                     intrinsic: m.intrinsic.clone(),
