@@ -1,6 +1,7 @@
 //! hydride's offline generator: vendor ISA pseudocode → formal bitvector
 //! semantics → validation against real hardware → dialect design.
 
+pub mod changes;
 pub mod classify;
 pub mod design;
 pub mod eval;

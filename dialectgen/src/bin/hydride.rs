@@ -162,6 +162,17 @@ enum Command {
         #[arg(long)]
         fresh: bool,
     },
+    /// Summarize what changed between two generated trees (as `scripts/regen`
+    /// does after regenerating): instructions added, removed or with changed
+    /// semantics per ISA, classes split or merged, ops added, removed or renamed.
+    Changes {
+        /// The generated tree before (e.g. the committed `generated/`).
+        #[arg(long)]
+        old: PathBuf,
+        /// The generated tree after.
+        #[arg(long, default_value = "generated")]
+        new: PathBuf,
+    },
     /// Print what this machine executes as hydride sees it: CPU model,
     /// features in use (less HYDRIDE_WITHHOLD_FEATURES), compiler flags for
     /// code that runs here, and the x86 target `native` means.
@@ -392,6 +403,11 @@ fn main() -> Result<()> {
         }
         Command::Record { isa: Isa::Arm, .. } => {
             bail!("ARM is validated under qemu-aarch64 on every host; it needs no record (run `hydride isa arm --validate`)")
+        }
+        Command::Changes { old, new } => {
+            use dialectgen::changes::{Changes, Snapshot};
+            let changes = Changes::between(&Snapshot::read(&old)?, &Snapshot::read(&new)?);
+            print!("{changes}");
         }
         Command::Host { json } => {
             let host = Host::get();
