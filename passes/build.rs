@@ -12,10 +12,27 @@ use std::fmt::Write as _;
 fn main() {
     let prefix = std::env::var("MLIR_SYS_220_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-22".into());
     println!("cargo:rerun-if-env-changed=MLIR_SYS_220_PREFIX");
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    // autollvm is compiled from its ODS: mlir-tblgen's C++ for it, into OUT_DIR.
+    let td = "../generated/autollvm.td";
+    println!("cargo:rerun-if-changed={td}");
+    for (generator, file) in [
+        ("-gen-dialect-decls", "autollvm_dialect.h.inc"),
+        ("-gen-dialect-defs", "autollvm_dialect.cpp.inc"),
+        ("-gen-op-decls", "autollvm_ops.h.inc"),
+        ("-gen-op-defs", "autollvm_ops.cpp.inc"),
+    ] {
+        let status = std::process::Command::new(format!("{prefix}/bin/mlir-tblgen"))
+            .args([generator, "-I", &format!("{prefix}/include"), td, "-o", &format!("{out}/{file}")])
+            .status()
+            .unwrap_or_else(|e| panic!("cannot run {prefix}/bin/mlir-tblgen (install mlir-22-tools): {e}"));
+        assert!(status.success(), "mlir-tblgen {generator} rejects {td}");
+    }
     cc::Build::new()
         .cpp(true)
-        .file("cpp/shim.cpp")
+        .files(["cpp/shim.cpp", "cpp/autollvm.cpp"])
         .include(format!("{prefix}/include"))
+        .include(&out)
         .flag("-std=c++17")
         .flag("-fno-rtti")
         .flag("-Wno-unused-parameter")
@@ -23,7 +40,6 @@ fn main() {
         .compile("hydride_shim");
     println!("cargo:rerun-if-changed=cpp");
 
-    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let lib = format!("{prefix}/lib");
     let mut archives: Vec<String> = std::fs::read_dir(&lib)
         .unwrap_or_else(|e| panic!("cannot list {lib}: {e}"))

@@ -65,7 +65,19 @@ pub fn write(path: &Path, text: &str) -> Result<(), GenError> {
     std::fs::write(path, text).map_err(wrap)
 }
 
+/// The header's words for what produced a file: the command and the vendor
+/// data's fingerprint (see [`crate::vendor_hash`]), in place of [`GENERATED_BY`].
+pub fn provenance(vendor_hash: &str) -> String {
+    format!("scripts/regen (hydride gen), vendor data sha256:{vendor_hash}")
+}
+
 pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary, GenError> {
+    let names: Vec<&str> = registry().iter().map(|isa| isa.name()).collect();
+    let hash = crate::vendor_hash::vendor_data_hash(&opts.isa_data, &names)
+        .map_err(|source| GenError::Write { path: opts.isa_data.display().to_string(), source })?;
+    let header = provenance(&hash);
+    // Every file's header names the command and the vendor data it came from.
+    let write = |path: &Path, text: &str| write(path, &text.replace(GENERATED_BY, &header));
     let mut isas = Vec::new();
     for isa in registry() {
         let out = isa.generate(opts, progress)?;
@@ -96,12 +108,12 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         )?;
         write(
             &opts.out.join(name).join(format!("{}.td", o.dialect.name)),
-            &render_value(&ods_template, &ods::ods_dialect(&o.dialect))?,
+            &render_value(&ods_template, &ods::ods_dialect(&o.dialect, Some(&lowering_table(&o.files))))?,
         )?;
         if o.feeds_autollvm {
             let autollvm = build::autollvm_dialect(&o.dialect.name, &o.classes, &o.semantics, GENERATED_BY);
             write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
-            write(&opts.out.join("autollvm.td"), &render_value(&ods_template, &ods::ods_dialect(&autollvm))?)?;
+            write(&opts.out.join("autollvm.td"), &render_value(&ods_template, &ods::ods_dialect(&autollvm, None))?)?;
             let one_to_one = opts.lit_dir.join("Lower").join(name).join(format!("autollvm-to-{name}.mlir"));
             write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
             autollvm_ops = autollvm.ops.len();
@@ -115,6 +127,17 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         write(&path, &render(&opts.templates.join("roundtrip.mlir.tera"), design)?)?;
     }
     Ok(GenSummary { isas, autollvm_ops })
+}
+
+/// The LLVM intrinsics of an ISA's ops, from the lowering table among its
+/// generated files (empty if it has none).
+fn lowering_table(files: &[(String, String)]) -> ods::LlvmIntrinsics {
+    const TABLES: [&str; 3] = ["llvm-calls.json", "llvm-lowerings.json", "llvm-intrinsics.json"];
+    files
+        .iter()
+        .filter(|(rel, _)| TABLES.iter().any(|t| rel.ends_with(t)))
+        .flat_map(|(_, text)| ods::llvm_intrinsics(text))
+        .collect()
 }
 
 /// `{"_generated_by": …, "key": value, …}`, one entry per line.

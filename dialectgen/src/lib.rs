@@ -10,3 +10,4 @@ pub mod isa;
 pub mod llvm_ir;
 pub mod sema;
 pub mod validate;
+pub mod vendor_hash;

@@ -1,7 +1,5 @@
-// What MLIR's C API cannot do (the rest is Rust on melior, src/ffi.rs): load
-// the generated dialects on first use with Rust's variant check as verifier,
-// register the passes with their options, emit remarks, read a combining
-// kind, make a 128-bit integer attribute, and run hydride-opt.
+// What MLIR's C API cannot do (the rest is Rust on melior, src/ffi.rs): register the dialects and passes (with
+// options), the target dialects' verifier hook, remarks, combining kinds, 128-bit attributes, hydride-opt.
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Support.h"
 #include "mlir/Dialect/IRDL/IR/IRDL.h"
@@ -18,52 +16,42 @@
 extern "C" {
 struct HydrideDialect { MlirStringRef name, irdl; };
 struct HydrideLowerOptions { MlirStringRef target, cacheDir; bool remarks; unsigned proofMs, windowMs, maxOps, twoStep; };
-bool hydride_verify_op(MlirOperation op);
 bool hydride_lower_to_autollvm(MlirOperation root, const HydrideLowerOptions *options);
 bool hydride_autollvm_to_x86(MlirOperation root);
 bool hydride_x86_to_llvm(MlirOperation root);
+void hydride_insert_autollvm(mlir::DialectRegistry *registry); // compiled from ODS (autollvm.cpp)
 }
+namespace hydride { mlir::LogicalResult verifyVariant(mlir::Operation *op); } // autollvm.cpp
+static llvm::ArrayRef<HydrideDialect> dialects; // the target dialects, IRDL
 
-static llvm::ArrayRef<HydrideDialect> dialects;
-
-// A generated dialect is parsed from its IRDL when first asked for (by the
-// parser or a pass), not when the plugin loads. Every op of an extensible
-// dialect is a DynamicOpDefinition; IRDL checks operands and attributes one
-// by one, Rust whether they fit together (as the region verifier, after IRDL's).
+// A target dialect is parsed from its IRDL (checked in CI, not here) when first asked for, by the parser or a pass.
+// Its ops are DynamicOpDefinitions: IRDL checks each operand and attribute, Rust whether they fit together.
 static void insertDialect(mlir::DialectRegistry &registry, const HydrideDialect &d) {
   registry.insert(mlir::TypeID::get<void>(), unwrap(d.name), [d](mlir::MLIRContext *ctx) -> mlir::Dialect * {
     ctx->loadDialect<mlir::irdl::IRDLDialect>();
-    auto module = mlir::parseSourceString<mlir::ModuleOp>(unwrap(d.irdl), ctx);
+    auto module = mlir::parseSourceString<mlir::ModuleOp>(unwrap(d.irdl), mlir::ParserConfig(ctx, false));
     if (!module || mlir::failed(mlir::irdl::loadDialects(*module)))
       llvm::report_fatal_error("hydride: an embedded dialect definition does not load");
     for (mlir::RegisteredOperationName name : ctx->getRegisteredOperations())
       if (name.getDialectNamespace() == unwrap(d.name)) {
         auto *impl = static_cast<mlir::OperationName::Impl *>(const_cast<void *>(name.getAsOpaquePointer()));
-        static_cast<mlir::DynamicOpDefinition *>(impl)->setVerifyRegionFn(
-            [](mlir::Operation *op) { return mlir::success(hydride_verify_op(wrap(op))); });
+        static_cast<mlir::DynamicOpDefinition *>(impl)->setVerifyRegionFn(hydride::verifyVariant);
       }
     return ctx->getLoadedDialect(unwrap(d.name));
   });
 }
-
-extern "C" void hydride_register_dialects(void *registry, const HydrideDialect *all, size_t count) {
+extern "C" void hydride_register_dialects(mlir::DialectRegistry *registry, const HydrideDialect *all, size_t count) {
   dialects = llvm::ArrayRef(all, count);
-  for (const HydrideDialect &d : dialects)
-    insertDialect(*static_cast<mlir::DialectRegistry *>(registry), d);
+  hydride_insert_autollvm(registry);
+  for (const HydrideDialect &d : dialects) insertDialect(*registry, d);
 }
-
 extern "C" void hydride_emit(MlirOperation op, bool remark, MlirStringRef text) {
-  if (remark)
-    unwrap(op)->emitRemark() << unwrap(text);
-  else
-    unwrap(op)->emitOpError() << unwrap(text);
+  (remark ? unwrap(op)->emitRemark() : unwrap(op)->emitOpError()) << unwrap(text);
 }
-
 extern "C" MlirStringRef hydride_combining_kind(MlirAttribute attr) {
   auto kind = llvm::dyn_cast<mlir::vector::CombiningKindAttr>(unwrap(attr));
   return kind ? wrap(mlir::vector::stringifyCombiningKind(kind.getValue())) : MlirStringRef{nullptr, 0};
 }
-
 extern "C" MlirAttribute hydride_int_attr(MlirType type, uint64_t low, uint64_t high) { // up to 128 bits
   uint64_t words[] = {low, high};
   return wrap(mlir::IntegerAttr::get(unwrap(type), llvm::APInt(unwrap(type).getIntOrFloatBitWidth(), words)));
@@ -78,35 +66,28 @@ template <typename Self> struct Forward : mlir::PassWrapper<Self, mlir::Operatio
   llvm::StringRef getDescription() const final { return Self::description; }
   void getDependentDialects(mlir::DialectRegistry &registry) const final {
     registry.insert<mlir::arith::ArithDialect, mlir::vector::VectorDialect>();
-    if (llvm::StringRef(Self::output) == "llvm")
-      registry.insert<mlir::LLVM::LLVMDialect>();
-    for (const HydrideDialect &d : dialects)
-      if (unwrap(d.name) == Self::output)
-        insertDialect(registry, d);
+    llvm::StringRef output = Self::output;
+    if (output == "llvm") registry.insert<mlir::LLVM::LLVMDialect>();
+    if (output == "autollvm") hydride_insert_autollvm(&registry);
+    for (const HydrideDialect &d : dialects) if (unwrap(d.name) == output) insertDialect(registry, d);
   }
   void runOnOperation() final {
-    if (!static_cast<Self *>(this)->run(wrap(this->getOperation())))
-      this->signalPassFailure();
+    if (!static_cast<Self *>(this)->run(wrap(this->getOperation()))) this->signalPassFailure();
   }
 };
-
-#define HYDRIDE_PASS(Name, Arg, Output, Description)                                                                \
-  struct Name : Forward<Name> {                                                                                    \
-    MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Name)                                                             \
+#define HYDRIDE_PASS(Name, Arg, Output, Description) struct Name : Forward<Name> { MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(Name) \
     static constexpr const char *argument = Arg, *output = Output, *description = Description;
 
 HYDRIDE_PASS(LowerToAutollvm, "lower-to-autollvm", "autollvm", "Replace arith/vector dataflow by autollvm class ops found by synthesis and proved equal by Z3")
-  Option<std::string> target{*this, "target", llvm::cl::desc("Target instruction set: native (what this host executes, "
-      "less HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86) or x86-avx2 (SSE2 to AVX2)"), llvm::cl::init("native")};
+  Option<std::string> target{*this, "target", llvm::cl::desc("Target instruction set: native (what this host executes, less "
+      "HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86) or x86-avx2 (SSE2 to AVX2)"), llvm::cl::init("native")};
   Option<bool> remarks{*this, "remarks", llvm::cl::desc("Emit a remark for every window left unchanged, saying why")};
   Option<std::string> cacheDir{*this, "cache-dir", llvm::cl::desc("Synthesis memo directory (default: $HYDRIDE_CACHE_DIR, else ~/.cache/hydride)")};
   Option<unsigned> proofMs{*this, "proof-ms", llvm::cl::desc("Z3 budget per proof, in ms"), llvm::cl::init(20000)};
   Option<unsigned> windowMs{*this, "window-ms", llvm::cl::desc("Wall-clock limit per window, in ms (a window out of time is left unchanged, not memoized)"), llvm::cl::init(60000)};
   Option<unsigned> maxOps{*this, "max-ops", llvm::cl::desc("Largest window, in ops"), llvm::cl::init(16)};
-  Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an "
-      "intermediate value screened per window (0: one instruction only)"), llvm::cl::init(20000)};
-  LowerToAutollvm() = default;
-  LowerToAutollvm(const LowerToAutollvm &other) : Forward(other) {}
+  Option<unsigned> twoStep{*this, "two-step-budget", llvm::cl::desc("Pairings of a second instruction with an intermediate value screened per window (0: one instruction only)"), llvm::cl::init(20000)};
+  LowerToAutollvm() = default; LowerToAutollvm(const LowerToAutollvm &other) : Forward(other) {}
   bool run(MlirOperation root) {
     std::string t = target, dir = cacheDir;
     HydrideLowerOptions o{wrap(llvm::StringRef(t)), wrap(llvm::StringRef(dir)), remarks, proofMs, windowMs, maxOps, twoStep};
@@ -119,7 +100,6 @@ HYDRIDE_PASS(AutollvmToX86, "convert-autollvm-to-x86", "hydride_x86", "Replace e
 HYDRIDE_PASS(X86ToLLVM, "convert-hydride-x86-to-llvm", "llvm", "Replace each hydride_x86 op by a call of its LLVM intrinsic (and a select for mask forms)")
   bool run(MlirOperation root) { return hydride_x86_to_llvm(root); }
 };
-
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
   Option<std::string> target{*this, "target", llvm::cl::desc("lower-to-autollvm's target"), llvm::cl::init("native")};
 };
@@ -130,20 +110,18 @@ extern "C" void hydride_register_passes(const HydrideDialect *all, size_t count)
   mlir::PassRegistration<LowerToAutollvm>();
   mlir::PassRegistration<AutollvmToX86>();
   mlir::PassRegistration<X86ToLLVM>();
-  mlir::PassPipelineRegistration<PipelineOptions>(
-      "hydride-x86-to-llvm", "lower-to-autollvm{target=…}, convert-autollvm-to-x86, convert-hydride-x86-to-llvm, "
-      "then the upstream vector/arith/ub/func conversions to the LLVM dialect",
+  mlir::PassPipelineRegistration<PipelineOptions>("hydride-x86-to-llvm", "lower-to-autollvm{target=…}, convert-autollvm-to-x86, "
+      "convert-hydride-x86-to-llvm, then the upstream vector/arith/ub/func conversions to the LLVM dialect",
       [](mlir::OpPassManager &pm, const PipelineOptions &o) {
-        (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + o.target + "},convert-autollvm-to-x86,"
-            "convert-hydride-x86-to-llvm,func.func(lower-vector-multi-reduction),convert-vector-to-llvm,"
-            "convert-arith-to-llvm,convert-ub-to-llvm,convert-func-to-llvm,reconcile-unrealized-casts", pm);
+        (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + o.target + "},convert-autollvm-to-x86,convert-hydride-x86-to-llvm,"
+            "func.func(lower-vector-multi-reduction),convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
+            "convert-func-to-llvm,reconcile-unrealized-casts", pm);
       });
 }
 
 extern "C" int hydride_opt_main(int argc, char **argv, const HydrideDialect *all, size_t count) {
   mlir::DialectRegistry registry;
-  mlir::registerAllDialects(registry);
-  mlir::registerAllPasses();
+  mlir::registerAllDialects(registry); mlir::registerAllPasses();
   hydride_register_passes(all, count);
   hydride_register_dialects(&registry, all, count);
   return mlir::asMainReturnCode(mlir::MlirOptMain(argc, argv, "hydride optimizer driver\n", registry));

@@ -9,12 +9,12 @@ use std::sync::OnceLock;
 /// Calls per target op name (`hydride_x86.mm512_dpbusd_epi32`), each read
 /// from its JSON text the first time it is asked for.
 pub struct CallTable {
-    calls: HashMap<String, (Box<RawValue>, OnceLock<Option<LlvmCall>>)>,
+    calls: HashMap<&'static str, (&'static RawValue, OnceLock<Option<LlvmCall>>)>,
 }
 
 impl CallTable {
-    pub fn parse(json: &str) -> Result<CallTable, String> {
-        let raw: HashMap<String, Box<RawValue>> =
+    pub fn parse(json: &'static str) -> Result<CallTable, String> {
+        let raw: HashMap<&'static str, &'static RawValue> =
             serde_json::from_str(json).map_err(|e| format!("LLVM call table: {e}"))?;
         let calls =
             raw.into_iter().filter(|(op, _)| !op.starts_with('_')).map(|(op, v)| (op, (v, OnceLock::new()))).collect();

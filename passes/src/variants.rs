@@ -34,7 +34,7 @@ impl OpInstance {
 /// from its JSON text the first time it is asked for: a process reads only
 /// the ops it meets.
 pub struct VariantTable {
-    ops: HashMap<String, (Box<RawValue>, OnceLock<Vec<Variant>>)>,
+    ops: HashMap<&'static str, (&'static RawValue, OnceLock<Vec<Variant>>)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -44,8 +44,9 @@ pub enum TableError {
 }
 
 impl VariantTable {
-    pub fn parse(text: &str) -> Result<VariantTable, TableError> {
-        let map: HashMap<String, Box<RawValue>> = serde_json::from_str(text)?;
+    pub fn parse(text: &'static str) -> Result<VariantTable, TableError> {
+        // Borrowed from the text: no entry is copied until it is read.
+        let map: HashMap<&'static str, &'static RawValue> = serde_json::from_str(text)?;
         let ops = map
             .into_iter()
             .filter(|(name, _)| !name.starts_with('_'))
@@ -86,7 +87,7 @@ impl VariantTable {
 
     /// The variant `op` is an instance of.
     pub fn find(&self, op: &OpInstance) -> Result<&Variant, String> {
-        let variants = self.ops.get(&op.name).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;
+        let variants = self.ops.get(op.name.as_str()).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;
         let variants = Self::read(&variants.0, &variants.1);
         if variants.is_empty() {
             return Err(format!("the variant table's entry for `{}` does not read; rebuild the plugin", op.name));

@@ -7,6 +7,38 @@
 
 use super::{AttrDesign, DialectDesign, OpDesign, ValueDesign};
 use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The LLVM intrinsics each target op becomes, by full op name
+/// (`hydride_x86.mm512_dpbusd_epi32`), as the ISA's lowering table gives them.
+pub type LlvmIntrinsics = BTreeMap<String, Vec<String>>;
+
+/// The intrinsics of a lowering table `hydride gen` writes
+/// (`x86/llvm-calls.json`, `arm/llvm-lowerings.json`,
+/// `hvx/llvm-intrinsics.json`): per op, a name, an object with `intrinsic`,
+/// or an object with a list `llvm_intrinsics`.
+pub fn llvm_intrinsics(table: &str) -> LlvmIntrinsics {
+    let Ok(serde_json::Value::Object(map)) = serde_json::from_str::<serde_json::Value>(table) else {
+        return LlvmIntrinsics::new();
+    };
+    map.into_iter()
+        .filter(|(op, _)| !op.starts_with('_'))
+        .filter_map(|(op, v)| {
+            let names: Vec<String> = match &v {
+                serde_json::Value::String(s) => vec![s.clone()],
+                serde_json::Value::Object(o) => match (o.get("intrinsic"), o.get("llvm_intrinsics")) {
+                    (Some(serde_json::Value::String(s)), _) => vec![s.clone()],
+                    (_, Some(serde_json::Value::Array(xs))) => {
+                        xs.iter().filter_map(|x| x.as_str().map(String::from)).collect()
+                    }
+                    _ => vec![],
+                },
+                _ => vec![],
+            };
+            (!names.is_empty()).then_some((op, names))
+        })
+        .collect()
+}
 
 /// A dialect as the ODS template writes it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -36,10 +68,14 @@ pub struct OdsOp {
     /// Traits beyond `Pure` (operand segment sizes where several operands
     /// are optional).
     pub traits: Vec<String>,
+    /// The LLVM intrinsics the op becomes (target ops with a lowering table entry).
+    pub llvm_intrinsics: Vec<String>,
 }
 
-/// The ODS form of `design`.
-pub fn ods_dialect(design: &DialectDesign) -> OdsDialect {
+/// The ODS form of `design`; target ops declare the LLVM intrinsics
+/// `intrinsics` gives them (`None` for a dialect that does not lower to LLVM
+/// directly, as autollvm).
+pub fn ods_dialect(design: &DialectDesign, intrinsics: Option<&LlvmIntrinsics>) -> OdsDialect {
     let prefix: String = design
         .name
         .split('_')
@@ -55,11 +91,32 @@ pub fn ods_dialect(design: &DialectDesign) -> OdsDialect {
         cpp_namespace: format!("::{namespace}"),
         summary: escape(&design.summary),
         generated_by: design.generated_by.clone(),
-        ops: design.ops.iter().map(|op| ods_op(&prefix, op)).collect(),
+        ops: design
+            .ops
+            .iter()
+            .map(|op| {
+                let lowered =
+                    intrinsics.map(|i| i.get(&format!("{}.{}", design.name, op.name)).cloned().unwrap_or_default());
+                ods_op(&prefix, op, lowered)
+            })
+            .collect(),
     }
 }
 
-fn ods_op(prefix: &str, op: &OpDesign) -> OdsOp {
+fn ods_op(prefix: &str, op: &OpDesign, intrinsics: Option<Vec<String>>) -> OdsOp {
+    let mut lines = op.description.clone();
+    match intrinsics.as_deref() {
+        None => {}
+        Some([]) => lines.push("No single LLVM intrinsic: clang lowers it to generic LLVM IR.".into()),
+        Some(names) => {
+            let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+            lines.push(format!(
+                "Becomes the LLVM intrinsic{} {}.",
+                if names.len() > 1 { "s" } else { "" },
+                names.join(", ")
+            ));
+        }
+    }
     let mut arguments: Vec<String> =
         op.operands.iter().map(|v| format!("{}:${}", value_constraint(v), v.name)).collect();
     arguments.extend(op.attributes.iter().map(|a| format!("{}:${}", attribute_constraint(a), a.name)));
@@ -67,7 +124,7 @@ fn ods_op(prefix: &str, op: &OpDesign) -> OdsOp {
         record: format!("{prefix}_{}Op", op.name),
         mnemonic: op.name.clone(),
         summary: escape(&op.summary),
-        description: description(&op.description).replace("}]", "} ]"),
+        description: description(&lines).replace("}]", "} ]"),
         arguments,
         result: format!("{}:${}", value_constraint(&op.result), op.result.name),
         traits: if op.operands.iter().filter(|v| v.optional).count() > 1 {
@@ -75,6 +132,7 @@ fn ods_op(prefix: &str, op: &OpDesign) -> OdsOp {
         } else {
             vec![]
         },
+        llvm_intrinsics: intrinsics.unwrap_or_default(),
     }
 }
 

@@ -2,7 +2,7 @@
 
 // A parameter value no member of the class implements.
 func.func @bad_parameter() -> vector<4xi64> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{attribute 'result_width' failed to satisfy constraint: arbitrary integer attribute one of 128, 256, 512}}
   %0 = "autollvm.setzero_si"() { result_width = 320 : i32, result_elem_width = 256 : i32 } : () -> vector<4xi64>
   return %0 : vector<4xi64>
 }
@@ -11,7 +11,7 @@ func.func @bad_parameter() -> vector<4xi64> {
 
 // A result type no member produces.
 func.func @bad_type() -> vector<3xi64> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{result #0 must be vector of 32-bit signless integer values of length 16 or}}
   %0 = "autollvm.setzero_si"() { result_width = 256 : i32, result_elem_width = 256 : i32 } : () -> vector<3xi64>
   return %0 : vector<3xi64>
 }
@@ -20,7 +20,7 @@ func.func @bad_type() -> vector<3xi64> {
 
 // A missing parameter.
 func.func @missing_parameter() -> vector<4xi64> {
-  // expected-error @+1 {{attribute "result_elem_width" is expected but not provided}}
+  // expected-error @+1 {{requires attribute 'result_elem_width'}}
   %0 = "autollvm.setzero_si"() { result_width = 256 : i32 } : () -> vector<4xi64>
   return %0 : vector<4xi64>
 }

@@ -6,8 +6,8 @@ use super::attr::NewAttr;
 use super::types::Ty;
 use crate::llvm_calls::CallTable;
 use crate::variants::VariantTable;
-use dialectgen::classify::engine::{member_semantics, SimilarityClass};
-use dialectgen::classify::mask::Masking;
+use dialectgen::classify::engine::{member_semantics, ClassMember, ClassParam, SimilarityClass};
+use dialectgen::classify::mask::{MaskShape, Masking};
 use dialectgen::design::Allowed;
 use dialectgen::isa::x86::host::x86_target_allows;
 use dialectgen::sema::ir::{ArgKind, Semantics};
@@ -79,25 +79,31 @@ impl Target {
     }
 }
 
-/// The class database (`generated/x86/class-database.json`).
+/// The class database (`generated/x86/class-database.json`), read in one
+/// pass straight into these types: a class, and each member with its cost.
 #[derive(serde::Deserialize)]
 struct Database {
-    classes: Vec<SimilarityClass>,
-}
-
-/// Each member's lowering cost, class by class, from the same file.
-#[derive(serde::Deserialize)]
-struct Costs {
-    classes: Vec<ClassCosts>,
+    classes: Vec<DbClass>,
 }
 
 #[derive(serde::Deserialize)]
-struct ClassCosts {
-    members: Vec<MemberCost>,
+struct DbClass {
+    name: String,
+    template: Semantics,
+    params: Vec<ClassParam>,
+    maskings: Vec<Masking>,
+    members: Vec<DbMember>,
 }
 
 #[derive(serde::Deserialize)]
-struct MemberCost {
+struct DbMember {
+    intrinsic: String,
+    arg_order: Vec<usize>,
+    masking: Masking,
+    #[serde(default)]
+    mask: Option<MaskShape>,
+    values: Vec<num_bigint::BigInt>,
+    signature: Vec<u32>,
     #[serde(default)]
     lowering: Option<LoweringCost>,
 }
@@ -106,6 +112,36 @@ struct MemberCost {
 struct LoweringCost {
     #[serde(default)]
     cost: Option<u64>,
+}
+
+impl DbClass {
+    /// The class, and each member's cost (machine instructions; 1 if unknown).
+    fn split(self) -> (SimilarityClass, Vec<usize>) {
+        let costs =
+            self.members.iter().map(|m| m.lowering.as_ref().and_then(|l| l.cost).unwrap_or(1) as usize).collect();
+        let members = self
+            .members
+            .into_iter()
+            .map(|m| ClassMember {
+                intrinsic: m.intrinsic,
+                arg_order: m.arg_order,
+                masking: m.masking,
+                mask: m.mask,
+                values: m.values,
+                signature: m.signature,
+            })
+            .collect();
+        (
+            SimilarityClass {
+                name: self.name,
+                template: self.template,
+                params: self.params,
+                maskings: self.maskings,
+                members,
+            },
+            costs,
+        )
+    }
 }
 
 /// What the database holds for synthesis.
@@ -129,14 +165,11 @@ impl Grammar {
         // Read straight into the types (no JSON value tree): milliseconds.
         let bad = |e: serde_json::Error| format!("the class database does not load: {e}");
         let db: Database = serde_json::from_str(database).map_err(bad)?;
-        let costs: Costs = serde_json::from_str(database).map_err(bad)?;
-        if costs.classes.len() != db.classes.len() {
-            return Err("the class database's classes and costs disagree".into());
-        }
         let mut candidates = Vec::new();
-        for (class, class_costs) in db.classes.iter().zip(&costs.classes) {
+        for (class, costs) in db.classes.into_iter().map(DbClass::split) {
+            let class = &class;
             let class_op = format!("autollvm.{}", class.name);
-            for (m, member_cost) in class.members.iter().zip(&class_costs.members) {
+            for (m, cost) in class.members.iter().zip(costs) {
                 let target = format!("hydride_x86.{}", dialectgen::design::build::op_name(&m.intrinsic));
                 let Some(call) = calls.get(&target).filter(|_| m.masking == Masking::None) else { continue };
                 let Some(variant) =
@@ -182,7 +215,6 @@ impl Grammar {
                     sizes.extend([0, 0]);
                     fixed_attributes.push(("operandSegmentSizes".into(), NewAttr::I32s(sizes)));
                 }
-                let cost = member_cost.lowering.as_ref().and_then(|l| l.cost).unwrap_or(1) as usize;
                 candidates.push(Candidate {
                     class_op: class_op.clone(),
                     intrinsic: m.intrinsic.clone(),
