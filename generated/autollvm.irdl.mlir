@@ -7,9 +7,9 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     CASE a0[0] OF
   //     0:
-  //       dst[k1:0] := a1[k1:0]
+  //       dst[bit:0] := a1[bit:0]
   //     1:
-  //       dst[k1:0] := a1[k7:(k1 + 1)]
+  //       dst[bit:0] := a1[bit_2:(bit + 1)]
   //     ESAC
   irdl.operation @extractf128_si {
     %o0_0 = irdl.is vector<16xi32>
@@ -45,7 +45,7 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 128 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k1" = %a2, "k7" = %a3, "a1_elem_width" = %a4 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3, "a1_elem_width" = %a4 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 0 parameter(s)
@@ -86,16 +86,16 @@ irdl.dialect @autollvm {
   //   Members (20): _mm256_insertf128_si256, _mm256_inserti128_si256, _mm512_inserti32x8, _mm512_mask_inserti32x8 (merge masking), _mm512_maskz_inserti32x8 (zero masking), _mm256_inserti64x2, _mm256_mask_inserti64x2 (merge masking), _mm256_maskz_inserti64x2 (zero masking), _mm512_inserti64x2, _mm512_mask_inserti64x2 (merge masking), _mm512_maskz_inserti64x2 (zero masking), _mm256_inserti32x4, _mm256_mask_inserti32x4 (merge masking), _mm256_maskz_inserti32x4 (zero masking), _mm512_inserti32x4, _mm512_mask_inserti32x4 (merge masking), _mm512_maskz_inserti32x4 (zero masking), _mm512_inserti64x4, _mm512_mask_inserti64x4 (merge masking), _mm512_maskz_inserti64x4 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := a0[k0:0]
-  //     CASE a1[k4:0] OF
+  //     dst[bit:0] := a0[bit:0]
+  //     CASE a1[bit_2:0] OF
   //     0:
-  //       dst[k6:0] := a2[k6:0]
+  //       dst[bit_3:0] := a2[bit_3:0]
   //     1:
-  //       dst[k10:(k6 + 1)] := a2[k6:0]
+  //       dst[bit_4:(bit_3 + 1)] := a2[bit_3:0]
   //     2:
-  //       dst[383:(k10 + 1)] := a2[k6:0]
+  //       dst[383:(bit_4 + 1)] := a2[bit_3:0]
   //     3:
-  //       dst[k0:384] := a2[k6:0]
+  //       dst[bit:384] := a2[bit_3:0]
   //     ESAC
   irdl.operation @insertf128_si {
     %o0_0 = irdl.is vector<16xi32>
@@ -147,18 +147,18 @@ irdl.dialect @autollvm {
     %a7_2 = irdl.is 128 : i32
     %a7 = irdl.any_of(%a7_0, %a7_1, %a7_2)
     irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k0" = %a2, "k4" = %a3, "k6" = %a4, "k10" = %a5, "a0_elem_width" = %a6, "a2_elem_width" = %a7 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5, "a0_elem_width" = %a6, "a2_elem_width" = %a7 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 1 parameter(s)
   //   Members (3): _mm256_testz_si256, _mm_testz_si128, _mm_test_all_zeros.
   //   Semantics with the class parameters as named values:
-  //     IF ((a0[k0:0] AND a1[k0:0]) == 0)
+  //     IF ((a0[bit:0] AND a1[bit:0]) == 0)
   //       v0 := 1
   //     ELSE
   //       v0 := 0
   //     FI
-  //     IF ((NOT (a0[k0:0]) AND a1[k0:0]) == 0)
+  //     IF ((NOT (a0[bit:0]) AND a1[bit:0]) == 0)
   //       v1 := 1
   //     ELSE
   //       v1 := 0
@@ -177,18 +177,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 255 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): _mm256_testc_si256, _mm_testc_si128.
   //   Semantics with the class parameters as named values:
-  //     IF ((a0[k0:0] AND a1[k0:0]) == 0)
+  //     IF ((a0[bit:0] AND a1[bit:0]) == 0)
   //       v0 := 1
   //     ELSE
   //       v0 := 0
   //     FI
-  //     IF ((NOT (a0[k0:0]) AND a1[k0:0]) == 0)
+  //     IF ((NOT (a0[bit:0]) AND a1[bit:0]) == 0)
   //       v1 := 1
   //     ELSE
   //       v1 := 0
@@ -207,18 +207,18 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 255 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 1 parameter(s)
   //   Members (3): _mm256_testnzc_si256, _mm_testnzc_si128, _mm_test_mix_ones_zeros.
   //   Semantics with the class parameters as named values:
-  //     IF ((a0[k0:0] AND a1[k0:0]) == 0)
+  //     IF ((a0[bit:0] AND a1[bit:0]) == 0)
   //       v0 := 1
   //     ELSE
   //       v0 := 0
   //     FI
-  //     IF ((NOT (a0[k0:0]) AND a1[k0:0]) == 0)
+  //     IF ((NOT (a0[bit:0]) AND a1[bit:0]) == 0)
   //       v1 := 1
   //     ELSE
   //       v1 := 0
@@ -241,7 +241,7 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 255 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
@@ -285,7 +285,7 @@ irdl.dialect @autollvm {
   // 4 instructions computing the same thing up to 2 parameter(s)
   //   Members (4): _mm256_cvtsi256_si32, _mm512_cvtsi512_si32, _mm_cvtsi128_si32, _mm_cvtsi128_si64.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := a0[k0:0]
+  //     dst[bit:0] := a0[bit:0]
   irdl.operation @cvtsi256_si {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
@@ -303,14 +303,14 @@ irdl.dialect @autollvm {
     %a1_2 = irdl.is 512 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k0" = %a0, "a0_width" = %a1 }
+    irdl.attributes { "bit" = %a0, "a0_width" = %a1 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): _mm256_abs_epi8, _mm256_abs_epi16, _mm256_abs_epi32, _mm256_mask_abs_epi8 (merge masking), _mm256_maskz_abs_epi8 (zero masking), _mm512_abs_epi8, _mm512_mask_abs_epi8 (merge masking), _mm512_maskz_abs_epi8 (zero masking), _mm_mask_abs_epi8 (merge masking), _mm_maskz_abs_epi8 (zero masking), _mm256_mask_abs_epi16 (merge masking), _mm256_maskz_abs_epi16 (zero masking), _mm512_abs_epi16, _mm512_mask_abs_epi16 (merge masking), _mm512_maskz_abs_epi16 (zero masking), _mm_mask_abs_epi16 (merge masking), _mm_maskz_abs_epi16 (zero masking), _mm256_mask_abs_epi32 (merge masking), _mm256_maskz_abs_epi32 (zero masking), _mm_mask_abs_epi32 (merge masking), _mm_maskz_abs_epi32 (zero masking), _mm256_abs_epi64, _mm256_mask_abs_epi64 (merge masking), _mm256_maskz_abs_epi64 (zero masking), _mm_abs_epi64, _mm_mask_abs_epi64 (merge masking), _mm_maskz_abs_epi64 (zero masking), _mm512_abs_epi32, _mm512_mask_abs_epi32 (merge masking), _mm512_maskz_abs_epi32 (zero masking), _mm512_abs_epi64, _mm512_mask_abs_epi64 (merge masking), _mm512_maskz_abs_epi64 (zero masking), _mm_abs_epi8, _mm_abs_epi16, _mm_abs_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Abs(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @abs_epi {
@@ -379,14 +379,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): _mm256_add_epi8, _mm256_add_epi16, _mm256_add_epi32, _mm256_add_epi64, _mm256_mask_add_epi8 (merge masking), _mm256_maskz_add_epi8 (zero masking), _mm512_add_epi8, _mm512_mask_add_epi8 (merge masking), _mm512_maskz_add_epi8 (zero masking), _mm_mask_add_epi8 (merge masking), _mm_maskz_add_epi8 (zero masking), _mm256_mask_add_epi16 (merge masking), _mm256_maskz_add_epi16 (zero masking), _mm512_add_epi16, _mm512_mask_add_epi16 (merge masking), _mm512_maskz_add_epi16 (zero masking), _mm_mask_add_epi16 (merge masking), _mm_maskz_add_epi16 (zero masking), _mm256_mask_add_epi32 (merge masking), _mm256_maskz_add_epi32 (zero masking), _mm_mask_add_epi32 (merge masking), _mm_maskz_add_epi32 (zero masking), _mm256_mask_add_epi64 (merge masking), _mm256_maskz_add_epi64 (zero masking), _mm_mask_add_epi64 (merge masking), _mm_maskz_add_epi64 (zero masking), _mm512_maskz_add_epi32 (zero masking), _mm512_add_epi64, _mm512_mask_add_epi64 (merge masking), _mm512_maskz_add_epi64 (zero masking), _mm512_add_epi32, _mm512_mask_add_epi32 (merge masking), _mm_add_epi8, _mm_add_epi16, _mm_add_epi32, _mm_add_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @add_epi {
@@ -468,14 +468,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_adds_epi8, _mm256_adds_epi16, _mm256_mask_adds_epi8 (merge masking), _mm256_maskz_adds_epi8 (zero masking), _mm512_adds_epi8, _mm512_mask_adds_epi8 (merge masking), _mm512_maskz_adds_epi8 (zero masking), _mm_mask_adds_epi8 (merge masking), _mm_maskz_adds_epi8 (zero masking), _mm256_mask_adds_epi16 (merge masking), _mm256_maskz_adds_epi16 (zero masking), _mm512_adds_epi16, _mm512_mask_adds_epi16 (merge masking), _mm512_maskz_adds_epi16 (zero masking), _mm_mask_adds_epi16 (merge masking), _mm_maskz_adds_epi16 (zero masking), _mm_adds_epi8, _mm_adds_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @adds_epi {
@@ -529,14 +529,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_adds_epu8, _mm256_adds_epu16, _mm256_mask_adds_epu8 (merge masking), _mm256_maskz_adds_epu8 (zero masking), _mm512_adds_epu8, _mm512_mask_adds_epu8 (merge masking), _mm512_maskz_adds_epu8 (zero masking), _mm_mask_adds_epu8 (merge masking), _mm_maskz_adds_epu8 (zero masking), _mm256_mask_adds_epu16 (merge masking), _mm256_maskz_adds_epu16 (zero masking), _mm512_adds_epu16, _mm512_mask_adds_epu16 (merge masking), _mm512_maskz_adds_epu16 (zero masking), _mm_mask_adds_epu16 (merge masking), _mm_maskz_adds_epu16 (zero masking), _mm_adds_epu8, _mm_adds_epu16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @adds_epu {
@@ -590,19 +590,19 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 4 parameter(s)
   //   Members (9): _mm256_alignr_epi8, _mm256_mask_alignr_epi8 (merge masking), _mm256_maskz_alignr_epi8 (zero masking), _mm512_alignr_epi8, _mm512_mask_alignr_epi8 (merge masking), _mm512_maskz_alignr_epi8 (zero masking), _mm_mask_alignr_epi8 (merge masking), _mm_maskz_alignr_epi8 (zero masking), _mm_alignr_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1 := (v0 * 128)
   //       v2[255:0] := (((a0[(v1 + 127):v1] << 128)[255:0] OR a1[(v1 + 127):v1]) >> (a2 * 8))
   //       v3[(v1 + 127):v1] := v2[127:0]
   //     ENDFOR
-  //     FOR v0 := 0 to k15
+  //     FOR v0 := 0 to loop_bound_2
   //       v1 := (v0 * 8)
   //       dst[(v1 + 7):v1] := v3[(v1 + 7):v1]
   //     ENDFOR
@@ -648,14 +648,14 @@ irdl.dialect @autollvm {
     %a5_1 = irdl.is 8 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "k1" = %a2, "k15" = %a3, "a0_width" = %a4, "a2_imm_bits" = %a5 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3, "a0_width" = %a4, "a2_imm_bits" = %a5 }
     irdl.results(result: %r)
   }
   // 17 instructions computing the same thing up to 3 parameter(s)
   //   Members (17): _mm256_and_si256, _mm256_mask_and_epi32 (merge masking), _mm256_maskz_and_epi32 (zero masking), _mm_mask_and_epi32 (merge masking), _mm_maskz_and_epi32 (zero masking), _mm256_mask_and_epi64 (merge masking), _mm256_maskz_and_epi64 (zero masking), _mm_mask_and_epi64 (merge masking), _mm_maskz_and_epi64 (zero masking), _mm512_maskz_and_epi32 (zero masking), _mm512_maskz_and_epi64 (zero masking), _mm512_and_epi32, _mm512_and_si512, _mm512_and_epi64, _mm512_mask_and_epi64 (merge masking), _mm512_mask_and_epi32 (merge masking), _mm_and_si128.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @and_si {
@@ -711,14 +711,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 17 instructions computing the same thing up to 3 parameter(s)
   //   Members (17): _mm256_andnot_si256, _mm256_mask_andnot_epi32 (merge masking), _mm256_maskz_andnot_epi32 (zero masking), _mm_mask_andnot_epi32 (merge masking), _mm_maskz_andnot_epi32 (zero masking), _mm256_mask_andnot_epi64 (merge masking), _mm256_maskz_andnot_epi64 (zero masking), _mm_mask_andnot_epi64 (merge masking), _mm_maskz_andnot_epi64 (zero masking), _mm512_maskz_andnot_epi32 (zero masking), _mm512_maskz_andnot_epi64 (zero masking), _mm512_andnot_epi32, _mm512_andnot_si512, _mm512_mask_andnot_epi32 (merge masking), _mm512_andnot_epi64, _mm512_mask_andnot_epi64 (merge masking), _mm_andnot_si128.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (NOT (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @andnot_si {
@@ -774,14 +774,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_avg_epu8, _mm256_avg_epu16, _mm256_mask_avg_epu8 (merge masking), _mm256_maskz_avg_epu8 (zero masking), _mm512_avg_epu8, _mm512_mask_avg_epu8 (merge masking), _mm512_maskz_avg_epu8 (zero masking), _mm_mask_avg_epu8 (merge masking), _mm_maskz_avg_epu8 (zero masking), _mm256_mask_avg_epu16 (merge masking), _mm256_maskz_avg_epu16 (zero masking), _mm512_avg_epu16, _mm512_mask_avg_epu16 (merge masking), _mm512_maskz_avg_epu16 (zero masking), _mm_mask_avg_epu16 (merge masking), _mm_maskz_avg_epu16 (zero masking), _mm_avg_epu8, _mm_avg_epu16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) + 1) >> 1)
   //     ENDFOR
   irdl.operation @avg_epu {
@@ -835,17 +835,17 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): _mm256_blend_epi16, _mm_blend_epi32, _mm256_blend_epi32, _mm_blend_epi16.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF a0[(v0 % 8)]
-  //         dst[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)] := a1[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)]
+  //         dst[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)] := a1[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)]
   //       ELSE
-  //         dst[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)] := a2[((v0 * (k1 + 1)) + k1):((v0 * (k1 + 1)) + 0)]
+  //         dst[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)] := a2[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)]
   //       FI
   //     ENDFOR
   irdl.operation @blend_epi {
@@ -875,13 +875,13 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a1: %o0, a2: %o1)
-    irdl.attributes { "a0" = %a0, "k1" = %a1, "a0_imm_bits" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "a0" = %a0, "loop_bound" = %a1, "a0_imm_bits" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): _mm256_blendv_epi8, _mm_blendv_epi8.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF a0[((v0 * 8) + 7)]
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a1[((v0 * 8) + 7):((v0 * 8) + 0)]
   //       ELSE
@@ -911,14 +911,14 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k1" = %a0, "a0_width" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "a0_width" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 38 instructions computing the same thing up to 3 parameter(s)
   //   Members (38): _mm_broadcastb_epi8, _mm256_broadcastb_epi8, _mm_broadcastd_epi32, _mm256_broadcastd_epi32, _mm_broadcastq_epi64, _mm256_broadcastq_epi64, _mm_broadcastsi128_si256, _mm256_broadcastsi128_si256, _mm_broadcastw_epi16, _mm256_broadcastw_epi16, _mm256_mask_broadcastb_epi8 (merge masking), _mm256_maskz_broadcastb_epi8 (zero masking), _mm512_broadcastb_epi8, _mm512_mask_broadcastb_epi8 (merge masking), _mm512_maskz_broadcastb_epi8 (zero masking), _mm_mask_broadcastb_epi8 (merge masking), _mm_maskz_broadcastb_epi8 (zero masking), _mm256_mask_broadcastw_epi16 (merge masking), _mm256_maskz_broadcastw_epi16 (zero masking), _mm512_broadcastw_epi16, _mm512_mask_broadcastw_epi16 (merge masking), _mm512_maskz_broadcastw_epi16 (zero masking), _mm_mask_broadcastw_epi16 (merge masking), _mm_maskz_broadcastw_epi16 (zero masking), _mm256_mask_broadcastd_epi32 (merge masking), _mm256_maskz_broadcastd_epi32 (zero masking), _mm_mask_broadcastd_epi32 (merge masking), _mm_maskz_broadcastd_epi32 (zero masking), _mm256_mask_broadcastq_epi64 (merge masking), _mm256_maskz_broadcastq_epi64 (zero masking), _mm_mask_broadcastq_epi64 (merge masking), _mm_maskz_broadcastq_epi64 (zero masking), _mm512_broadcastd_epi32, _mm512_mask_broadcastd_epi32 (merge masking), _mm512_maskz_broadcastd_epi32 (zero masking), _mm512_broadcastq_epi64, _mm512_mask_broadcastq_epi64 (merge masking), _mm512_maskz_broadcastq_epi64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[(a0_elem_width + -1):0]
   //     ENDFOR
   irdl.operation @broadcastb_epi {
@@ -980,14 +980,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "result_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 4 parameter(s)
   //   Members (8): _mm256_cmpeq_epi8, _mm256_cmpeq_epi16, _mm256_cmpeq_epi32, _mm256_cmpeq_epi64, _mm_cmpeq_epi8, _mm_cmpeq_epi16, _mm_cmpeq_epi32, _mm_cmpeq_epi64.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? k14 : 0)
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
   irdl.operation @cmpeq_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -1037,14 +1037,14 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k14" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 4 parameter(s)
   //   Members (8): _mm256_cmpgt_epi8, _mm256_cmpgt_epi16, _mm256_cmpgt_epi32, _mm256_cmpgt_epi64, _mm_cmpgt_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi32, _mm_cmpgt_epi64.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? k14 : 0)
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
   irdl.operation @cmpgt_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -1094,14 +1094,14 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 256 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k14" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 144 instructions computing the same thing up to 5 parameter(s)
   //   Members (144): _mm256_cvtepi16_epi32, _mm256_cvtepi16_epi64, _mm256_cvtepi32_epi64, _mm256_cvtepi8_epi16, _mm256_cvtepi8_epi32, _mm256_cvtepi8_epi64, _mm256_mask_mov_epi16 (merge masking), _mm256_maskz_mov_epi16 (zero masking), _mm512_mask_mov_epi16 (merge masking), _mm512_maskz_mov_epi16 (zero masking), _mm_mask_mov_epi16 (merge masking), _mm_maskz_mov_epi16 (zero masking), _mm256_mask_mov_epi8 (merge masking), _mm256_maskz_mov_epi8 (zero masking), _mm512_mask_mov_epi8 (merge masking), _mm512_maskz_mov_epi8 (zero masking), _mm_mask_mov_epi8 (merge masking), _mm_maskz_mov_epi8 (zero masking), _mm256_mask_blend_epi8 (merge masking), _mm512_mask_blend_epi8 (merge masking), _mm_mask_blend_epi8 (merge masking), _mm256_mask_blend_epi16 (merge masking), _mm512_mask_blend_epi16 (merge masking), _mm_mask_blend_epi16 (merge masking), _mm256_mask_cvtepi8_epi16 (merge masking), _mm256_maskz_cvtepi8_epi16 (zero masking), _mm512_cvtepi8_epi16, _mm512_mask_cvtepi8_epi16 (merge masking), _mm512_maskz_cvtepi8_epi16 (zero masking), _mm_mask_cvtepi8_epi16 (merge masking), _mm_maskz_cvtepi8_epi16 (zero masking), _mm256_cvtepi16_epi8, _mm256_mask_cvtepi16_epi8 (merge masking), _mm256_maskz_cvtepi16_epi8 (zero masking), _mm512_cvtepi16_epi8, _mm512_mask_cvtepi16_epi8 (merge masking), _mm512_maskz_cvtepi16_epi8 (zero masking), _mm_cvtepi16_epi8, _mm_mask_cvtepi16_epi8 (merge masking), _mm_maskz_cvtepi16_epi8 (zero masking), _mm256_mask_mov_epi32 (merge masking), _mm256_maskz_mov_epi32 (zero masking), _mm_mask_mov_epi32 (merge masking), _mm_maskz_mov_epi32 (zero masking), _mm256_mask_mov_epi64 (merge masking), _mm256_maskz_mov_epi64 (zero masking), _mm_mask_mov_epi64 (merge masking), _mm_maskz_mov_epi64 (zero masking), _mm256_mask_blend_epi32 (merge masking), _mm_mask_blend_epi32 (merge masking), _mm256_mask_blend_epi64 (merge masking), _mm_mask_blend_epi64 (merge masking), _mm256_cvtepi32_epi8, _mm256_mask_cvtepi32_epi8 (merge masking), _mm256_maskz_cvtepi32_epi8 (zero masking), _mm_cvtepi32_epi8, _mm_mask_cvtepi32_epi8 (merge masking), _mm_maskz_cvtepi32_epi8 (zero masking), _mm256_cvtepi32_epi16, _mm256_mask_cvtepi32_epi16 (merge masking), _mm256_maskz_cvtepi32_epi16 (zero masking), _mm_cvtepi32_epi16, _mm_mask_cvtepi32_epi16 (merge masking), _mm_maskz_cvtepi32_epi16 (zero masking), _mm256_cvtepi64_epi8, _mm256_mask_cvtepi64_epi8 (merge masking), _mm256_maskz_cvtepi64_epi8 (zero masking), _mm_cvtepi64_epi8, _mm_mask_cvtepi64_epi8 (merge masking), _mm_maskz_cvtepi64_epi8 (zero masking), _mm256_cvtepi64_epi32, _mm256_mask_cvtepi64_epi32 (merge masking), _mm256_maskz_cvtepi64_epi32 (zero masking), _mm_cvtepi64_epi32, _mm_mask_cvtepi64_epi32 (merge masking), _mm_maskz_cvtepi64_epi32 (zero masking), _mm256_cvtepi64_epi16, _mm256_mask_cvtepi64_epi16 (merge masking), _mm256_maskz_cvtepi64_epi16 (zero masking), _mm_cvtepi64_epi16, _mm_mask_cvtepi64_epi16 (merge masking), _mm_maskz_cvtepi64_epi16 (zero masking), _mm256_mask_cvtepi8_epi32 (merge masking), _mm256_maskz_cvtepi8_epi32 (zero masking), _mm_mask_cvtepi8_epi32 (merge masking), _mm_maskz_cvtepi8_epi32 (zero masking), _mm256_mask_cvtepi8_epi64 (merge masking), _mm256_maskz_cvtepi8_epi64 (zero masking), _mm_mask_cvtepi8_epi64 (merge masking), _mm_maskz_cvtepi8_epi64 (zero masking), _mm256_mask_cvtepi32_epi64 (merge masking), _mm256_maskz_cvtepi32_epi64 (zero masking), _mm_mask_cvtepi32_epi64 (merge masking), _mm_maskz_cvtepi32_epi64 (zero masking), _mm256_mask_cvtepi16_epi32 (merge masking), _mm256_maskz_cvtepi16_epi32 (zero masking), _mm_mask_cvtepi16_epi32 (merge masking), _mm_maskz_cvtepi16_epi32 (zero masking), _mm256_mask_cvtepi16_epi64 (merge masking), _mm256_maskz_cvtepi16_epi64 (zero masking), _mm_mask_cvtepi16_epi64 (merge masking), _mm_maskz_cvtepi16_epi64 (zero masking), _mm512_maskz_mov_epi32 (zero masking), _mm512_maskz_mov_epi64 (zero masking), _mm512_cvtepi32_epi8, _mm512_mask_cvtepi32_epi8 (merge masking), _mm512_maskz_cvtepi32_epi8 (zero masking), _mm512_cvtepi32_epi16, _mm512_mask_cvtepi32_epi16 (merge masking), _mm512_maskz_cvtepi32_epi16 (zero masking), _mm512_cvtepi64_epi8, _mm512_mask_cvtepi64_epi8 (merge masking), _mm512_maskz_cvtepi64_epi8 (zero masking), _mm512_cvtepi64_epi32, _mm512_mask_cvtepi64_epi32 (merge masking), _mm512_maskz_cvtepi64_epi32 (zero masking), _mm512_cvtepi64_epi16, _mm512_mask_cvtepi64_epi16 (merge masking), _mm512_maskz_cvtepi64_epi16 (zero masking), _mm512_cvtepi8_epi32, _mm512_mask_cvtepi8_epi32 (merge masking), _mm512_maskz_cvtepi8_epi32 (zero masking), _mm512_cvtepi8_epi64, _mm512_mask_cvtepi8_epi64 (merge masking), _mm512_maskz_cvtepi8_epi64 (zero masking), _mm512_cvtepi32_epi64, _mm512_mask_cvtepi32_epi64 (merge masking), _mm512_maskz_cvtepi32_epi64 (zero masking), _mm512_cvtepi16_epi32, _mm512_mask_cvtepi16_epi32 (merge masking), _mm512_maskz_cvtepi16_epi32 (zero masking), _mm512_cvtepi16_epi64, _mm512_mask_cvtepi16_epi64 (merge masking), _mm512_maskz_cvtepi16_epi64 (zero masking), _mm512_mask_mov_epi32 (merge masking), _mm512_mask_mov_epi64 (merge masking), _mm512_mask_blend_epi32 (merge masking), _mm512_mask_blend_epi64 (merge masking), _mm_cvtepi8_epi16, _mm_cvtepi8_epi32, _mm_cvtepi8_epi64, _mm_cvtepi16_epi32, _mm_cvtepi16_epi64, _mm_cvtepi32_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SignExtend(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
   //     ENDFOR
   irdl.operation @cvtepi16_epi {
@@ -1179,14 +1179,14 @@ irdl.dialect @autollvm {
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 108 instructions computing the same thing up to 5 parameter(s)
   //   Members (108): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_mask_cvtusepi16_epi8 (merge masking), _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_cvtusepi32_epi8, _mm256_mask_cvtusepi32_epi8 (merge masking), _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi8 (merge masking), _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_mask_cvtusepi32_epi16 (merge masking), _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_mask_cvtusepi64_epi8 (merge masking), _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi8 (merge masking), _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_mask_cvtusepi64_epi32 (merge masking), _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_mask_cvtusepi64_epi16 (merge masking), _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_mask_cvtusepi64_epi16 (merge masking), _mm_maskz_cvtusepi64_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_mask_cvtusepi64_epi8 (merge masking), _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
   //     ENDFOR
   irdl.operation @cvtepu16_epi {
@@ -1259,18 +1259,18 @@ irdl.dialect @autollvm {
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 5 parameter(s)
   //   Members (4): _mm256_hadd_epi16, _mm256_hadd_epi32, _mm_hadd_epi16, _mm_hadd_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to k3
-  //         dst[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)] := (a0[(((v0 * 128) + (v1 * k11)) + (k11 + -1)):(((v0 * 128) + (v1 * k11)) + a0_elem_width)] + a0[(((v0 * 128) + (v1 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * k11)) + 0)])
+  //     FOR v0 := 0 to loop_bound
+  //       FOR v1 := 0 to loop_bound_2
+  //         dst[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)] := (a0[(((v0 * 128) + (v1 * bit)) + (bit + -1)):(((v0 * 128) + (v1 * bit)) + a0_elem_width)] + a0[(((v0 * 128) + (v1 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * bit)) + 0)])
   //       ENDFOR
-  //       FOR v2 := 0 to k3
-  //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * k11)) + (k11 + -1)):(((v0 * 128) + (v2 * k11)) + a0_elem_width)] + a1[(((v0 * 128) + (v2 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * k11)) + 0)])
+  //       FOR v2 := 0 to loop_bound_2
+  //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * bit)) + (bit + -1)):(((v0 * 128) + (v2 * bit)) + a0_elem_width)] + a1[(((v0 * 128) + (v2 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * bit)) + 0)])
   //       ENDFOR
   //     ENDFOR
   irdl.operation @hadd_epi {
@@ -1305,7 +1305,7 @@ irdl.dialect @autollvm {
     %a4_1 = irdl.is 256 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "k3" = %a1, "a0_elem_width" = %a2, "k11" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "loop_bound_2" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -1339,12 +1339,12 @@ irdl.dialect @autollvm {
   // 4 instructions computing the same thing up to 5 parameter(s)
   //   Members (4): _mm256_hsub_epi16, _mm256_hsub_epi32, _mm_hsub_epi16, _mm_hsub_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to k3
-  //         dst[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)] := (a0[(((v0 * 128) + (v1 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * k11)) + 0)] - a0[(((v0 * 128) + (v1 * k11)) + (k11 + -1)):(((v0 * 128) + (v1 * k11)) + a0_elem_width)])
+  //     FOR v0 := 0 to loop_bound
+  //       FOR v1 := 0 to loop_bound_2
+  //         dst[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)] := (a0[(((v0 * 128) + (v1 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * bit)) + 0)] - a0[(((v0 * 128) + (v1 * bit)) + (bit + -1)):(((v0 * 128) + (v1 * bit)) + a0_elem_width)])
   //       ENDFOR
-  //       FOR v2 := 0 to k3
-  //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * k11)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * k11)) + 0)] - a1[(((v0 * 128) + (v2 * k11)) + (k11 + -1)):(((v0 * 128) + (v2 * k11)) + a0_elem_width)])
+  //       FOR v2 := 0 to loop_bound_2
+  //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * bit)) + 0)] - a1[(((v0 * 128) + (v2 * bit)) + (bit + -1)):(((v0 * 128) + (v2 * bit)) + a0_elem_width)])
   //       ENDFOR
   //     ENDFOR
   irdl.operation @hsub_epi {
@@ -1379,7 +1379,7 @@ irdl.dialect @autollvm {
     %a4_1 = irdl.is 256 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "k3" = %a1, "a0_elem_width" = %a2, "k11" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "loop_bound" = %a0, "loop_bound_2" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -1414,7 +1414,7 @@ irdl.dialect @autollvm {
   //   Members (18): _mm256_madd_epi16, _mm256_mullo_epi32, _mm256_mask_madd_epi16 (merge masking), _mm256_maskz_madd_epi16 (zero masking), _mm512_madd_epi16, _mm512_mask_madd_epi16 (merge masking), _mm512_maskz_madd_epi16 (zero masking), _mm_mask_madd_epi16 (merge masking), _mm_maskz_madd_epi16 (zero masking), _mm256_mask_mullo_epi16 (merge masking), _mm256_maskz_mullo_epi16 (zero masking), _mm512_mask_mullo_epi16 (merge masking), _mm512_maskz_mullo_epi16 (zero masking), _mm512_mullo_epi16, _mm_mask_mullo_epi16 (merge masking), _mm_maskz_mullo_epi16 (zero masking), _mm_madd_epi16, _mm_mullo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (SignExtend((a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)] * a1[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)]), result_elem_width) + SignExtend((a0[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)] * a1[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)]), result_elem_width))
   //     ENDFOR
   irdl.operation @madd_epi {
@@ -1466,14 +1466,14 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm256_maddubs_epi16, _mm256_mask_maddubs_epi16 (merge masking), _mm256_maskz_maddubs_epi16 (zero masking), _mm512_maddubs_epi16, _mm512_mask_maddubs_epi16 (merge masking), _mm512_maskz_maddubs_epi16 (zero masking), _mm_mask_maddubs_epi16 (merge masking), _mm_maskz_maddubs_epi16 (zero masking), _mm_maddubs_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := Saturate(((a0[((v0 * 16) + 15):((v0 * 16) + 8)] * a1[((v0 * 16) + 15):((v0 * 16) + 8)]) + (a0[((v0 * 16) + 7):((v0 * 16) + 0)] * a1[((v0 * 16) + 7):((v0 * 16) + 0)])), 16)
   //     ENDFOR
   irdl.operation @maddubs_epi {
@@ -1510,14 +1510,14 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): _mm256_max_epi8, _mm256_max_epi16, _mm256_max_epi32, _mm256_mask_max_epi8 (merge masking), _mm256_maskz_max_epi8 (zero masking), _mm512_mask_max_epi8 (merge masking), _mm512_maskz_max_epi8 (zero masking), _mm512_max_epi8, _mm_mask_max_epi8 (merge masking), _mm_maskz_max_epi8 (zero masking), _mm256_mask_max_epi16 (merge masking), _mm256_maskz_max_epi16 (zero masking), _mm512_mask_max_epi16 (merge masking), _mm512_maskz_max_epi16 (zero masking), _mm512_max_epi16, _mm_mask_max_epi16 (merge masking), _mm_maskz_max_epi16 (zero masking), _mm256_mask_max_epi32 (merge masking), _mm256_maskz_max_epi32 (zero masking), _mm_mask_max_epi32 (merge masking), _mm_maskz_max_epi32 (zero masking), _mm256_mask_max_epi64 (merge masking), _mm256_maskz_max_epi64 (zero masking), _mm256_max_epi64, _mm_mask_max_epi64 (merge masking), _mm_maskz_max_epi64 (zero masking), _mm_max_epi64, _mm512_maskz_max_epi32 (zero masking), _mm512_mask_max_epi64 (merge masking), _mm512_maskz_max_epi64 (zero masking), _mm512_max_epi64, _mm512_mask_max_epi32 (merge masking), _mm512_max_epi32, _mm_max_epi16, _mm_max_epi8, _mm_max_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @max_epi {
@@ -1599,14 +1599,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): _mm256_max_epu8, _mm256_max_epu16, _mm256_max_epu32, _mm256_mask_max_epu8 (merge masking), _mm256_maskz_max_epu8 (zero masking), _mm512_mask_max_epu8 (merge masking), _mm512_maskz_max_epu8 (zero masking), _mm512_max_epu8, _mm_mask_max_epu8 (merge masking), _mm_maskz_max_epu8 (zero masking), _mm256_mask_max_epu16 (merge masking), _mm256_maskz_max_epu16 (zero masking), _mm512_mask_max_epu16 (merge masking), _mm512_maskz_max_epu16 (zero masking), _mm512_max_epu16, _mm_mask_max_epu16 (merge masking), _mm_maskz_max_epu16 (zero masking), _mm256_mask_max_epu32 (merge masking), _mm256_maskz_max_epu32 (zero masking), _mm_mask_max_epu32 (merge masking), _mm_maskz_max_epu32 (zero masking), _mm256_mask_max_epu64 (merge masking), _mm256_maskz_max_epu64 (zero masking), _mm256_max_epu64, _mm_mask_max_epu64 (merge masking), _mm_maskz_max_epu64 (zero masking), _mm_max_epu64, _mm512_maskz_max_epu32 (zero masking), _mm512_mask_max_epu64 (merge masking), _mm512_maskz_max_epu64 (zero masking), _mm512_max_epu64, _mm512_mask_max_epu32 (merge masking), _mm512_max_epu32, _mm_max_epu8, _mm_max_epu32, _mm_max_epu16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @max_epu {
@@ -1688,14 +1688,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): _mm256_min_epi8, _mm256_min_epi16, _mm256_min_epi32, _mm256_mask_min_epi8 (merge masking), _mm256_maskz_min_epi8 (zero masking), _mm512_mask_min_epi8 (merge masking), _mm512_maskz_min_epi8 (zero masking), _mm512_min_epi8, _mm_mask_min_epi8 (merge masking), _mm_maskz_min_epi8 (zero masking), _mm256_mask_min_epi16 (merge masking), _mm256_maskz_min_epi16 (zero masking), _mm512_mask_min_epi16 (merge masking), _mm512_maskz_min_epi16 (zero masking), _mm512_min_epi16, _mm_mask_min_epi16 (merge masking), _mm_maskz_min_epi16 (zero masking), _mm256_mask_min_epi32 (merge masking), _mm256_maskz_min_epi32 (zero masking), _mm_mask_min_epi32 (merge masking), _mm_maskz_min_epi32 (zero masking), _mm256_mask_min_epi64 (merge masking), _mm256_maskz_min_epi64 (zero masking), _mm256_min_epi64, _mm_mask_min_epi64 (merge masking), _mm_maskz_min_epi64 (zero masking), _mm_min_epi64, _mm512_maskz_min_epi32 (zero masking), _mm512_mask_min_epi64 (merge masking), _mm512_maskz_min_epi64 (zero masking), _mm512_min_epi64, _mm512_mask_min_epi32 (merge masking), _mm512_min_epi32, _mm_min_epi16, _mm_min_epi8, _mm_min_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @min_epi {
@@ -1777,14 +1777,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): _mm256_min_epu8, _mm256_min_epu16, _mm256_min_epu32, _mm256_mask_min_epu8 (merge masking), _mm256_maskz_min_epu8 (zero masking), _mm512_mask_min_epu8 (merge masking), _mm512_maskz_min_epu8 (zero masking), _mm512_min_epu8, _mm_mask_min_epu8 (merge masking), _mm_maskz_min_epu8 (zero masking), _mm256_mask_min_epu16 (merge masking), _mm256_maskz_min_epu16 (zero masking), _mm512_mask_min_epu16 (merge masking), _mm512_maskz_min_epu16 (zero masking), _mm512_min_epu16, _mm_mask_min_epu16 (merge masking), _mm_maskz_min_epu16 (zero masking), _mm256_mask_min_epu32 (merge masking), _mm256_maskz_min_epu32 (zero masking), _mm_mask_min_epu32 (merge masking), _mm_maskz_min_epu32 (zero masking), _mm256_mask_min_epu64 (merge masking), _mm256_maskz_min_epu64 (zero masking), _mm256_min_epu64, _mm_mask_min_epu64 (merge masking), _mm_maskz_min_epu64 (zero masking), _mm_min_epu64, _mm512_maskz_min_epu32 (zero masking), _mm512_mask_min_epu64 (merge masking), _mm512_maskz_min_epu64 (zero masking), _mm512_min_epu64, _mm512_mask_min_epu32 (merge masking), _mm512_min_epu32, _mm_min_epu8, _mm_min_epu32, _mm_min_epu16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @min_epu {
@@ -1866,7 +1866,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
@@ -1929,7 +1929,7 @@ irdl.dialect @autollvm {
   //   Members (9): _mm256_mul_epi32, _mm256_mask_mul_epi32 (merge masking), _mm256_maskz_mul_epi32 (zero masking), _mm_mask_mul_epi32 (merge masking), _mm_maskz_mul_epi32 (zero masking), _mm512_mask_mul_epi32 (merge masking), _mm512_maskz_mul_epi32 (zero masking), _mm512_mul_epi32, _mm_mul_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (SignExtend(a0[((v0 * 64) + 31):((v0 * 64) + 0)], 64) * SignExtend(a1[((v0 * 64) + 31):((v0 * 64) + 0)], 64))
   //     ENDFOR
   irdl.operation @mul_epi {
@@ -1964,14 +1964,14 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm256_mul_epu32, _mm256_mask_mul_epu32 (merge masking), _mm256_maskz_mul_epu32 (zero masking), _mm_mask_mul_epu32 (merge masking), _mm_maskz_mul_epu32 (zero masking), _mm512_mask_mul_epu32 (merge masking), _mm512_maskz_mul_epu32 (zero masking), _mm512_mul_epu32, _mm_mul_epu32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 31):((v0 * 64) + 0)] * a1[((v0 * 64) + 31):((v0 * 64) + 0)])
   //     ENDFOR
   irdl.operation @mul_epu {
@@ -2006,16 +2006,16 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 3 parameter(s)
   //   Members (10): _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_mask_mulhi_epi16 (merge masking), _mm256_maskz_mulhi_epi16 (zero masking), _mm512_mask_mulhi_epi16 (merge masking), _mm512_maskz_mulhi_epi16 (zero masking), _mm512_mulhi_epi16, _mm_mask_mulhi_epi16 (merge masking), _mm_maskz_mulhi_epi16 (zero masking), _mm_mulhi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (SignExtend(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 32) * SignExtend(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 32))
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := v1[k18:(k18 + -15)]
+  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := v1[bit:(bit + -15)]
   //     ENDFOR
   irdl.operation @mulhi_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -2054,16 +2054,16 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k18" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 26 instructions computing the same thing up to 6 parameter(s)
   //   Members (26): _mm256_mulhi_epu16, _mm256_mask_mulhi_epu16 (merge masking), _mm256_maskz_mulhi_epu16 (zero masking), _mm512_mask_mulhi_epu16 (merge masking), _mm512_maskz_mulhi_epu16 (zero masking), _mm512_mulhi_epu16, _mm_mask_mulhi_epu16 (merge masking), _mm_maskz_mulhi_epu16 (zero masking), _mm256_mask_mullo_epi64 (merge masking), _mm256_maskz_mullo_epi64 (zero masking), _mm256_mullo_epi64, _mm512_mask_mullo_epi64 (merge masking), _mm512_maskz_mullo_epi64 (zero masking), _mm512_mullo_epi64, _mm_mask_mullo_epi64 (merge masking), _mm_maskz_mullo_epi64 (zero masking), _mm_mullo_epi64, _mm256_mask_mullo_epi32 (merge masking), _mm256_maskz_mullo_epi32 (zero masking), _mm512_maskz_mullo_epi32 (zero masking), _mm_mask_mullo_epi32 (merge masking), _mm_maskz_mullo_epi32 (zero masking), _mm512_mask_mullo_epi32 (merge masking), _mm512_mullo_epi32, _mm_mulhi_epu16, _mm_mullo_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1[k2:0] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] * a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[k16:k17]
+  //     FOR v0 := 0 to loop_bound
+  //       v1[bit:0] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] * a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit_2:bit_3]
   //     ENDFOR
   irdl.operation @mulhi_epu {
     %o0_0 = irdl.is vector<16xi16>
@@ -2139,14 +2139,14 @@ irdl.dialect @autollvm {
     %a6_2 = irdl.is 512 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "a0_elem_width" = %a3, "k16" = %a4, "k17" = %a5, "a0_width" = %a6 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_elem_width" = %a3, "bit_2" = %a4, "bit_3" = %a5, "a0_width" = %a6 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm256_mulhrs_epi16, _mm256_mask_mulhrs_epi16 (merge masking), _mm256_maskz_mulhrs_epi16 (zero masking), _mm512_mask_mulhrs_epi16 (merge masking), _mm512_maskz_mulhrs_epi16 (zero masking), _mm512_mulhrs_epi16, _mm_mask_mulhrs_epi16 (merge masking), _mm_maskz_mulhrs_epi16 (zero masking), _mm_mulhrs_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (((SignExtend(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 32) * SignExtend(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 32)) >> 14) + 1)
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := v1[16:1]
   //     ENDFOR
@@ -2184,14 +2184,14 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 21 instructions computing the same thing up to 3 parameter(s)
   //   Members (21): _mm256_or_si256, _mm256_mask_or_epi32 (merge masking), _mm256_maskz_or_epi32 (zero masking), _mm_mask_or_epi32 (merge masking), _mm_maskz_or_epi32 (zero masking), _mm256_mask_or_epi64 (merge masking), _mm256_maskz_or_epi64 (zero masking), _mm_mask_or_epi64 (merge masking), _mm_maskz_or_epi64 (zero masking), _mm256_or_epi64, _mm256_or_epi32, _mm_or_epi64, _mm_or_epi32, _mm512_maskz_or_epi32 (zero masking), _mm512_maskz_or_epi64 (zero masking), _mm512_mask_or_epi32 (merge masking), _mm512_or_epi32, _mm512_or_si512, _mm512_mask_or_epi64 (merge masking), _mm512_or_epi64, _mm_or_si128.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @or_si {
@@ -2247,18 +2247,18 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 5 parameter(s)
   //   Members (18): _mm256_packs_epi16, _mm256_packs_epi32, _mm256_mask_packs_epi32 (merge masking), _mm256_maskz_packs_epi32 (zero masking), _mm512_mask_packs_epi32 (merge masking), _mm512_maskz_packs_epi32 (zero masking), _mm512_packs_epi32, _mm_mask_packs_epi32 (merge masking), _mm_maskz_packs_epi32 (zero masking), _mm256_mask_packs_epi16 (merge masking), _mm256_maskz_packs_epi16 (zero masking), _mm512_mask_packs_epi16 (merge masking), _mm512_maskz_packs_epi16 (zero masking), _mm512_packs_epi16, _mm_mask_packs_epi16 (merge masking), _mm_maskz_packs_epi16 (zero masking), _mm_packs_epi16, _mm_packs_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to k3
+  //     FOR v0 := 0 to loop_bound
+  //       FOR v1 := 0 to loop_bound_2
   //         dst[(((v0 * 128) + (v1 * result_elem_width)) + (result_elem_width + -1)):(((v0 * 128) + (v1 * result_elem_width)) + 0)] := Saturate(a0[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
-  //       FOR v2 := 0 to k3
+  //       FOR v2 := 0 to loop_bound_2
   //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := Saturate(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
   //     ENDFOR
@@ -2318,18 +2318,18 @@ irdl.dialect @autollvm {
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k3" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "loop_bound_2" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 5 parameter(s)
   //   Members (18): _mm256_packus_epi16, _mm256_packus_epi32, _mm256_mask_packus_epi32 (merge masking), _mm256_maskz_packus_epi32 (zero masking), _mm512_mask_packus_epi32 (merge masking), _mm512_maskz_packus_epi32 (zero masking), _mm512_packus_epi32, _mm_mask_packus_epi32 (merge masking), _mm_maskz_packus_epi32 (zero masking), _mm256_mask_packus_epi16 (merge masking), _mm256_maskz_packus_epi16 (zero masking), _mm512_mask_packus_epi16 (merge masking), _mm512_maskz_packus_epi16 (zero masking), _mm512_packus_epi16, _mm_mask_packus_epi16 (merge masking), _mm_maskz_packus_epi16 (zero masking), _mm_packus_epi16, _mm_packus_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to k3
+  //     FOR v0 := 0 to loop_bound
+  //       FOR v1 := 0 to loop_bound_2
   //         dst[(((v0 * 128) + (v1 * result_elem_width)) + (result_elem_width + -1)):(((v0 * 128) + (v1 * result_elem_width)) + 0)] := SaturateU(a0[(((v0 * 128) + (v1 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v1 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
-  //       FOR v2 := 0 to k3
+  //       FOR v2 := 0 to loop_bound_2
   //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := SaturateU(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
   //     ENDFOR
@@ -2389,7 +2389,7 @@ irdl.dialect @autollvm {
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k3" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "loop_bound_2" = %a2, "result_elem_width" = %a3, "a0_elem_width" = %a4, "a0_width" = %a5 }
     irdl.results(result: %r)
   }
   // 7 instructions computing the same thing up to 4 parameter(s)
@@ -2399,18 +2399,18 @@ irdl.dialect @autollvm {
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
   //       0:
-  //         l0[k2:0] := p0[k2:0]
+  //         l0[bit:0] := p0[bit:0]
   //       1:
-  //         l0[k2:0] := p0[k8:(k2 + 1)]
+  //         l0[bit:0] := p0[bit_2:(bit + 1)]
   //       2:
-  //         l0[k2:0] := p0[k12:(k8 + 1)]
+  //         l0[bit:0] := p0[bit_3:(bit_2 + 1)]
   //       3:
-  //         l0[k2:0] := p0[k16:(k12 + 1)]
+  //         l0[bit:0] := p0[bit_4:(bit_3 + 1)]
   //       ESAC
-  //       RETURN l0[k2:0]
+  //       RETURN l0[bit:0]
   //     END
   //     FOR v0 := 0 to 3
-  //       dst[((v0 * (k2 + 1)) + k2):((v0 * (k2 + 1)) + 0)] := f0(a0[k16:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
+  //       dst[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] := f0(a0[bit_4:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
   //     ENDFOR
   irdl.operation @permute4x64_epi {
     %o0_0 = irdl.is vector<4xi32>
@@ -2442,15 +2442,15 @@ irdl.dialect @autollvm {
     %a5_1 = irdl.is 255 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k2" = %a2, "k8" = %a3, "k12" = %a4, "k16" = %a5 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5 }
     irdl.results(result: %r)
   }
   // 33 instructions computing the same thing up to 4 parameter(s)
   //   Members (33): _mm256_permutevar8x32_epi32, _mm256_mask_permutexvar_epi16 (merge masking), _mm256_maskz_permutexvar_epi16 (zero masking), _mm256_permutexvar_epi16, _mm512_mask_permutexvar_epi16 (merge masking), _mm512_maskz_permutexvar_epi16 (zero masking), _mm512_permutexvar_epi16, _mm_mask_permutexvar_epi16 (merge masking), _mm_maskz_permutexvar_epi16 (zero masking), _mm_permutexvar_epi16, _mm256_mask_permutexvar_epi32 (merge masking), _mm256_maskz_permutexvar_epi32 (zero masking), _mm256_permutexvar_epi32, _mm256_mask_permutexvar_epi64 (merge masking), _mm256_maskz_permutexvar_epi64 (zero masking), _mm256_permutexvar_epi64, _mm512_mask_permutexvar_epi32 (merge masking), _mm512_maskz_permutexvar_epi32 (zero masking), _mm512_permutexvar_epi32, _mm512_mask_permutexvar_epi64 (merge masking), _mm512_maskz_permutexvar_epi64 (zero masking), _mm512_permutexvar_epi64, _mm512_mask_permutevar_epi32 (merge masking), _mm512_permutevar_epi32, _mm512_permutexvar_epi8, _mm512_mask_permutexvar_epi8 (merge masking), _mm512_maskz_permutexvar_epi8 (zero masking), _mm256_permutexvar_epi8, _mm256_mask_permutexvar_epi8 (merge masking), _mm256_maskz_permutexvar_epi8 (zero masking), _mm_permutexvar_epi8, _mm_mask_permutexvar_epi8 (merge masking), _mm_maskz_permutexvar_epi8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
+  //     FOR v0 := 0 to loop_bound
+  //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a1[(v1 + (a0_elem_width + -1)):v1]
   //     ENDFOR
   irdl.operation @permutevar8x32_epi {
@@ -2529,17 +2529,17 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k3" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): _mm256_sad_epu8, _mm512_sad_epu8, _mm_sad_epu8.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1 := (v0 * 8)
   //       v2[(v1 + 7):v1] := Abs((a0[(v1 + 7):v1] - a1[(v1 + 7):v1]))
   //     ENDFOR
-  //     FOR v0 := 0 to k7
+  //     FOR v0 := 0 to loop_bound_2
   //       v1 := (v0 * 64)
   //       dst[(v1 + 15):v1] := (((((((v2[(v1 + 7):v1] + v2[(v1 + 15):(v1 + 8)]) + v2[(v1 + 23):(v1 + 16)]) + v2[(v1 + 31):(v1 + 24)]) + v2[(v1 + 39):(v1 + 32)]) + v2[(v1 + 47):(v1 + 40)]) + v2[(v1 + 55):(v1 + 48)]) + v2[(v1 + 63):(v1 + 56)])
   //       dst[(v1 + 63):(v1 + 16)] := 0
@@ -2570,7 +2570,7 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "k7" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "loop_bound_2" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 6 parameter(s)
@@ -2580,19 +2580,19 @@ irdl.dialect @autollvm {
   //     DEFINE f0(p0, p1)
   //       CASE p1[1:0] OF
   //       0:
-  //         l0[k2:0] := p0[k2:0]
+  //         l0[bit:0] := p0[bit:0]
   //       1:
-  //         l0[k2:0] := p0[k8:(k2 + 1)]
+  //         l0[bit:0] := p0[bit_2:(bit + 1)]
   //       2:
-  //         l0[k2:0] := p0[k12:(k8 + 1)]
+  //         l0[bit:0] := p0[bit_3:(bit_2 + 1)]
   //       3:
-  //         l0[k2:0] := p0[k16:(k12 + 1)]
+  //         l0[bit:0] := p0[bit_4:(bit_3 + 1)]
   //       ESAC
-  //       RETURN l0[k2:0]
+  //       RETURN l0[bit:0]
   //     END
-  //     FOR v0 := 0 to k21
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 3
-  //         dst[(((v0 * (k16 + 1)) + (v1 * (k2 + 1))) + k2):(((v0 * (k16 + 1)) + (v1 * (k2 + 1))) + 0)] := f0(a0[((v0 * (k16 + 1)) + k16):((v0 * (k16 + 1)) + 0)], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
+  //         dst[(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + bit):(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + 0)] := f0(a0[((v0 * (bit_4 + 1)) + bit_4):((v0 * (bit_4 + 1)) + 0)], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
   //       ENDFOR
   //     ENDFOR
   irdl.operation @shuffle_epi {
@@ -2635,18 +2635,18 @@ irdl.dialect @autollvm {
     %a7_1 = irdl.is 512 : i32
     %a7 = irdl.any_of(%a7_0, %a7_1)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k2" = %a2, "k8" = %a3, "k12" = %a4, "k16" = %a5, "k21" = %a6, "a0_width" = %a7 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5, "loop_bound" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 3 parameter(s)
   //   Members (9): _mm256_shuffle_epi8, _mm256_mask_shuffle_epi8 (merge masking), _mm256_maskz_shuffle_epi8 (zero masking), _mm512_mask_shuffle_epi8 (merge masking), _mm512_maskz_shuffle_epi8 (zero masking), _mm512_shuffle_epi8, _mm_mask_shuffle_epi8 (merge masking), _mm_maskz_shuffle_epi8 (zero masking), _mm_shuffle_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * 8) + 7)] == 1)
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := 0
   //       ELSE
-  //         v1[k10:0] := (a0[((v0 * 8) + 3):((v0 * 8) + 0)] + (v0 AND (k1 + -15)))
+  //         v1[bit:0] := (a0[((v0 * 8) + 3):((v0 * 8) + 0)] + (v0 AND (loop_bound + -15)))
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a1[((v1 * 8) + 7):(v1 * 8)]
   //       FI
   //     ENDFOR
@@ -2688,14 +2688,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k10" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm256_shufflehi_epi16, _mm256_mask_shufflehi_epi16 (merge masking), _mm256_maskz_shufflehi_epi16 (zero masking), _mm512_mask_shufflehi_epi16 (merge masking), _mm512_maskz_shufflehi_epi16 (zero masking), _mm512_shufflehi_epi16, _mm_mask_shufflehi_epi16 (merge masking), _mm_maskz_shufflehi_epi16 (zero masking), _mm_shufflehi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 128) + 63):((v0 * 128) + 0)] := a0[((v0 * 128) + 63):((v0 * 128) + 0)]
   //       FOR v1 := 0 to 3
   //         dst[(((v0 * 128) + (v1 * 16)) + 79):(((v0 * 128) + (v1 * 16)) + 64)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 79):((v0 * 128) + 64)]
@@ -2732,14 +2732,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k1" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm256_shufflelo_epi16, _mm256_mask_shufflelo_epi16 (merge masking), _mm256_maskz_shufflelo_epi16 (zero masking), _mm512_mask_shufflelo_epi16 (merge masking), _mm512_maskz_shufflelo_epi16 (zero masking), _mm512_shufflelo_epi16, _mm_mask_shufflelo_epi16 (merge masking), _mm_maskz_shufflelo_epi16 (zero masking), _mm_shufflelo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 3
   //         dst[(((v0 * 128) + (v1 * 16)) + 15):(((v0 * 128) + (v1 * 16)) + 0)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 15):((v0 * 128) + 0)]
   //       ENDFOR
@@ -2776,13 +2776,13 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k1" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): _mm256_sign_epi8, _mm256_sign_epi16, _mm256_sign_epi32, _mm_sign_epi8, _mm_sign_epi16, _mm_sign_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < 0)
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := -(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //       ELSE
@@ -2828,7 +2828,7 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 256 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
@@ -2838,7 +2838,7 @@ irdl.dialect @autollvm {
   //     IF (v0 > 15)
   //       v0 := 16
   //     FI
-  //     FOR v1 := 0 to k5
+  //     FOR v1 := 0 to loop_bound
   //       dst[((v1 * 128) + 127):((v1 * 128) + 0)] := (a1[((v1 * 128) + 127):((v1 * 128) + 0)] << (v0 * 8))
   //     ENDFOR
   irdl.operation @slli_si {
@@ -2860,18 +2860,18 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "k5" = %a1, "a1_width" = %a2 }
+    irdl.attributes { "a0" = %a0, "loop_bound" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): _mm256_sll_epi16, _mm256_sll_epi32, _mm256_sll_epi64, _mm256_mask_sll_epi16 (merge masking), _mm256_maskz_sll_epi16 (zero masking), _mm512_mask_sll_epi16 (merge masking), _mm512_maskz_sll_epi16 (zero masking), _mm512_sll_epi16, _mm_mask_sll_epi16 (merge masking), _mm_maskz_sll_epi16 (zero masking), _mm256_mask_sll_epi32 (merge masking), _mm256_maskz_sll_epi32 (zero masking), _mm_mask_sll_epi32 (merge masking), _mm_maskz_sll_epi32 (zero masking), _mm256_mask_sll_epi64 (merge masking), _mm256_maskz_sll_epi64 (zero masking), _mm_mask_sll_epi64 (merge masking), _mm_maskz_sll_epi64 (zero masking), _mm512_mask_sll_epi32 (merge masking), _mm512_maskz_sll_epi32 (zero masking), _mm512_sll_epi32, _mm512_mask_sll_epi64 (merge masking), _mm512_maskz_sll_epi64 (zero masking), _mm512_sll_epi64, _mm_sll_epi16, _mm_sll_epi32, _mm_sll_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF (a0[63:0] > k4)
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := 0
+  //     FOR v0 := 0 to loop_bound
+  //       IF (a0[63:0] > constant)
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := 0
   //       ELSE
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := ZeroExtend((a1[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] << a0[63:0]), (k4 + 1))
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] << a0[63:0]), (constant + 1))
   //       FI
   //     ENDFOR
   irdl.operation @sll_epi {
@@ -2932,18 +2932,18 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k4" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_mask_slli_epi16 (merge masking), _mm256_maskz_slli_epi16 (zero masking), _mm512_mask_slli_epi16 (merge masking), _mm512_maskz_slli_epi16 (zero masking), _mm512_slli_epi16, _mm_mask_slli_epi16 (merge masking), _mm_maskz_slli_epi16 (zero masking), _mm256_mask_slli_epi32 (merge masking), _mm256_maskz_slli_epi32 (zero masking), _mm_mask_slli_epi32 (merge masking), _mm_maskz_slli_epi32 (zero masking), _mm256_mask_slli_epi64 (merge masking), _mm256_maskz_slli_epi64 (zero masking), _mm_mask_slli_epi64 (merge masking), _mm_maskz_slli_epi64 (zero masking), _mm512_maskz_slli_epi32 (zero masking), _mm512_mask_slli_epi64 (merge masking), _mm512_maskz_slli_epi64 (zero masking), _mm512_slli_epi64, _mm512_mask_slli_epi32 (merge masking), _mm512_slli_epi32, _mm_slli_epi16, _mm_slli_epi32, _mm_slli_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF (a0[7:0] > k4)
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := 0
+  //     FOR v0 := 0 to loop_bound
+  //       IF (a0[7:0] > constant)
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := 0
   //       ELSE
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := ZeroExtend((a1[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] << a0[7:0]), (k4 + 1))
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] << a0[7:0]), (constant + 1))
   //       FI
   //     ENDFOR
   irdl.operation @slli_epi {
@@ -3001,14 +3001,14 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k1" = %a2, "k4" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "constant" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): _mm_sllv_epi32, _mm256_sllv_epi32, _mm_sllv_epi64, _mm256_sllv_epi64, _mm256_mask_sllv_epi16 (merge masking), _mm256_maskz_sllv_epi16 (zero masking), _mm256_sllv_epi16, _mm512_mask_sllv_epi16 (merge masking), _mm512_maskz_sllv_epi16 (zero masking), _mm512_sllv_epi16, _mm_mask_sllv_epi16 (merge masking), _mm_maskz_sllv_epi16 (zero masking), _mm_sllv_epi16, _mm256_mask_sllv_epi32 (merge masking), _mm256_maskz_sllv_epi32 (zero masking), _mm_mask_sllv_epi32 (merge masking), _mm_maskz_sllv_epi32 (zero masking), _mm256_mask_sllv_epi64 (merge masking), _mm256_maskz_sllv_epi64 (zero masking), _mm_mask_sllv_epi64 (merge masking), _mm_maskz_sllv_epi64 (zero masking), _mm512_maskz_sllv_epi32 (zero masking), _mm512_mask_sllv_epi64 (merge masking), _mm512_maskz_sllv_epi64 (zero masking), _mm512_sllv_epi64, _mm512_mask_sllv_epi32 (merge masking), _mm512_sllv_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a0_elem_width)
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ZeroExtend((a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //       ELSE
@@ -3079,18 +3079,18 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): _mm256_sra_epi16, _mm256_sra_epi32, _mm256_mask_sra_epi16 (merge masking), _mm256_maskz_sra_epi16 (zero masking), _mm512_mask_sra_epi16 (merge masking), _mm512_maskz_sra_epi16 (zero masking), _mm512_sra_epi16, _mm_mask_sra_epi16 (merge masking), _mm_maskz_sra_epi16 (zero masking), _mm256_mask_sra_epi32 (merge masking), _mm256_maskz_sra_epi32 (zero masking), _mm_mask_sra_epi32 (merge masking), _mm_maskz_sra_epi32 (zero masking), _mm256_mask_sra_epi64 (merge masking), _mm256_maskz_sra_epi64 (zero masking), _mm256_sra_epi64, _mm_mask_sra_epi64 (merge masking), _mm_maskz_sra_epi64 (zero masking), _mm_sra_epi64, _mm512_mask_sra_epi32 (merge masking), _mm512_maskz_sra_epi32 (zero masking), _mm512_sra_epi32, _mm512_mask_sra_epi64 (merge masking), _mm512_maskz_sra_epi64 (zero masking), _mm512_sra_epi64, _mm_sra_epi16, _mm_sra_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF (a0[63:0] > k4)
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := (a1[((v0 * (k4 + 1)) + k4)] ? k11 : 0)
+  //     FOR v0 := 0 to loop_bound
+  //       IF (a0[63:0] > constant)
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := (a1[((v0 * (constant + 1)) + constant)] ? constant_2 : 0)
   //       ELSE
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := SignExtend((a1[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] >> a0[63:0]), (k4 + 1))
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := SignExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[63:0]), (constant + 1))
   //       FI
   //     ENDFOR
   irdl.operation @sra_epi {
@@ -3155,18 +3155,18 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k4" = %a2, "k11" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "constant_2" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): _mm256_srai_epi16, _mm256_srai_epi32, _mm256_mask_srai_epi16 (merge masking), _mm256_maskz_srai_epi16 (zero masking), _mm512_mask_srai_epi16 (merge masking), _mm512_maskz_srai_epi16 (zero masking), _mm512_srai_epi16, _mm_mask_srai_epi16 (merge masking), _mm_maskz_srai_epi16 (zero masking), _mm256_mask_srai_epi32 (merge masking), _mm256_maskz_srai_epi32 (zero masking), _mm_mask_srai_epi32 (merge masking), _mm_maskz_srai_epi32 (zero masking), _mm256_mask_srai_epi64 (merge masking), _mm256_maskz_srai_epi64 (zero masking), _mm256_srai_epi64, _mm_mask_srai_epi64 (merge masking), _mm_maskz_srai_epi64 (zero masking), _mm_srai_epi64, _mm512_maskz_srai_epi32 (zero masking), _mm512_mask_srai_epi64 (merge masking), _mm512_maskz_srai_epi64 (zero masking), _mm512_srai_epi64, _mm512_mask_srai_epi32 (merge masking), _mm512_srai_epi32, _mm_srai_epi16, _mm_srai_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF (a0[7:0] > k4)
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := (a1[((v0 * (k4 + 1)) + k4)] ? k11 : 0)
+  //     FOR v0 := 0 to loop_bound
+  //       IF (a0[7:0] > constant)
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := (a1[((v0 * (constant + 1)) + constant)] ? constant_2 : 0)
   //       ELSE
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := SignExtend((a1[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] >> a0[7:0]), (k4 + 1))
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := SignExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[7:0]), (constant + 1))
   //       FI
   //     ENDFOR
   irdl.operation @srai_epi {
@@ -3233,18 +3233,18 @@ irdl.dialect @autollvm {
     %a6_2 = irdl.is 512 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k1" = %a2, "k4" = %a3, "k11" = %a4, "a0_imm_bits" = %a5, "a1_width" = %a6 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "constant" = %a3, "constant_2" = %a4, "a0_imm_bits" = %a5, "a1_width" = %a6 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): _mm_srav_epi32, _mm256_srav_epi32, _mm256_mask_srav_epi16 (merge masking), _mm256_maskz_srav_epi16 (zero masking), _mm256_srav_epi16, _mm512_mask_srav_epi16 (merge masking), _mm512_maskz_srav_epi16 (zero masking), _mm512_srav_epi16, _mm_mask_srav_epi16 (merge masking), _mm_maskz_srav_epi16 (zero masking), _mm_srav_epi16, _mm256_mask_srav_epi32 (merge masking), _mm256_maskz_srav_epi32 (zero masking), _mm_mask_srav_epi32 (merge masking), _mm_maskz_srav_epi32 (zero masking), _mm256_mask_srav_epi64 (merge masking), _mm256_maskz_srav_epi64 (zero masking), _mm256_srav_epi64, _mm_mask_srav_epi64 (merge masking), _mm_maskz_srav_epi64 (zero masking), _mm_srav_epi64, _mm512_maskz_srav_epi32 (zero masking), _mm512_mask_srav_epi64 (merge masking), _mm512_maskz_srav_epi64 (zero masking), _mm512_srav_epi64, _mm512_mask_srav_epi32 (merge masking), _mm512_srav_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a0_elem_width)
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SignExtend((a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >> a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //       ELSE
-  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a1[((v0 * a0_elem_width) + (a0_elem_width + -1))] ? k26 : 0)
+  //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a1[((v0 * a0_elem_width) + (a0_elem_width + -1))] ? constant : 0)
   //       FI
   //     ENDFOR
   irdl.operation @srav_epi {
@@ -3315,7 +3315,7 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k26" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
@@ -3325,7 +3325,7 @@ irdl.dialect @autollvm {
   //     IF (v0 > 15)
   //       v0 := 16
   //     FI
-  //     FOR v1 := 0 to k5
+  //     FOR v1 := 0 to loop_bound
   //       dst[((v1 * 128) + 127):((v1 * 128) + 0)] := (a1[((v1 * 128) + 127):((v1 * 128) + 0)] >> (v0 * 8))
   //     ENDFOR
   irdl.operation @srli_si {
@@ -3347,18 +3347,18 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "k5" = %a1, "a1_width" = %a2 }
+    irdl.attributes { "a0" = %a0, "loop_bound" = %a1, "a1_width" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): _mm256_srl_epi16, _mm256_srl_epi32, _mm256_srl_epi64, _mm256_mask_srl_epi16 (merge masking), _mm256_maskz_srl_epi16 (zero masking), _mm512_mask_srl_epi16 (merge masking), _mm512_maskz_srl_epi16 (zero masking), _mm512_srl_epi16, _mm_mask_srl_epi16 (merge masking), _mm_maskz_srl_epi16 (zero masking), _mm256_mask_srl_epi32 (merge masking), _mm256_maskz_srl_epi32 (zero masking), _mm_mask_srl_epi32 (merge masking), _mm_maskz_srl_epi32 (zero masking), _mm256_mask_srl_epi64 (merge masking), _mm256_maskz_srl_epi64 (zero masking), _mm_mask_srl_epi64 (merge masking), _mm_maskz_srl_epi64 (zero masking), _mm512_mask_srl_epi32 (merge masking), _mm512_maskz_srl_epi32 (zero masking), _mm512_srl_epi32, _mm512_mask_srl_epi64 (merge masking), _mm512_maskz_srl_epi64 (zero masking), _mm512_srl_epi64, _mm_srl_epi16, _mm_srl_epi32, _mm_srl_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF (a0[63:0] > k4)
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := 0
+  //     FOR v0 := 0 to loop_bound
+  //       IF (a0[63:0] > constant)
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := 0
   //       ELSE
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := ZeroExtend((a1[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] >> a0[63:0]), (k4 + 1))
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[63:0]), (constant + 1))
   //       FI
   //     ENDFOR
   irdl.operation @srl_epi {
@@ -3419,18 +3419,18 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k4" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): _mm256_srli_epi16, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_mask_srli_epi16 (merge masking), _mm256_maskz_srli_epi16 (zero masking), _mm512_mask_srli_epi16 (merge masking), _mm512_maskz_srli_epi16 (zero masking), _mm512_srli_epi16, _mm_mask_srli_epi16 (merge masking), _mm_maskz_srli_epi16 (zero masking), _mm256_mask_srli_epi32 (merge masking), _mm256_maskz_srli_epi32 (zero masking), _mm_mask_srli_epi32 (merge masking), _mm_maskz_srli_epi32 (zero masking), _mm256_mask_srli_epi64 (merge masking), _mm256_maskz_srli_epi64 (zero masking), _mm_mask_srli_epi64 (merge masking), _mm_maskz_srli_epi64 (zero masking), _mm512_maskz_srli_epi32 (zero masking), _mm512_mask_srli_epi64 (merge masking), _mm512_maskz_srli_epi64 (zero masking), _mm512_srli_epi64, _mm512_mask_srli_epi32 (merge masking), _mm512_srli_epi32, _mm_srli_epi16, _mm_srli_epi32, _mm_srli_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       IF (a0[7:0] > k4)
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := 0
+  //     FOR v0 := 0 to loop_bound
+  //       IF (a0[7:0] > constant)
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := 0
   //       ELSE
-  //         dst[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] := ZeroExtend((a1[((v0 * (k4 + 1)) + k4):((v0 * (k4 + 1)) + 0)] >> a0[7:0]), (k4 + 1))
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[7:0]), (constant + 1))
   //       FI
   //     ENDFOR
   irdl.operation @srli_epi {
@@ -3488,14 +3488,14 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a1: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k1" = %a2, "k4" = %a3, "a1_width" = %a4 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "constant" = %a3, "a1_width" = %a4 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 3 parameter(s)
   //   Members (27): _mm_srlv_epi32, _mm256_srlv_epi32, _mm_srlv_epi64, _mm256_srlv_epi64, _mm256_mask_srlv_epi16 (merge masking), _mm256_maskz_srlv_epi16 (zero masking), _mm256_srlv_epi16, _mm512_mask_srlv_epi16 (merge masking), _mm512_maskz_srlv_epi16 (zero masking), _mm512_srlv_epi16, _mm_mask_srlv_epi16 (merge masking), _mm_maskz_srlv_epi16 (zero masking), _mm_srlv_epi16, _mm256_mask_srlv_epi32 (merge masking), _mm256_maskz_srlv_epi32 (zero masking), _mm_mask_srlv_epi32 (merge masking), _mm_maskz_srlv_epi32 (zero masking), _mm256_mask_srlv_epi64 (merge masking), _mm256_maskz_srlv_epi64 (zero masking), _mm_mask_srlv_epi64 (merge masking), _mm_maskz_srlv_epi64 (zero masking), _mm512_maskz_srlv_epi32 (zero masking), _mm512_mask_srlv_epi64 (merge masking), _mm512_maskz_srlv_epi64 (zero masking), _mm512_srlv_epi64, _mm512_mask_srlv_epi32 (merge masking), _mm512_srlv_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a0_elem_width)
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ZeroExtend((a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >> a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //       ELSE
@@ -3566,14 +3566,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
   //   Members (36): _mm256_sub_epi8, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_mask_sub_epi8 (merge masking), _mm256_maskz_sub_epi8 (zero masking), _mm512_mask_sub_epi8 (merge masking), _mm512_maskz_sub_epi8 (zero masking), _mm512_sub_epi8, _mm_mask_sub_epi8 (merge masking), _mm_maskz_sub_epi8 (zero masking), _mm256_mask_sub_epi16 (merge masking), _mm256_maskz_sub_epi16 (zero masking), _mm512_mask_sub_epi16 (merge masking), _mm512_maskz_sub_epi16 (zero masking), _mm512_sub_epi16, _mm_mask_sub_epi16 (merge masking), _mm_maskz_sub_epi16 (zero masking), _mm256_mask_sub_epi32 (merge masking), _mm256_maskz_sub_epi32 (zero masking), _mm_mask_sub_epi32 (merge masking), _mm_maskz_sub_epi32 (zero masking), _mm256_mask_sub_epi64 (merge masking), _mm256_maskz_sub_epi64 (zero masking), _mm_mask_sub_epi64 (merge masking), _mm_maskz_sub_epi64 (zero masking), _mm512_maskz_sub_epi32 (zero masking), _mm512_mask_sub_epi64 (merge masking), _mm512_maskz_sub_epi64 (zero masking), _mm512_sub_epi64, _mm512_mask_sub_epi32 (merge masking), _mm512_sub_epi32, _mm_sub_epi8, _mm_sub_epi16, _mm_sub_epi32, _mm_sub_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @sub_epi {
@@ -3655,14 +3655,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_subs_epi8, _mm256_subs_epi16, _mm256_mask_subs_epi8 (merge masking), _mm256_maskz_subs_epi8 (zero masking), _mm512_mask_subs_epi8 (merge masking), _mm512_maskz_subs_epi8 (zero masking), _mm512_subs_epi8, _mm_mask_subs_epi8 (merge masking), _mm_maskz_subs_epi8 (zero masking), _mm256_mask_subs_epi16 (merge masking), _mm256_maskz_subs_epi16 (zero masking), _mm512_mask_subs_epi16 (merge masking), _mm512_maskz_subs_epi16 (zero masking), _mm512_subs_epi16, _mm_mask_subs_epi16 (merge masking), _mm_maskz_subs_epi16 (zero masking), _mm_subs_epi8, _mm_subs_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @subs_epi {
@@ -3716,14 +3716,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_subs_epu8, _mm256_subs_epu16, _mm256_mask_subs_epu8 (merge masking), _mm256_maskz_subs_epu8 (zero masking), _mm512_mask_subs_epu8 (merge masking), _mm512_maskz_subs_epu8 (zero masking), _mm512_subs_epu8, _mm_mask_subs_epu8 (merge masking), _mm_maskz_subs_epu8 (zero masking), _mm256_mask_subs_epu16 (merge masking), _mm256_maskz_subs_epu16 (zero masking), _mm512_mask_subs_epu16 (merge masking), _mm512_maskz_subs_epu16 (zero masking), _mm512_subs_epu16, _mm_mask_subs_epu16 (merge masking), _mm_maskz_subs_epu16 (zero masking), _mm_subs_epu8, _mm_subs_epu16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @subs_epu {
@@ -3777,14 +3777,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 21 instructions computing the same thing up to 3 parameter(s)
   //   Members (21): _mm256_xor_si256, _mm256_mask_xor_epi32 (merge masking), _mm256_maskz_xor_epi32 (zero masking), _mm_mask_xor_epi32 (merge masking), _mm_maskz_xor_epi32 (zero masking), _mm256_mask_xor_epi64 (merge masking), _mm256_maskz_xor_epi64 (zero masking), _mm_mask_xor_epi64 (merge masking), _mm_maskz_xor_epi64 (zero masking), _mm256_xor_epi64, _mm256_xor_epi32, _mm_xor_epi64, _mm_xor_epi32, _mm512_maskz_xor_epi32 (zero masking), _mm512_maskz_xor_epi64 (zero masking), _mm512_mask_xor_epi32 (merge masking), _mm512_xor_epi32, _mm512_xor_si512, _mm512_mask_xor_epi64 (merge masking), _mm512_xor_epi64, _mm_xor_si128.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] XOR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @xor_si {
@@ -3840,7 +3840,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 7 parameter(s)
@@ -3848,13 +3848,13 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
-  //       FOR l0 := 0 to k1
-  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
-  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       FOR l0 := 0 to loop_bound
+  //         dst[((l0 * bit) + bit_2):((l0 * bit) + 0)] := p0[((l0 * (bit_2 + 1)) + bit_3):((l0 * (bit_2 + 1)) + bit_4)]
+  //         dst[((l0 * bit) + (bit + -1)):((l0 * bit) + (bit_2 + 1))] := p1[((l0 * (bit_2 + 1)) + bit_3):((l0 * (bit_2 + 1)) + bit_4)]
   //       ENDFOR
   //       RETURN dst[127:0]
   //     END
-  //     FOR v0 := 0 to k21
+  //     FOR v0 := 0 to loop_bound_2
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
   //     ENDFOR
   irdl.operation @unpackhi_epi {
@@ -3924,7 +3924,7 @@ irdl.dialect @autollvm {
     %a7_1 = irdl.is 512 : i32
     %a7 = irdl.any_of(%a7_0, %a7_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "k3" = %a3, "k7" = %a4, "k9" = %a5, "k21" = %a6, "a0_width" = %a7 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5, "loop_bound_2" = %a6, "a0_width" = %a7 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 3 parameter(s)
@@ -3932,11 +3932,11 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
-  //       dst[63:0] := p0[k2:(k2 + -63)]
-  //       dst[127:64] := p1[k2:(k2 + -63)]
+  //       dst[63:0] := p0[bit:(bit + -63)]
+  //       dst[127:64] := p1[bit:(bit + -63)]
   //       RETURN dst[127:0]
   //     END
-  //     FOR v0 := 0 to k11
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
   //     ENDFOR
   irdl.operation @unpackhi_epi_2 {
@@ -3968,14 +3968,14 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k2" = %a1, "k11" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 2 parameter(s)
   //   Members (3): _mm512_kunpackd, _mm512_kunpackw, _mm512_kunpackb.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := a0[k0:0]
-  //     dst[k4:(k0 + 1)] := a1[k0:0]
+  //     dst[bit:0] := a0[bit:0]
+  //     dst[bit_2:(bit + 1)] := a1[bit:0]
   irdl.operation @kunpackd {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -3998,19 +3998,19 @@ irdl.dialect @autollvm {
     %a1_2 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0, "k4" = %a1 }
+    irdl.attributes { "bit" = %a0, "bit_2" = %a1 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 4 parameter(s)
   //   Members (9): _mm256_dbsad_epu8, _mm256_mask_dbsad_epu8 (merge masking), _mm256_maskz_dbsad_epu8 (zero masking), _mm512_dbsad_epu8, _mm512_mask_dbsad_epu8 (merge masking), _mm512_maskz_dbsad_epu8 (zero masking), _mm_dbsad_epu8, _mm_mask_dbsad_epu8 (merge masking), _mm_maskz_dbsad_epu8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 3
   //         v2[((v0 * 128) + ((v1 * 32) + 31)):((v0 * 128) + ((v1 * 32) + 0))] := a0[((v0 * 128) + ((a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32) + 31)):((v0 * 128) + (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 32))]
   //       ENDFOR
   //     ENDFOR
-  //     FOR v3 := 0 to k24
+  //     FOR v3 := 0 to loop_bound_2
   //       v0 := (v3 * 64)
   //       v4[(v0 + 15):v0] := (((Abs((a2[(v0 + 7):v0] - v2[(v0 + 7):v0])) + Abs((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 15):(v0 + 8)]))) + Abs((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 23):(v0 + 16)]))) + Abs((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 31):(v0 + 24)])))
   //       v4[(v0 + 31):(v0 + 16)] := (((Abs((a2[(v0 + 7):v0] - v2[(v0 + 15):(v0 + 8)])) + Abs((a2[(v0 + 15):(v0 + 8)] - v2[(v0 + 23):(v0 + 16)]))) + Abs((a2[(v0 + 23):(v0 + 16)] - v2[(v0 + 31):(v0 + 24)]))) + Abs((a2[(v0 + 31):(v0 + 24)] - v2[(v0 + 39):(v0 + 32)])))
@@ -4018,7 +4018,7 @@ irdl.dialect @autollvm {
   //         v4[(v0 + ((v5 * 16) + 47)):(v0 + ((v5 * 16) + 32))] := (((Abs((a2[(v0 + 39):(v0 + 32)] - v2[(v0 + ((v5 * 8) + 23)):(v0 + ((v5 * 8) + 16))])) + Abs((a2[(v0 + 47):(v0 + 40)] - v2[(v0 + ((v5 * 8) + 31)):(v0 + ((v5 * 8) + 24))]))) + Abs((a2[(v0 + 55):(v0 + 48)] - v2[(v0 + ((v5 * 8) + 39)):(v0 + ((v5 * 8) + 32))]))) + Abs((a2[(v0 + 63):(v0 + 56)] - v2[(v0 + ((v5 * 8) + 47)):(v0 + ((v5 * 8) + 40))])))
   //       ENDFOR
   //     ENDFOR
-  //     FOR v3 := 0 to k89
+  //     FOR v3 := 0 to loop_bound_3
   //       v0 := (v3 * 16)
   //       dst[(v0 + 15):v0] := v4[(v0 + 15):v0]
   //     ENDFOR
@@ -4065,14 +4065,14 @@ irdl.dialect @autollvm {
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, a2: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "k1" = %a2, "k24" = %a3, "k89" = %a4, "a0_width" = %a5 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3, "loop_bound_3" = %a4, "a0_width" = %a5 }
     irdl.results(result: %r)
   }
   // 28 instructions computing the same thing up to 3 parameter(s)
   //   Members (28): _mm256_mask_set1_epi8 (merge masking), _mm256_maskz_set1_epi8 (zero masking), _mm512_mask_set1_epi8 (merge masking), _mm512_maskz_set1_epi8 (zero masking), _mm_mask_set1_epi8 (merge masking), _mm_maskz_set1_epi8 (zero masking), _mm256_mask_set1_epi16 (merge masking), _mm256_maskz_set1_epi16 (zero masking), _mm512_mask_set1_epi16 (merge masking), _mm512_maskz_set1_epi16 (zero masking), _mm_mask_set1_epi16 (merge masking), _mm_maskz_set1_epi16 (zero masking), _mm256_mask_set1_epi32 (merge masking), _mm256_maskz_set1_epi32 (zero masking), _mm_mask_set1_epi32 (merge masking), _mm_maskz_set1_epi32 (zero masking), _mm256_mask_set1_epi64 (merge masking), _mm256_maskz_set1_epi64 (zero masking), _mm_mask_set1_epi64 (merge masking), _mm_maskz_set1_epi64 (zero masking), _mm512_set1_epi8, _mm512_mask_set1_epi32 (merge masking), _mm512_maskz_set1_epi32 (zero masking), _mm512_set1_epi32, _mm512_mask_set1_epi64 (merge masking), _mm512_maskz_set1_epi64 (zero masking), _mm512_set1_epi64, _mm512_set1_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_width) + (a0_width + -1)):((v0 * a0_width) + 0)] := a0[(a0_width + -1):0]
   //     ENDFOR
   irdl.operation @set1_epi {
@@ -4133,7 +4133,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2, "result_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 5 parameter(s)
@@ -4158,7 +4158,7 @@ irdl.dialect @autollvm {
   //     7:
   //       v0 := CMP_TRUE
   //     ESAC
-  //     FOR v1 := 0 to k3
+  //     FOR v1 := 0 to loop_bound
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmp_epi8_mask {
@@ -4227,14 +4227,14 @@ irdl.dialect @autollvm {
     %a6_3 = irdl.is 64 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 4 parameter(s)
   //   Members (48): _mm256_cmpeq_epi8_mask, _mm256_mask_cmpeq_epi8_mask (zero masking), _mm512_cmpeq_epi8_mask, _mm512_mask_cmpeq_epi8_mask (zero masking), _mm_cmpeq_epi8_mask, _mm_mask_cmpeq_epi8_mask (zero masking), _mm256_cmpeq_epu8_mask, _mm256_mask_cmpeq_epu8_mask (zero masking), _mm512_cmpeq_epu8_mask, _mm512_mask_cmpeq_epu8_mask (zero masking), _mm_cmpeq_epu8_mask, _mm_mask_cmpeq_epu8_mask (zero masking), _mm256_cmpeq_epu16_mask, _mm256_mask_cmpeq_epu16_mask (zero masking), _mm512_cmpeq_epu16_mask, _mm512_mask_cmpeq_epu16_mask (zero masking), _mm_cmpeq_epu16_mask, _mm_mask_cmpeq_epu16_mask (zero masking), _mm256_cmpeq_epi16_mask, _mm256_mask_cmpeq_epi16_mask (zero masking), _mm512_cmpeq_epi16_mask, _mm512_mask_cmpeq_epi16_mask (zero masking), _mm_cmpeq_epi16_mask, _mm_mask_cmpeq_epi16_mask (zero masking), _mm256_cmpeq_epi32_mask, _mm256_mask_cmpeq_epi32_mask (zero masking), _mm_cmpeq_epi32_mask, _mm_mask_cmpeq_epi32_mask (zero masking), _mm256_cmpeq_epi64_mask, _mm256_mask_cmpeq_epi64_mask (zero masking), _mm_cmpeq_epi64_mask, _mm_mask_cmpeq_epi64_mask (zero masking), _mm256_cmpeq_epu32_mask, _mm256_mask_cmpeq_epu32_mask (zero masking), _mm_cmpeq_epu32_mask, _mm_mask_cmpeq_epu32_mask (zero masking), _mm256_cmpeq_epu64_mask, _mm256_mask_cmpeq_epu64_mask (zero masking), _mm_cmpeq_epu64_mask, _mm_mask_cmpeq_epu64_mask (zero masking), _mm512_cmpeq_epi64_mask, _mm512_mask_cmpeq_epi64_mask (zero masking), _mm512_cmpeq_epu64_mask, _mm512_mask_cmpeq_epu64_mask (zero masking), _mm512_cmpeq_epi32_mask, _mm512_mask_cmpeq_epi32_mask (zero masking), _mm512_cmpeq_epu32_mask, _mm512_mask_cmpeq_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmpeq_epi8_mask {
@@ -4299,14 +4299,14 @@ irdl.dialect @autollvm {
     %a4_3 = irdl.is 64 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 4 parameter(s)
   //   Members (48): _mm256_cmpge_epi8_mask, _mm256_cmple_epi8_mask, _mm256_mask_cmpge_epi8_mask (zero masking), _mm256_mask_cmple_epi8_mask (zero masking), _mm512_cmpge_epi8_mask, _mm512_cmple_epi8_mask, _mm512_mask_cmpge_epi8_mask (zero masking), _mm512_mask_cmple_epi8_mask (zero masking), _mm_cmpge_epi8_mask, _mm_cmple_epi8_mask, _mm_mask_cmpge_epi8_mask (zero masking), _mm_mask_cmple_epi8_mask (zero masking), _mm256_cmpge_epi16_mask, _mm256_cmple_epi16_mask, _mm256_mask_cmpge_epi16_mask (zero masking), _mm256_mask_cmple_epi16_mask (zero masking), _mm512_cmpge_epi16_mask, _mm512_cmple_epi16_mask, _mm512_mask_cmpge_epi16_mask (zero masking), _mm512_mask_cmple_epi16_mask (zero masking), _mm_cmpge_epi16_mask, _mm_cmple_epi16_mask, _mm_mask_cmpge_epi16_mask (zero masking), _mm_mask_cmple_epi16_mask (zero masking), _mm256_cmpge_epi32_mask, _mm256_cmple_epi32_mask, _mm256_mask_cmpge_epi32_mask (zero masking), _mm256_mask_cmple_epi32_mask (zero masking), _mm_cmpge_epi32_mask, _mm_cmple_epi32_mask, _mm_mask_cmpge_epi32_mask (zero masking), _mm_mask_cmple_epi32_mask (zero masking), _mm256_cmpge_epi64_mask, _mm256_cmple_epi64_mask, _mm256_mask_cmpge_epi64_mask (zero masking), _mm256_mask_cmple_epi64_mask (zero masking), _mm_cmpge_epi64_mask, _mm_cmple_epi64_mask, _mm_mask_cmpge_epi64_mask (zero masking), _mm_mask_cmple_epi64_mask (zero masking), _mm512_cmpge_epi64_mask, _mm512_cmple_epi64_mask, _mm512_mask_cmpge_epi64_mask (zero masking), _mm512_mask_cmple_epi64_mask (zero masking), _mm512_cmpge_epi32_mask, _mm512_cmple_epi32_mask, _mm512_mask_cmpge_epi32_mask (zero masking), _mm512_mask_cmple_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmpge_epi8_mask {
@@ -4371,14 +4371,14 @@ irdl.dialect @autollvm {
     %a4_3 = irdl.is 64 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 3 parameter(s)
   //   Members (48): _mm256_cmpgt_epi8_mask, _mm256_cmplt_epi8_mask, _mm256_mask_cmpgt_epi8_mask (zero masking), _mm256_mask_cmplt_epi8_mask (zero masking), _mm512_cmpgt_epi8_mask, _mm512_cmplt_epi8_mask, _mm512_mask_cmpgt_epi8_mask (zero masking), _mm512_mask_cmplt_epi8_mask (zero masking), _mm_cmpgt_epi8_mask, _mm_cmplt_epi8_mask, _mm_mask_cmpgt_epi8_mask (zero masking), _mm_mask_cmplt_epi8_mask (zero masking), _mm256_cmpgt_epi16_mask, _mm256_cmplt_epi16_mask, _mm256_mask_cmpgt_epi16_mask (zero masking), _mm256_mask_cmplt_epi16_mask (zero masking), _mm512_cmpgt_epi16_mask, _mm512_cmplt_epi16_mask, _mm512_mask_cmpgt_epi16_mask (zero masking), _mm512_mask_cmplt_epi16_mask (zero masking), _mm_cmpgt_epi16_mask, _mm_cmplt_epi16_mask, _mm_mask_cmpgt_epi16_mask (zero masking), _mm_mask_cmplt_epi16_mask (zero masking), _mm256_cmpgt_epi32_mask, _mm256_cmplt_epi32_mask, _mm256_mask_cmpgt_epi32_mask (zero masking), _mm256_mask_cmplt_epi32_mask (zero masking), _mm_cmpgt_epi32_mask, _mm_cmplt_epi32_mask, _mm_mask_cmpgt_epi32_mask (zero masking), _mm_mask_cmplt_epi32_mask (zero masking), _mm256_cmpgt_epi64_mask, _mm256_cmplt_epi64_mask, _mm256_mask_cmpgt_epi64_mask (zero masking), _mm256_mask_cmplt_epi64_mask (zero masking), _mm_cmpgt_epi64_mask, _mm_cmplt_epi64_mask, _mm_mask_cmpgt_epi64_mask (zero masking), _mm_mask_cmplt_epi64_mask (zero masking), _mm512_cmplt_epi32_mask, _mm512_mask_cmplt_epi32_mask (zero masking), _mm512_cmpgt_epi64_mask, _mm512_cmplt_epi64_mask, _mm512_mask_cmpgt_epi64_mask (zero masking), _mm512_mask_cmplt_epi64_mask (zero masking), _mm512_cmpgt_epi32_mask, _mm512_mask_cmpgt_epi32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmpgt_epi8_mask {
@@ -4436,14 +4436,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 3 parameter(s)
   //   Members (48): _mm256_cmpneq_epi8_mask, _mm256_mask_cmpneq_epi8_mask (zero masking), _mm512_cmpneq_epi8_mask, _mm512_mask_cmpneq_epi8_mask (zero masking), _mm_cmpneq_epi8_mask, _mm_mask_cmpneq_epi8_mask (zero masking), _mm256_cmpneq_epu8_mask, _mm256_mask_cmpneq_epu8_mask (zero masking), _mm512_cmpneq_epu8_mask, _mm512_mask_cmpneq_epu8_mask (zero masking), _mm_cmpneq_epu8_mask, _mm_mask_cmpneq_epu8_mask (zero masking), _mm256_cmpneq_epu16_mask, _mm256_mask_cmpneq_epu16_mask (zero masking), _mm512_cmpneq_epu16_mask, _mm512_mask_cmpneq_epu16_mask (zero masking), _mm_cmpneq_epu16_mask, _mm_mask_cmpneq_epu16_mask (zero masking), _mm256_cmpneq_epi16_mask, _mm256_mask_cmpneq_epi16_mask (zero masking), _mm512_cmpneq_epi16_mask, _mm512_mask_cmpneq_epi16_mask (zero masking), _mm_cmpneq_epi16_mask, _mm_mask_cmpneq_epi16_mask (zero masking), _mm256_cmpneq_epi32_mask, _mm256_mask_cmpneq_epi32_mask (zero masking), _mm_cmpneq_epi32_mask, _mm_mask_cmpneq_epi32_mask (zero masking), _mm256_cmpneq_epi64_mask, _mm256_mask_cmpneq_epi64_mask (zero masking), _mm_cmpneq_epi64_mask, _mm_mask_cmpneq_epi64_mask (zero masking), _mm256_cmpneq_epu32_mask, _mm256_mask_cmpneq_epu32_mask (zero masking), _mm_cmpneq_epu32_mask, _mm_mask_cmpneq_epu32_mask (zero masking), _mm256_cmpneq_epu64_mask, _mm256_mask_cmpneq_epu64_mask (zero masking), _mm_cmpneq_epu64_mask, _mm_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi64_mask, _mm512_mask_cmpneq_epi64_mask (zero masking), _mm512_cmpneq_epu64_mask, _mm512_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi32_mask, _mm512_mask_cmpneq_epi32_mask (zero masking), _mm512_cmpneq_epu32_mask, _mm512_mask_cmpneq_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] != a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmpneq_epi8_mask {
@@ -4501,7 +4501,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 5 parameter(s)
@@ -4526,7 +4526,7 @@ irdl.dialect @autollvm {
   //     7:
   //       v0 := CMP_TRUE
   //     ESAC
-  //     FOR v1 := 0 to k3
+  //     FOR v1 := 0 to loop_bound
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmp_epu8_mask {
@@ -4595,14 +4595,14 @@ irdl.dialect @autollvm {
     %a6_3 = irdl.is 64 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
     irdl.operands(a1: %o0, a2: %o1, mask: optional %o2)
-    irdl.attributes { "a0" = %a0, "masking" = %a1, "k3" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
+    irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 4 parameter(s)
   //   Members (48): _mm256_cmpge_epu8_mask, _mm256_cmple_epu8_mask, _mm256_mask_cmpge_epu8_mask (zero masking), _mm256_mask_cmple_epu8_mask (zero masking), _mm512_cmpge_epu8_mask, _mm512_cmple_epu8_mask, _mm512_mask_cmpge_epu8_mask (zero masking), _mm512_mask_cmple_epu8_mask (zero masking), _mm_cmpge_epu8_mask, _mm_cmple_epu8_mask, _mm_mask_cmpge_epu8_mask (zero masking), _mm_mask_cmple_epu8_mask (zero masking), _mm256_cmpge_epu16_mask, _mm256_cmple_epu16_mask, _mm256_mask_cmpge_epu16_mask (zero masking), _mm256_mask_cmple_epu16_mask (zero masking), _mm512_cmpge_epu16_mask, _mm512_cmple_epu16_mask, _mm512_mask_cmpge_epu16_mask (zero masking), _mm512_mask_cmple_epu16_mask (zero masking), _mm_cmpge_epu16_mask, _mm_cmple_epu16_mask, _mm_mask_cmpge_epu16_mask (zero masking), _mm_mask_cmple_epu16_mask (zero masking), _mm256_cmpge_epu32_mask, _mm256_cmple_epu32_mask, _mm256_mask_cmpge_epu32_mask (zero masking), _mm256_mask_cmple_epu32_mask (zero masking), _mm_cmpge_epu32_mask, _mm_cmple_epu32_mask, _mm_mask_cmpge_epu32_mask (zero masking), _mm_mask_cmple_epu32_mask (zero masking), _mm256_cmpge_epu64_mask, _mm256_cmple_epu64_mask, _mm256_mask_cmpge_epu64_mask (zero masking), _mm256_mask_cmple_epu64_mask (zero masking), _mm_cmpge_epu64_mask, _mm_cmple_epu64_mask, _mm_mask_cmpge_epu64_mask (zero masking), _mm_mask_cmple_epu64_mask (zero masking), _mm512_cmpge_epu64_mask, _mm512_cmple_epu64_mask, _mm512_mask_cmpge_epu64_mask (zero masking), _mm512_mask_cmple_epu64_mask (zero masking), _mm512_cmpge_epu32_mask, _mm512_cmple_epu32_mask, _mm512_mask_cmpge_epu32_mask (zero masking), _mm512_mask_cmple_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmpge_epu8_mask {
@@ -4667,14 +4667,14 @@ irdl.dialect @autollvm {
     %a4_3 = irdl.is 64 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
   // 48 instructions computing the same thing up to 3 parameter(s)
   //   Members (48): _mm256_cmpgt_epu8_mask, _mm256_cmplt_epu8_mask, _mm256_mask_cmpgt_epu8_mask (zero masking), _mm256_mask_cmplt_epu8_mask (zero masking), _mm512_cmpgt_epu8_mask, _mm512_cmplt_epu8_mask, _mm512_mask_cmpgt_epu8_mask (zero masking), _mm512_mask_cmplt_epu8_mask (zero masking), _mm_cmpgt_epu8_mask, _mm_cmplt_epu8_mask, _mm_mask_cmpgt_epu8_mask (zero masking), _mm_mask_cmplt_epu8_mask (zero masking), _mm256_cmpgt_epu16_mask, _mm256_cmplt_epu16_mask, _mm256_mask_cmpgt_epu16_mask (zero masking), _mm256_mask_cmplt_epu16_mask (zero masking), _mm512_cmpgt_epu16_mask, _mm512_cmplt_epu16_mask, _mm512_mask_cmpgt_epu16_mask (zero masking), _mm512_mask_cmplt_epu16_mask (zero masking), _mm_cmpgt_epu16_mask, _mm_cmplt_epu16_mask, _mm_mask_cmpgt_epu16_mask (zero masking), _mm_mask_cmplt_epu16_mask (zero masking), _mm256_cmpgt_epu32_mask, _mm256_cmplt_epu32_mask, _mm256_mask_cmpgt_epu32_mask (zero masking), _mm256_mask_cmplt_epu32_mask (zero masking), _mm_cmpgt_epu32_mask, _mm_cmplt_epu32_mask, _mm_mask_cmpgt_epu32_mask (zero masking), _mm_mask_cmplt_epu32_mask (zero masking), _mm256_cmpgt_epu64_mask, _mm256_cmplt_epu64_mask, _mm256_mask_cmpgt_epu64_mask (zero masking), _mm256_mask_cmplt_epu64_mask (zero masking), _mm_cmpgt_epu64_mask, _mm_cmplt_epu64_mask, _mm_mask_cmpgt_epu64_mask (zero masking), _mm_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu64_mask, _mm512_cmplt_epu64_mask, _mm512_mask_cmpgt_epu64_mask (zero masking), _mm512_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu32_mask, _mm512_cmplt_epu32_mask, _mm512_mask_cmpgt_epu32_mask (zero masking), _mm512_mask_cmplt_epu32_mask (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmpgt_epu8_mask {
@@ -4732,16 +4732,16 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): _mm256_mask2_permutex2var_epi16 (merge_a0 masking), _mm256_mask_permutex2var_epi16 (merge_a2 masking), _mm256_maskz_permutex2var_epi16 (zero masking), _mm256_permutex2var_epi16, _mm512_mask2_permutex2var_epi16 (merge_a0 masking), _mm512_mask_permutex2var_epi16 (merge_a2 masking), _mm512_maskz_permutex2var_epi16 (zero masking), _mm512_permutex2var_epi16, _mm_mask2_permutex2var_epi16 (merge_a0 masking), _mm_mask_permutex2var_epi16 (merge_a2 masking), _mm_maskz_permutex2var_epi16 (zero masking), _mm_permutex2var_epi16, _mm512_permutex2var_epi8, _mm512_mask_permutex2var_epi8 (merge_a2 masking), _mm512_mask2_permutex2var_epi8 (merge_a0 masking), _mm512_maskz_permutex2var_epi8 (zero masking), _mm256_permutex2var_epi8, _mm256_mask_permutex2var_epi8 (merge_a2 masking), _mm256_mask2_permutex2var_epi8 (merge_a0 masking), _mm256_maskz_permutex2var_epi8 (zero masking), _mm_permutex2var_epi8, _mm_mask_permutex2var_epi8 (merge_a2 masking), _mm_mask2_permutex2var_epi8 (merge_a0 masking), _mm_maskz_permutex2var_epi8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0_elem_width * a0[((v0 * a0_elem_width) + k4):((v0 * a0_elem_width) + 0)])
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (k4 + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
+  //     FOR v0 := 0 to loop_bound
+  //       v1 := (a0_elem_width * a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (bit + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
   //     ENDFOR
   irdl.operation @permutex2var_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -4800,13 +4800,13 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k4" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 3 parameter(s)
   //   Members (12): _mm256_movepi8_mask, _mm512_movepi8_mask, _mm_movepi8_mask, _mm256_movepi16_mask, _mm512_movepi16_mask, _mm_movepi16_mask, _mm256_movepi32_mask, _mm512_movepi32_mask, _mm_movepi32_mask, _mm256_movepi64_mask, _mm512_movepi64_mask, _mm_movepi64_mask.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       IF a0[((v0 * a0_elem_width) + (a0_elem_width + -1))]
   //         dst[v0] := 1
   //       ELSE
@@ -4847,15 +4847,15 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): _mm256_movm_epi8 (zero masking), _mm512_movm_epi8 (zero masking), _mm_movm_epi8 (zero masking), _mm256_movm_epi16 (zero masking), _mm512_movm_epi16 (zero masking), _mm_movm_epi16 (zero masking), _mm256_movm_epi32 (zero masking), _mm512_movm_epi32 (zero masking), _mm_movm_epi32 (zero masking), _mm256_movm_epi64 (zero masking), _mm512_movm_epi64 (zero masking), _mm_movm_epi64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := k6
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := constant
   //     ENDFOR
   irdl.operation @movm_epi {
     %o0_0 = irdl.is vector<16xi1>
@@ -4900,14 +4900,14 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(mask: optional %o0)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "k6" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "constant" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
   // 54 instructions computing the same thing up to 5 parameter(s)
   //   Members (54): _mm256_cvtsepi16_epi8, _mm256_mask_cvtsepi16_epi8 (merge masking), _mm256_maskz_cvtsepi16_epi8 (zero masking), _mm512_cvtsepi16_epi8, _mm512_mask_cvtsepi16_epi8 (merge masking), _mm512_maskz_cvtsepi16_epi8 (zero masking), _mm_cvtsepi16_epi8, _mm_mask_cvtsepi16_epi8 (merge masking), _mm_maskz_cvtsepi16_epi8 (zero masking), _mm256_cvtsepi32_epi8, _mm256_mask_cvtsepi32_epi8 (merge masking), _mm256_maskz_cvtsepi32_epi8 (zero masking), _mm_cvtsepi32_epi8, _mm_mask_cvtsepi32_epi8 (merge masking), _mm_maskz_cvtsepi32_epi8 (zero masking), _mm256_cvtsepi32_epi16, _mm256_mask_cvtsepi32_epi16 (merge masking), _mm256_maskz_cvtsepi32_epi16 (zero masking), _mm_cvtsepi32_epi16, _mm_mask_cvtsepi32_epi16 (merge masking), _mm_maskz_cvtsepi32_epi16 (zero masking), _mm256_cvtsepi64_epi8, _mm256_mask_cvtsepi64_epi8 (merge masking), _mm256_maskz_cvtsepi64_epi8 (zero masking), _mm_cvtsepi64_epi8, _mm_mask_cvtsepi64_epi8 (merge masking), _mm_maskz_cvtsepi64_epi8 (zero masking), _mm256_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi32 (merge masking), _mm256_maskz_cvtsepi64_epi32 (zero masking), _mm_cvtsepi64_epi32, _mm_mask_cvtsepi64_epi32 (merge masking), _mm_maskz_cvtsepi64_epi32 (zero masking), _mm256_cvtsepi64_epi16, _mm256_mask_cvtsepi64_epi16 (merge masking), _mm256_maskz_cvtsepi64_epi16 (zero masking), _mm_cvtsepi64_epi16, _mm_mask_cvtsepi64_epi16 (merge masking), _mm_maskz_cvtsepi64_epi16 (zero masking), _mm512_cvtsepi32_epi8, _mm512_mask_cvtsepi32_epi8 (merge masking), _mm512_maskz_cvtsepi32_epi8 (zero masking), _mm512_cvtsepi32_epi16, _mm512_mask_cvtsepi32_epi16 (merge masking), _mm512_maskz_cvtsepi32_epi16 (zero masking), _mm512_cvtsepi64_epi8, _mm512_mask_cvtsepi64_epi8 (merge masking), _mm512_maskz_cvtsepi64_epi8 (zero masking), _mm512_cvtsepi64_epi32, _mm512_mask_cvtsepi64_epi32 (merge masking), _mm512_maskz_cvtsepi64_epi32 (zero masking), _mm512_cvtsepi64_epi16, _mm512_mask_cvtsepi64_epi16 (merge masking), _mm512_maskz_cvtsepi64_epi16 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := Saturate(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
   //     ENDFOR
   irdl.operation @cvtsepi16_epi {
@@ -4965,14 +4965,14 @@ irdl.dialect @autollvm {
     %a5_1 = irdl.is 256 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 3 parameter(s)
   //   Members (24): _mm256_mask_test_epi8_mask (zero masking), _mm256_test_epi8_mask, _mm512_mask_test_epi8_mask (zero masking), _mm512_test_epi8_mask, _mm_mask_test_epi8_mask (zero masking), _mm_test_epi8_mask, _mm256_mask_test_epi16_mask (zero masking), _mm256_test_epi16_mask, _mm512_mask_test_epi16_mask (zero masking), _mm512_test_epi16_mask, _mm_mask_test_epi16_mask (zero masking), _mm_test_epi16_mask, _mm256_mask_test_epi32_mask (zero masking), _mm256_test_epi32_mask, _mm_mask_test_epi32_mask (zero masking), _mm_test_epi32_mask, _mm256_mask_test_epi64_mask (zero masking), _mm256_test_epi64_mask, _mm_mask_test_epi64_mask (zero masking), _mm_test_epi64_mask, _mm512_mask_test_epi64_mask (zero masking), _mm512_test_epi64_mask, _mm512_mask_test_epi32_mask (zero masking), _mm512_test_epi32_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) != 0) ? 1 : 0)
   //     ENDFOR
   irdl.operation @test_epi8_mask {
@@ -5030,14 +5030,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 24 instructions computing the same thing up to 4 parameter(s)
   //   Members (24): _mm256_mask_testn_epi8_mask (zero masking), _mm256_testn_epi8_mask, _mm512_mask_testn_epi8_mask (zero masking), _mm512_testn_epi8_mask, _mm_mask_testn_epi8_mask (zero masking), _mm_testn_epi8_mask, _mm256_mask_testn_epi16_mask (zero masking), _mm256_testn_epi16_mask, _mm512_mask_testn_epi16_mask (zero masking), _mm512_testn_epi16_mask, _mm_mask_testn_epi16_mask (zero masking), _mm_testn_epi16_mask, _mm256_mask_testn_epi32_mask (zero masking), _mm256_testn_epi32_mask, _mm_mask_testn_epi32_mask (zero masking), _mm_testn_epi32_mask, _mm256_mask_testn_epi64_mask (zero masking), _mm256_testn_epi64_mask, _mm_mask_testn_epi64_mask (zero masking), _mm_testn_epi64_mask, _mm512_mask_testn_epi32_mask (zero masking), _mm512_testn_epi32_mask, _mm512_mask_testn_epi64_mask (zero masking), _mm512_testn_epi64_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) == 0) ? 1 : 0)
   //     ENDFOR
   irdl.operation @testn_epi8_mask {
@@ -5102,7 +5102,7 @@ irdl.dialect @autollvm {
     %a4_3 = irdl.is 64 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 5 parameter(s)
@@ -5110,9 +5110,9 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
-  //       FOR l0 := 0 to k1
-  //         dst[((l0 * k2) + k3):((l0 * k2) + 0)] := p0[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
-  //         dst[((l0 * k2) + (k2 + -1)):((l0 * k2) + (k3 + 1))] := p1[((l0 * (k3 + 1)) + k7):((l0 * (k3 + 1)) + k9)]
+  //       FOR l0 := 0 to loop_bound
+  //         dst[((l0 * bit) + bit_2):((l0 * bit) + 0)] := p0[((l0 * (bit_2 + 1)) + bit_3):((l0 * (bit_2 + 1)) + bit_4)]
+  //         dst[((l0 * bit) + (bit + -1)):((l0 * bit) + (bit_2 + 1))] := p1[((l0 * (bit_2 + 1)) + bit_3):((l0 * (bit_2 + 1)) + bit_4)]
   //       ENDFOR
   //       RETURN dst[127:0]
   //     END
@@ -5164,13 +5164,13 @@ irdl.dialect @autollvm {
     %a5_1 = irdl.is 64 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "k3" = %a3, "k7" = %a4, "k9" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "bit_2" = %a3, "bit_3" = %a4, "bit_4" = %a5 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): _kadd_mask32, _kadd_mask64, _kadd_mask8, _kadd_mask16.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := (a0[k0:0] + a1[k0:0])
+  //     dst[bit:0] := (a0[bit:0] + a1[bit:0])
   irdl.operation @kadd_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5193,13 +5193,13 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 1 parameter(s)
   //   Members (5): _kand_mask32, _kand_mask64, _kand_mask8, _kand_mask16, _mm512_kand.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := (a0[k0:0] AND a1[k0:0])
+  //     dst[bit:0] := (a0[bit:0] AND a1[bit:0])
   irdl.operation @kand_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5222,13 +5222,13 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 1 parameter(s)
   //   Members (5): _kandn_mask32, _kandn_mask64, _kandn_mask8, _kandn_mask16, _mm512_kandn.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := (NOT (a0[k0:0]) AND a1[k0:0])
+  //     dst[bit:0] := (NOT (a0[bit:0]) AND a1[bit:0])
   irdl.operation @kandn_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5251,13 +5251,13 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 1 parameter(s)
   //   Members (5): _knot_mask32, _knot_mask64, _knot_mask8, _knot_mask16, _mm512_knot.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := NOT (a0[k0:0])
+  //     dst[bit:0] := NOT (a0[bit:0])
   irdl.operation @knot_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5275,13 +5275,13 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 1 parameter(s)
   //   Members (5): _kor_mask32, _kor_mask64, _kor_mask8, _kor_mask16, _mm512_kor.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := (a0[k0:0] OR a1[k0:0])
+  //     dst[bit:0] := (a0[bit:0] OR a1[bit:0])
   irdl.operation @kor_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5304,13 +5304,13 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 1 parameter(s)
   //   Members (5): _kxnor_mask32, _kxnor_mask64, _kxnor_mask8, _kxnor_mask16, _mm512_kxnor.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := NOT (a0[k0:0] XOR a1[k0:0])
+  //     dst[bit:0] := NOT (a0[bit:0] XOR a1[bit:0])
   irdl.operation @kxnor_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5333,13 +5333,13 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 1 parameter(s)
   //   Members (5): _kxor_mask32, _kxor_mask64, _kxor_mask8, _kxor_mask16, _mm512_kxor.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := (a0[k0:0] XOR a1[k0:0])
+  //     dst[bit:0] := (a0[bit:0] XOR a1[bit:0])
   irdl.operation @kxor_mask {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5362,15 +5362,15 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): _kshiftli_mask32, _kshiftli_mask64, _kshiftli_mask8, _kshiftli_mask16.
   //   Semantics with the class parameters as named values:
   //     dst[RESULT_TOP:0] := 0
-  //     IF (a0[7:0] <= k4)
-  //       dst[k4:0] := (a1[k4:0] << a0[7:0])
+  //     IF (a0[7:0] <= constant)
+  //       dst[constant:0] := (a1[constant:0] << a0[7:0])
   //     FI
   irdl.operation @kshiftli_mask {
     %o0_0 = irdl.is vector<16xi1>
@@ -5390,15 +5390,15 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "k4" = %a1 }
+    irdl.attributes { "a0" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): _kshiftri_mask32, _kshiftri_mask64, _kshiftri_mask8, _kshiftri_mask16.
   //   Semantics with the class parameters as named values:
   //     dst[RESULT_TOP:0] := 0
-  //     IF (a0[7:0] <= k4)
-  //       dst[k4:0] := (a1[k4:0] >> a0[7:0])
+  //     IF (a0[7:0] <= constant)
+  //       dst[constant:0] := (a1[constant:0] >> a0[7:0])
   //     FI
   irdl.operation @kshiftri_mask {
     %o0_0 = irdl.is vector<16xi1>
@@ -5418,14 +5418,14 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     irdl.operands(a1: %o0)
-    irdl.attributes { "a0" = %a0, "k4" = %a1 }
+    irdl.attributes { "a0" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 2 parameter(s)
   //   Members (8): _kortestz_mask32_u8, _kortestc_mask32_u8, _kortestz_mask64_u8, _kortestc_mask64_u8, _kortestz_mask8_u8, _kortestc_mask8_u8, _kortestz_mask16_u8, _kortestc_mask16_u8.
   //   Semantics with the class parameters as named values:
-  //     v0[k0:0] := (a0[k0:0] OR a1[k0:0])
-  //     IF (v0[k0:0] == k8)
+  //     v0[bit:0] := (a0[bit:0] OR a1[bit:0])
+  //     IF (v0[bit:0] == constant)
   //       dst := 1
   //     ELSE
   //       dst := 0
@@ -5455,14 +5455,14 @@ irdl.dialect @autollvm {
     %a1_4 = irdl.is 18446744073709551615 : i128
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0, "k8" = %a1 }
+    irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): _ktestz_mask32_u8, _ktestz_mask64_u8, _ktestz_mask8_u8, _ktestz_mask16_u8.
   //   Semantics with the class parameters as named values:
-  //     v0[k0:0] := (a0[k0:0] AND a1[k0:0])
-  //     IF (v0[k0:0] == 0)
+  //     v0[bit:0] := (a0[bit:0] AND a1[bit:0])
+  //     IF (v0[bit:0] == 0)
   //       dst := 1
   //     ELSE
   //       dst := 0
@@ -5486,14 +5486,14 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): _ktestc_mask32_u8, _ktestc_mask64_u8, _ktestc_mask8_u8, _ktestc_mask16_u8.
   //   Semantics with the class parameters as named values:
-  //     v0[k0:0] := (NOT (a0[k0:0]) AND a1[k0:0])
-  //     IF (v0[k0:0] == 0)
+  //     v0[bit:0] := (NOT (a0[bit:0]) AND a1[bit:0])
+  //     IF (v0[bit:0] == 0)
   //       dst := 1
   //     ELSE
   //       dst := 0
@@ -5517,13 +5517,13 @@ irdl.dialect @autollvm {
     %a0_3 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
   //   Members (5): _cvtmask32_u32, _cvtmask64_u64, _cvtmask8_u32, _cvtmask16_u32, _mm512_mask2int.
   //   Semantics with the class parameters as named values:
-  //     dst := ZeroExtend(a0[k0:0], result_width)
+  //     dst := ZeroExtend(a0[bit:0], result_width)
   irdl.operation @cvtmask32_u {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5542,13 +5542,13 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 64 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k0" = %a0, "result_width" = %a1 }
+    irdl.attributes { "bit" = %a0, "result_width" = %a1 }
     irdl.results(result: %r)
   }
   // 5 instructions computing the same thing up to 2 parameter(s)
   //   Members (5): _cvtu32_mask32, _cvtu64_mask64, _cvtu32_mask8, _cvtu32_mask16, _mm512_int2mask.
   //   Semantics with the class parameters as named values:
-  //     dst := ZeroExtend(a0[k0:0], (k0 + 1))
+  //     dst := ZeroExtend(a0[bit:0], (bit + 1))
   irdl.operation @cvtu32_mask {
     %o0_0 = irdl.is i32
     %o0_1 = irdl.is i64
@@ -5567,14 +5567,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 64 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k0" = %a0, "a0_width" = %a1 }
+    irdl.attributes { "bit" = %a0, "a0_width" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 4 parameter(s)
   //   Members (6): _mm256_broadcastmb_epi64, _mm_broadcastmb_epi64, _mm256_broadcastmw_epi32, _mm_broadcastmw_epi32, _mm512_broadcastmb_epi64, _mm512_broadcastmw_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := ZeroExtend(a0[k6:0], result_elem_width)
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := ZeroExtend(a0[bit:0], result_elem_width)
   //     ENDFOR
   irdl.operation @broadcastmb_epi {
     %o0_0 = irdl.is vector<16xi1>
@@ -5603,14 +5603,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k1" = %a0, "result_elem_width" = %a1, "k6" = %a2, "result_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "bit" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_conflict_epi32, _mm256_mask_conflict_epi32 (merge masking), _mm256_maskz_conflict_epi32 (zero masking), _mm_conflict_epi32, _mm_mask_conflict_epi32 (merge masking), _mm_maskz_conflict_epi32 (zero masking), _mm256_conflict_epi64, _mm256_mask_conflict_epi64 (merge masking), _mm256_maskz_conflict_epi64 (zero masking), _mm_conflict_epi64, _mm_mask_conflict_epi64 (merge masking), _mm_maskz_conflict_epi64 (zero masking), _mm512_conflict_epi32, _mm512_mask_conflict_epi32 (merge masking), _mm512_maskz_conflict_epi32 (zero masking), _mm512_conflict_epi64, _mm512_mask_conflict_epi64 (merge masking), _mm512_maskz_conflict_epi64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to ((v0 * 1) + -1)
   //         dst[(((v0 * a0_elem_width) + (v1 * 1)) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a0[((v1 * a0_elem_width) + (a0_elem_width + -1)):((v1 * a0_elem_width) + 0)]) ? 1 : 0)
   //       ENDFOR
@@ -5658,19 +5658,19 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_lzcnt_epi32, _mm256_mask_lzcnt_epi32 (merge masking), _mm256_maskz_lzcnt_epi32 (zero masking), _mm_lzcnt_epi32, _mm_mask_lzcnt_epi32 (merge masking), _mm_maskz_lzcnt_epi32 (zero masking), _mm256_lzcnt_epi64, _mm256_mask_lzcnt_epi64 (merge masking), _mm256_maskz_lzcnt_epi64 (zero masking), _mm_lzcnt_epi64, _mm_mask_lzcnt_epi64 (merge masking), _mm_maskz_lzcnt_epi64 (zero masking), _mm512_lzcnt_epi32, _mm512_mask_lzcnt_epi32 (merge masking), _mm512_maskz_lzcnt_epi32 (zero masking), _mm512_lzcnt_epi64, _mm512_mask_lzcnt_epi64 (merge masking), _mm512_maskz_lzcnt_epi64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := k2
-  //       dst[((v0 * (k2 + 1)) + k2):((v0 * (k2 + 1)) + 0)] := 0
-  //       WHILE ((v1 >= 0) AND (a0[(((v0 * (k2 + 1)) + 0) + v1)] == 0))
+  //     FOR v0 := 0 to loop_bound
+  //       v1 := constant
+  //       dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := 0
+  //       WHILE ((v1 >= 0) AND (a0[(((v0 * (constant + 1)) + 0) + v1)] == 0))
   //         v1 := (v1 - 1)
-  //         dst[((v0 * (k2 + 1)) + k2):((v0 * (k2 + 1)) + 0)] := (dst[((v0 * (k2 + 1)) + k2):((v0 * (k2 + 1)) + 0)] + 1)
+  //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := (dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] + 1)
   //       OD
   //     ENDFOR
   irdl.operation @lzcnt_epi {
@@ -5715,15 +5715,15 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): _mm256_broadcast_i32x2, _mm256_mask_broadcast_i32x2 (merge masking), _mm256_maskz_broadcast_i32x2 (zero masking), _mm512_broadcast_i32x2, _mm512_mask_broadcast_i32x2 (merge masking), _mm512_maskz_broadcast_i32x2 (zero masking), _mm_broadcast_i32x2, _mm_mask_broadcast_i32x2 (merge masking), _mm_maskz_broadcast_i32x2 (zero masking), _mm512_broadcast_i32x8, _mm512_mask_broadcast_i32x8 (merge masking), _mm512_maskz_broadcast_i32x8 (zero masking), _mm256_broadcast_i64x2, _mm256_mask_broadcast_i64x2 (merge masking), _mm256_maskz_broadcast_i64x2 (zero masking), _mm512_broadcast_i64x2, _mm512_mask_broadcast_i64x2 (merge masking), _mm512_maskz_broadcast_i64x2 (zero masking), _mm256_broadcast_i32x4, _mm256_mask_broadcast_i32x4 (merge masking), _mm256_maskz_broadcast_i32x4 (zero masking), _mm512_broadcast_i32x4, _mm512_mask_broadcast_i32x4 (merge masking), _mm512_maskz_broadcast_i32x4 (zero masking), _mm512_broadcast_i64x4, _mm512_mask_broadcast_i64x4 (merge masking), _mm512_maskz_broadcast_i64x4 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := ((v0 % k2) * a0_elem_width)
+  //     FOR v0 := 0 to loop_bound
+  //       v1 := ((v0 % constant) * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[(v1 + (a0_elem_width + -1)):v1]
   //     ENDFOR
   irdl.operation @broadcast_i32x {
@@ -5770,7 +5770,7 @@ irdl.dialect @autollvm {
     %a5_2 = irdl.is 512 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
@@ -5815,9 +5815,9 @@ irdl.dialect @autollvm {
   //   Members (18): _mm256_alignr_epi32, _mm256_mask_alignr_epi32 (merge masking), _mm256_maskz_alignr_epi32 (zero masking), _mm_alignr_epi32, _mm_mask_alignr_epi32 (merge masking), _mm_maskz_alignr_epi32 (zero masking), _mm256_alignr_epi64, _mm256_mask_alignr_epi64 (merge masking), _mm256_maskz_alignr_epi64 (zero masking), _mm_alignr_epi64, _mm_mask_alignr_epi64 (merge masking), _mm_maskz_alignr_epi64 (zero masking), _mm512_maskz_alignr_epi32 (zero masking), _mm512_alignr_epi64, _mm512_mask_alignr_epi64 (merge masking), _mm512_maskz_alignr_epi64 (zero masking), _mm512_alignr_epi32, _mm512_mask_alignr_epi32 (merge masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:a0_width] := a0[(a0_width + -1):0]
+  //     dst[bit:a0_width] := a0[(a0_width + -1):0]
   //     dst[(a0_width + -1):0] := a1[(a0_width + -1):0]
-  //     dst[k0:0] := (dst[k0:0] >> (a0_elem_width * a2[k13:0]))
+  //     dst[bit:0] := (dst[bit:0] >> (a0_elem_width * a2[bit_2:0]))
   irdl.operation @alignr_epi_2 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
@@ -5872,20 +5872,20 @@ irdl.dialect @autollvm {
     %a5_3 = irdl.is 3 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "k0" = %a2, "a0_width" = %a3, "a0_elem_width" = %a4, "k13" = %a5 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "a0_width" = %a3, "a0_elem_width" = %a4, "bit_2" = %a5 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): _mm256_mask_compress_epi32, _mm_mask_compress_epi32, _mm256_mask_compress_epi64, _mm_mask_compress_epi64, _mm512_mask_compress_epi32, _mm512_mask_compress_epi64, _mm512_mask_compress_epi16, _mm256_mask_compress_epi16, _mm_mask_compress_epi16, _mm512_mask_compress_epi8, _mm256_mask_compress_epi8, _mm_mask_compress_epi8.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
-  //     FOR v1 := 0 to k2
+  //     FOR v1 := 0 to loop_bound
   //       IF a0[v1]
   //         dst[((v0 + a1_elem_width) - 1):v0] := a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]
   //         v0 := (v0 + a1_elem_width)
   //       FI
   //     ENDFOR
-  //     dst[k10:v0] := a2[k10:v0]
+  //     dst[bit:v0] := a2[bit:v0]
   irdl.operation @compress_epi {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -5953,20 +5953,20 @@ irdl.dialect @autollvm {
     %a3_3 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0, "a1_elem_width" = %a1, "k10" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "bit" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): _mm256_maskz_compress_epi32, _mm_maskz_compress_epi32, _mm256_maskz_compress_epi64, _mm_maskz_compress_epi64, _mm512_maskz_compress_epi32, _mm512_maskz_compress_epi64, _mm512_maskz_compress_epi16, _mm256_maskz_compress_epi16, _mm_maskz_compress_epi16, _mm512_maskz_compress_epi8, _mm256_maskz_compress_epi8, _mm_maskz_compress_epi8.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
-  //     FOR v1 := 0 to k2
+  //     FOR v1 := 0 to loop_bound
   //       IF a0[v1]
   //         dst[((v0 + a1_elem_width) - 1):v0] := a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]
   //         v0 := (v0 + a1_elem_width)
   //       FI
   //     ENDFOR
-  //     dst[k10:v0] := 0
+  //     dst[bit:v0] := 0
   irdl.operation @compress_epi_2 {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
@@ -6021,16 +6021,16 @@ irdl.dialect @autollvm {
     %a3_3 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0, "a1_elem_width" = %a1, "k10" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "bit" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 20 instructions computing the same thing up to 4 parameter(s)
   //   Members (20): _mm256_mask2_permutex2var_epi32 (merge_a0 masking), _mm256_mask_permutex2var_epi32 (merge_a2 masking), _mm256_maskz_permutex2var_epi32 (zero masking), _mm256_permutex2var_epi32, _mm_mask2_permutex2var_epi32 (merge_a0 masking), _mm_mask_permutex2var_epi32 (merge_a2 masking), _mm_maskz_permutex2var_epi32 (zero masking), _mm_permutex2var_epi32, _mm256_mask2_permutex2var_epi64 (merge_a0 masking), _mm256_mask_permutex2var_epi64 (merge_a2 masking), _mm256_maskz_permutex2var_epi64 (zero masking), _mm256_permutex2var_epi64, _mm512_mask2_permutex2var_epi32 (merge_a0 masking), _mm512_mask_permutex2var_epi32 (merge_a2 masking), _mm512_maskz_permutex2var_epi32 (zero masking), _mm512_permutex2var_epi32, _mm512_mask2_permutex2var_epi64 (merge_a0 masking), _mm512_mask_permutex2var_epi64 (merge_a2 masking), _mm512_maskz_permutex2var_epi64 (zero masking), _mm512_permutex2var_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1 := (a0[((v0 * a0_elem_width) + k3):((v0 * a0_elem_width) + 0)] * a0_elem_width)
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (k3 + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
+  //     FOR v0 := 0 to loop_bound
+  //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (bit + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
   //     ENDFOR
   irdl.operation @permutex2var_epi_2 {
     %o0_0 = irdl.is vector<16xi32>
@@ -6081,7 +6081,7 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k3" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 0 parameter(s)
@@ -6116,7 +6116,7 @@ irdl.dialect @autollvm {
   //   Members (12): _mm256_mask_expand_epi32, _mm_mask_expand_epi32, _mm256_mask_expand_epi64, _mm_mask_expand_epi64, _mm512_mask_expand_epi32, _mm512_mask_expand_epi64, _mm512_mask_expand_epi16, _mm256_mask_expand_epi16, _mm_mask_expand_epi16, _mm512_mask_expand_epi8, _mm256_mask_expand_epi8, _mm_mask_expand_epi8.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
-  //     FOR v1 := 0 to k2
+  //     FOR v1 := 0 to loop_bound
   //       IF a0[v1]
   //         dst[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] := a1[(v0 + (a1_elem_width + -1)):v0]
   //         v0 := (v0 + a1_elem_width)
@@ -6191,14 +6191,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "k2" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
   //   Members (12): _mm256_maskz_expand_epi32, _mm_maskz_expand_epi32, _mm256_maskz_expand_epi64, _mm_maskz_expand_epi64, _mm512_maskz_expand_epi32, _mm512_maskz_expand_epi64, _mm512_maskz_expand_epi16, _mm256_maskz_expand_epi16, _mm_maskz_expand_epi16, _mm512_maskz_expand_epi8, _mm256_maskz_expand_epi8, _mm_maskz_expand_epi8.
   //   Semantics with the class parameters as named values:
   //     v0 := 0
-  //     FOR v1 := 0 to k2
+  //     FOR v1 := 0 to loop_bound
   //       IF a0[v1]
   //         dst[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] := a1[(v0 + (a1_elem_width + -1)):v0]
   //         v0 := (v0 + a1_elem_width)
@@ -6260,7 +6260,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k2" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a1_elem_width" = %a1, "a0_width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
@@ -6271,7 +6271,7 @@ irdl.dialect @autollvm {
   //       l0 := (p1 % a0_elem_width)
   //       RETURN ((p0 << l0) OR (p0 >> (a0_elem_width - l0)))
   //     END
-  //     FOR v0 := 0 to k3
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[7:0])
   //     ENDFOR
   irdl.operation @rol_epi {
@@ -6317,7 +6317,7 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2, "k3" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2, "loop_bound" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
@@ -6328,7 +6328,7 @@ irdl.dialect @autollvm {
   //       l0 := (p1 % a0_elem_width)
   //       RETURN ((p0 << l0) OR (p0 >> (a0_elem_width - l0)))
   //     END
-  //     FOR v0 := 0 to k3
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @rolv_epi {
@@ -6380,7 +6380,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
@@ -6391,7 +6391,7 @@ irdl.dialect @autollvm {
   //       l0 := (p1 % a0_elem_width)
   //       RETURN ((p0 >> l0) OR (p0 << (a0_elem_width - l0)))
   //     END
-  //     FOR v0 := 0 to k3
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[7:0])
   //     ENDFOR
   irdl.operation @ror_epi {
@@ -6437,7 +6437,7 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2, "k3" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "a1" = %a0, "masking" = %a1, "a0_elem_width" = %a2, "loop_bound" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
@@ -6448,7 +6448,7 @@ irdl.dialect @autollvm {
   //       l0 := (p1 % a0_elem_width)
   //       RETURN ((p0 >> l0) OR (p0 << (a0_elem_width - l0)))
   //     END
-  //     FOR v0 := 0 to k3
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @rorv_epi {
@@ -6500,17 +6500,17 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "a0_elem_width" = %a1, "k3" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm256_mask_ternarylogic_epi32 (merge_a0 masking), _mm256_maskz_ternarylogic_epi32 (zero masking), _mm256_ternarylogic_epi32, _mm_mask_ternarylogic_epi32 (merge_a0 masking), _mm_maskz_ternarylogic_epi32 (zero masking), _mm_ternarylogic_epi32, _mm256_mask_ternarylogic_epi64 (merge_a0 masking), _mm256_maskz_ternarylogic_epi64 (zero masking), _mm256_ternarylogic_epi64, _mm_mask_ternarylogic_epi64 (merge_a0 masking), _mm_maskz_ternarylogic_epi64 (zero masking), _mm_ternarylogic_epi64, _mm512_mask_ternarylogic_epi32 (merge_a0 masking), _mm512_maskz_ternarylogic_epi32 (zero masking), _mm512_ternarylogic_epi32, _mm512_mask_ternarylogic_epi64 (merge_a0 masking), _mm512_maskz_ternarylogic_epi64 (zero masking), _mm512_ternarylogic_epi64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       FOR v1 := 0 to k3
-  //         v2[2:0] := (((a0[(((v0 * (k3 + 1)) + (v1 * 1)) + 0)] << 2) OR (a1[(((v0 * (k3 + 1)) + (v1 * 1)) + 0)] << 1)) OR a2[(((v0 * (k3 + 1)) + (v1 * 1)) + 0)])
-  //         dst[(((v0 * (k3 + 1)) + (v1 * 1)) + 0)] := a3[v2[2:0]]
+  //     FOR v0 := 0 to loop_bound
+  //       FOR v1 := 0 to loop_bound_2
+  //         v2[2:0] := (((a0[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] << 2) OR (a1[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] << 1)) OR a2[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)])
+  //         dst[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] := a3[v2[2:0]]
   //       ENDFOR
   //     ENDFOR
   irdl.operation @ternarylogic_epi {
@@ -6563,7 +6563,7 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "a3" = %a0, "masking" = %a1, "k1" = %a2, "k3" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "a3" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
@@ -6571,8 +6571,8 @@ irdl.dialect @autollvm {
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0, p1)
-  //       dst[63:0] := p0[k2:(k2 + -63)]
-  //       dst[127:64] := p1[k2:(k2 + -63)]
+  //       dst[63:0] := p0[bit:(bit + -63)]
+  //       dst[127:64] := p1[bit:(bit + -63)]
   //       RETURN dst[127:0]
   //     END
   //     dst[127:0] := f0(a0[127:0], a1[127:0])
@@ -6595,7 +6595,7 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 127 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k2" = %a1 }
+    irdl.attributes { "masking" = %a0, "bit" = %a1 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 1 parameter(s)
@@ -6698,7 +6698,7 @@ irdl.dialect @autollvm {
   //   Members (2): _mm512_kortestz, _mm512_kortestc.
   //   Semantics with the class parameters as named values:
   //     v0[15:0] := (a0[15:0] OR a1[15:0])
-  //     dst := ((v0[15:0] == k8) ? 1 : 0)
+  //     dst := ((v0[15:0] == constant) ? 1 : 0)
   irdl.operation @kortestz {
     %o0_0 = irdl.is vector<16xi1>
     %o0 = irdl.any_of(%o0_0)
@@ -6710,16 +6710,16 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 65535 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k8" = %a0 }
+    irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
   // 18 instructions computing the same thing up to 3 parameter(s)
   //   Members (18): _mm512_madd52lo_epu64, _mm512_mask_madd52lo_epu64 (merge_a2 masking), _mm512_maskz_madd52lo_epu64 (zero masking), _mm256_madd52lo_epu64, _mm256_mask_madd52lo_epu64 (merge_a2 masking), _mm256_maskz_madd52lo_epu64 (zero masking), _mm_madd52lo_epu64, _mm_mask_madd52lo_epu64 (merge_a2 masking), _mm_maskz_madd52lo_epu64 (zero masking), _mm512_madd52hi_epu64, _mm512_mask_madd52hi_epu64 (merge_a2 masking), _mm512_maskz_madd52hi_epu64 (zero masking), _mm256_madd52hi_epu64, _mm256_mask_madd52hi_epu64 (merge_a2 masking), _mm256_maskz_madd52hi_epu64 (zero masking), _mm_madd52hi_epu64, _mm_mask_madd52hi_epu64 (merge_a2 masking), _mm_maskz_madd52hi_epu64 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1[127:0] := (ZeroExtend(a0[((v0 * 64) + 51):((v0 * 64) + 0)], 64) * ZeroExtend(a1[((v0 * 64) + 51):((v0 * 64) + 0)], 64))
-  //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a2[((v0 * 64) + 63):((v0 * 64) + 0)] + ZeroExtend(v1[k22:(k22 + -51)], 64))
+  //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a2[((v0 * 64) + 63):((v0 * 64) + 0)] + ZeroExtend(v1[bit:(bit + -51)], 64))
   //     ENDFOR
   irdl.operation @madd52lo_epu {
     %o0_0 = irdl.is vector<2xi64>
@@ -6756,7 +6756,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k22" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 36 instructions computing the same thing up to 3 parameter(s)
@@ -6771,7 +6771,7 @@ irdl.dialect @autollvm {
   //       OD
   //       RETURN l0
   //     END
-  //     FOR v0 := 0 to k5
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @popcnt_epi {
@@ -6840,14 +6840,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k5" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): _mm512_mask_bitshuffle_epi64_mask (zero masking), _mm512_bitshuffle_epi64_mask, _mm256_mask_bitshuffle_epi64_mask (zero masking), _mm256_bitshuffle_epi64_mask, _mm_mask_bitshuffle_epi64_mask (zero masking), _mm_bitshuffle_epi64_mask.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 7
   //         v2 := (a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] AND 63)
   //         dst[(((v0 * 8) + (v1 * 1)) + 0)] := a1[(((v0 * 64) + 0) + v2)]
@@ -6886,14 +6886,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2, "result_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm512_multishift_epi64_epi8, _mm512_mask_multishift_epi64_epi8 (merge masking), _mm512_maskz_multishift_epi64_epi8 (zero masking), _mm256_multishift_epi64_epi8, _mm256_mask_multishift_epi64_epi8 (merge masking), _mm256_maskz_multishift_epi64_epi8 (zero masking), _mm_multishift_epi64_epi8, _mm_mask_multishift_epi64_epi8 (merge masking), _mm_maskz_multishift_epi64_epi8 (zero masking).
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 7
   //         v2 := 0
   //         v3 := (a0[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] AND 63)
@@ -6937,15 +6937,15 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): _mm512_maskz_shrdv_epi64 (zero masking), _mm512_mask_shrdv_epi64 (merge_a1 masking), _mm512_shrdv_epi64, _mm256_maskz_shrdv_epi64 (zero masking), _mm256_mask_shrdv_epi64 (merge_a1 masking), _mm256_shrdv_epi64, _mm_maskz_shrdv_epi64 (zero masking), _mm_mask_shrdv_epi64 (merge_a1 masking), _mm_shrdv_epi64, _mm512_maskz_shrdv_epi32 (zero masking), _mm512_mask_shrdv_epi32 (merge_a1 masking), _mm512_shrdv_epi32, _mm256_maskz_shrdv_epi32 (zero masking), _mm256_mask_shrdv_epi32 (merge_a1 masking), _mm256_shrdv_epi32, _mm_maskz_shrdv_epi32 (zero masking), _mm_mask_shrdv_epi32 (merge_a1 masking), _mm_shrdv_epi32, _mm512_maskz_shrdv_epi16 (zero masking), _mm512_mask_shrdv_epi16 (merge_a1 masking), _mm512_shrdv_epi16, _mm256_maskz_shrdv_epi16 (zero masking), _mm256_mask_shrdv_epi16 (merge_a1 masking), _mm256_shrdv_epi16, _mm_maskz_shrdv_epi16 (zero masking), _mm_mask_shrdv_epi16 (merge_a1 masking), _mm_shrdv_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[k11:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
   //     ENDFOR
   irdl.operation @shrdv_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -7015,15 +7015,15 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_elem_width" = %a2, "k11" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): _mm512_maskz_shrdi_epi64 (zero masking), _mm512_mask_shrdi_epi64 (merge masking), _mm512_shrdi_epi64, _mm256_maskz_shrdi_epi64 (zero masking), _mm256_mask_shrdi_epi64 (merge masking), _mm256_shrdi_epi64, _mm_maskz_shrdi_epi64 (zero masking), _mm_mask_shrdi_epi64 (merge masking), _mm_shrdi_epi64, _mm512_maskz_shrdi_epi32 (zero masking), _mm512_mask_shrdi_epi32 (merge masking), _mm512_shrdi_epi32, _mm256_maskz_shrdi_epi32 (zero masking), _mm256_mask_shrdi_epi32 (merge masking), _mm256_shrdi_epi32, _mm_maskz_shrdi_epi32 (zero masking), _mm_mask_shrdi_epi32 (merge masking), _mm_shrdi_epi32, _mm512_maskz_shrdi_epi16 (zero masking), _mm512_mask_shrdi_epi16 (merge masking), _mm512_shrdi_epi16, _mm256_maskz_shrdi_epi16 (zero masking), _mm256_mask_shrdi_epi16 (merge masking), _mm256_shrdi_epi16, _mm_maskz_shrdi_epi16 (zero masking), _mm_mask_shrdi_epi16 (merge masking), _mm_shrdi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[k11:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> a2[k17:0])
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> a2[bit_2:0])
   //     ENDFOR
   irdl.operation @shrdi_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -7098,16 +7098,16 @@ irdl.dialect @autollvm {
     %a6_2 = irdl.is 512 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "k1" = %a2, "a0_elem_width" = %a3, "k11" = %a4, "k17" = %a5, "a0_width" = %a6 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_elem_width" = %a3, "bit" = %a4, "bit_2" = %a5, "a0_width" = %a6 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 4 parameter(s)
   //   Members (27): _mm512_maskz_shldv_epi64 (zero masking), _mm512_mask_shldv_epi64 (merge_a0 masking), _mm512_shldv_epi64, _mm256_maskz_shldv_epi64 (zero masking), _mm256_mask_shldv_epi64 (merge_a0 masking), _mm256_shldv_epi64, _mm_maskz_shldv_epi64 (zero masking), _mm_mask_shldv_epi64 (merge_a0 masking), _mm_shldv_epi64, _mm512_maskz_shldv_epi32 (zero masking), _mm512_mask_shldv_epi32 (merge_a0 masking), _mm512_shldv_epi32, _mm256_maskz_shldv_epi32 (zero masking), _mm256_mask_shldv_epi32 (merge_a0 masking), _mm256_shldv_epi32, _mm_maskz_shldv_epi32 (zero masking), _mm_mask_shldv_epi32 (merge_a0 masking), _mm_shldv_epi32, _mm512_maskz_shldv_epi16 (zero masking), _mm512_mask_shldv_epi16 (merge_a0 masking), _mm512_shldv_epi16, _mm256_maskz_shldv_epi16 (zero masking), _mm256_mask_shldv_epi16 (merge_a0 masking), _mm256_shldv_epi16, _mm_maskz_shldv_epi16 (zero masking), _mm_mask_shldv_epi16 (merge_a0 masking), _mm_shldv_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1[k2:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[k2:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[k2:a0_elem_width]
+  //     FOR v0 := 0 to loop_bound
+  //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit:a0_elem_width]
   //     ENDFOR
   irdl.operation @shldv_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -7177,16 +7177,16 @@ irdl.dialect @autollvm {
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "k2" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
   //   Members (27): _mm512_maskz_shldi_epi64 (zero masking), _mm512_mask_shldi_epi64 (merge masking), _mm512_shldi_epi64, _mm256_maskz_shldi_epi64 (zero masking), _mm256_mask_shldi_epi64 (merge masking), _mm256_shldi_epi64, _mm_maskz_shldi_epi64 (zero masking), _mm_mask_shldi_epi64 (merge masking), _mm_shldi_epi64, _mm512_maskz_shldi_epi32 (zero masking), _mm512_mask_shldi_epi32 (merge masking), _mm512_shldi_epi32, _mm256_maskz_shldi_epi32 (zero masking), _mm256_mask_shldi_epi32 (merge masking), _mm256_shldi_epi32, _mm_maskz_shldi_epi32 (zero masking), _mm_mask_shldi_epi32 (merge masking), _mm_shldi_epi32, _mm512_maskz_shldi_epi16 (zero masking), _mm512_mask_shldi_epi16 (merge masking), _mm512_shldi_epi16, _mm256_maskz_shldi_epi16 (zero masking), _mm256_mask_shldi_epi16 (merge masking), _mm256_shldi_epi16, _mm_maskz_shldi_epi16 (zero masking), _mm_mask_shldi_epi16 (merge masking), _mm_shldi_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       v1[k2:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[k2:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << a2[k15:0])
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[k2:a0_elem_width]
+  //     FOR v0 := 0 to loop_bound
+  //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << a2[bit_2:0])
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit:a0_elem_width]
   //     ENDFOR
   irdl.operation @shldi_epi {
     %o0_0 = irdl.is vector<16xi16>
@@ -7261,14 +7261,14 @@ irdl.dialect @autollvm {
     %a6_2 = irdl.is 512 : i32
     %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "k1" = %a2, "k2" = %a3, "a0_elem_width" = %a4, "k15" = %a5, "a0_width" = %a6 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "bit" = %a3, "a0_elem_width" = %a4, "bit_2" = %a5, "a0_width" = %a6 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm512_maskz_dpwssds_epi32 (zero masking), _mm512_mask_dpwssds_epi32 (merge_a2 masking), _mm512_dpwssds_epi32, _mm256_maskz_dpwssds_epi32 (zero masking), _mm256_mask_dpwssds_epi32 (merge_a2 masking), _mm256_dpwssds_epi32, _mm_maskz_dpwssds_epi32 (zero masking), _mm_mask_dpwssds_epi32 (merge_a2 masking), _mm_dpwssds_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (SignExtend(a0[((v0 * 32) + 15):((v0 * 32) + 0)], 32) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 0)], 32))
   //       v2[31:0] := (SignExtend(a0[((v0 * 32) + 31):((v0 * 32) + 16)], 32) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 16)], 32))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := Saturate(((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2), 32)
@@ -7306,14 +7306,14 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm512_maskz_dpwssd_epi32 (zero masking), _mm512_mask_dpwssd_epi32 (merge_a2 masking), _mm512_dpwssd_epi32, _mm256_maskz_dpwssd_epi32 (zero masking), _mm256_mask_dpwssd_epi32 (merge_a2 masking), _mm256_dpwssd_epi32, _mm_maskz_dpwssd_epi32 (zero masking), _mm_mask_dpwssd_epi32 (merge_a2 masking), _mm_dpwssd_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1[31:0] := (SignExtend(a0[((v0 * 32) + 15):((v0 * 32) + 0)], 32) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 0)], 32))
   //       v2[31:0] := (SignExtend(a0[((v0 * 32) + 31):((v0 * 32) + 16)], 32) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 16)], 32))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2)
@@ -7351,14 +7351,14 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm512_maskz_dpbusds_epi32 (zero masking), _mm512_mask_dpbusds_epi32 (merge_a2 masking), _mm512_dpbusds_epi32, _mm256_maskz_dpbusds_epi32 (zero masking), _mm256_mask_dpbusds_epi32 (merge_a2 masking), _mm256_dpbusds_epi32, _mm_maskz_dpbusds_epi32 (zero masking), _mm_mask_dpbusds_epi32 (merge_a2 masking), _mm_dpbusds_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 7):((v0 * 32) + 0)], 16) * SignExtend(a1[((v0 * 32) + 7):((v0 * 32) + 0)], 16)))
   //       v2[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 15):((v0 * 32) + 8)], 16) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 8)], 16)))
   //       v3[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 23):((v0 * 32) + 16)], 16) * SignExtend(a1[((v0 * 32) + 23):((v0 * 32) + 16)], 16)))
@@ -7398,14 +7398,14 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
   //   Members (9): _mm512_maskz_dpbusd_epi32 (zero masking), _mm512_mask_dpbusd_epi32 (merge_a2 masking), _mm512_dpbusd_epi32, _mm256_maskz_dpbusd_epi32 (zero masking), _mm256_mask_dpbusd_epi32 (merge_a2 masking), _mm256_dpbusd_epi32, _mm_maskz_dpbusd_epi32 (zero masking), _mm_mask_dpbusd_epi32 (merge_a2 masking), _mm_dpbusd_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
+  //     FOR v0 := 0 to loop_bound
   //       v1[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 7):((v0 * 32) + 0)], 16) * SignExtend(a1[((v0 * 32) + 7):((v0 * 32) + 0)], 16)))
   //       v2[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 15):((v0 * 32) + 8)], 16) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 8)], 16)))
   //       v3[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 23):((v0 * 32) + 16)], 16) * SignExtend(a1[((v0 * 32) + 23):((v0 * 32) + 16)], 16)))
@@ -7445,7 +7445,7 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k1" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
@@ -7467,7 +7467,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       RETURN l0[7:0]
   //     END
-  //     FOR v0 := 0 to k10
+  //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := f0(a0[((v0 * 8) + 7):((v0 * 8) + 0)], a1[((v0 * 8) + 7):((v0 * 8) + 0)])
   //     ENDFOR
   irdl.operation @gf2p8mul_epi {
@@ -7504,7 +7504,7 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 512 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "k10" = %a1, "a0_width" = %a2 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
@@ -7524,7 +7524,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       RETURN l1
   //     END
-  //     FOR v0 := 0 to k10
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 7
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
@@ -7564,7 +7564,7 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "k10" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
@@ -7584,7 +7584,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       RETURN l1
   //     END
-  //     FOR v0 := 0 to k10
+  //     FOR v0 := 0 to loop_bound
   //       FOR v1 := 0 to 7
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
@@ -7624,14 +7624,14 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 512 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "k10" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
   // 3 instructions computing the same thing up to 3 parameter(s)
   //   Members (3): _mm_cmplt_epi8, _mm_cmplt_epi16, _mm_cmplt_epi32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to k1
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? k14 : 0)
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
   irdl.operation @cmplt_epi {
     %o0_0 = irdl.is vector<16xi8>
@@ -7659,14 +7659,14 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 4294967295 : i64
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "k1" = %a0, "a0_elem_width" = %a1, "k14" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): _mm_cvtsi32_si128, _mm_cvtsi64_si128.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := a0[k0:0]
-  //     dst[127:(k0 + 1)] := 0
+  //     dst[bit:0] := a0[bit:0]
+  //     dst[127:(bit + 1)] := 0
   irdl.operation @cvtsi32_si {
     %o0_0 = irdl.is i32
     %o0_1 = irdl.is i64
@@ -7678,7 +7678,7 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is 63 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "k0" = %a0 }
+    irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -7697,8 +7697,8 @@ irdl.dialect @autollvm {
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): _mm_extract_epi16, _mm_extract_epi8, _mm_extract_epi32, _mm_extract_epi64.
   //   Semantics with the class parameters as named values:
-  //     dst[k0:0] := (a0[127:0] >> (a1[k4:0] * (k0 + 1)))[k0:0]
-  //     dst[31:(k0 + 1)] := 0
+  //     dst[bit:0] := (a0[127:0] >> (a1[bit_2:0] * (bit + 1)))[bit:0]
+  //     dst[31:(bit + 1)] := 0
   irdl.operation @extract_epi {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
@@ -7723,14 +7723,14 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "k0" = %a1, "k4" = %a2, "result_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "bit_2" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
   //   Members (4): _mm_insert_epi16, _mm_insert_epi8, _mm_insert_epi32, _mm_insert_epi64.
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0[127:0]
-  //     v0 := (a1[k4:0] * a0_elem_width)
+  //     v0 := (a1[bit:0] * a0_elem_width)
   //     dst[(v0 + (a0_elem_width + -1)):v0] := a2[(a0_elem_width + -1):0]
   irdl.operation @insert_epi {
     %o0_0 = irdl.is vector<16xi8>
@@ -7761,7 +7761,7 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a2: %o1)
-    irdl.attributes { "a1" = %a0, "k4" = %a1, "a0_elem_width" = %a2, "a2_width" = %a3 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "a0_elem_width" = %a2, "a2_width" = %a3 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)

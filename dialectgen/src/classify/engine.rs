@@ -385,6 +385,15 @@ fn build_class(semantics: &[Semantics], members: Vec<(usize, Prepared)>) -> Simi
         let h = p.holes.iter().copied().find(|h| *h >= body_holes).unwrap_or(p.holes[0]);
         p.name = param_name(h, body_holes, template0);
     }
+    // Body numbers named by the same role are told apart in order: `bit`, `bit_2`, ….
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for p in &mut params {
+        let n = seen.entry(p.name.clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            p.name = format!("{}_{n}", p.name);
+        }
+    }
     let mut template = template0.clone();
     let hole_param: BTreeMap<usize, Expr> = params
         .iter()
@@ -432,10 +441,12 @@ fn constant_offset(col: &[BigInt], base: &[BigInt]) -> Option<BigInt> {
     col.iter().zip(base).all(|(x, y)| x - y == c).then_some(c)
 }
 
-/// Names signature parameters after what they are; body numbers `k0, k1, …`.
+/// Names signature parameters after what they are (`a0_elem_width`), body
+/// numbers after their role in the template (`loop_bound`, `bit`, `shift`, …;
+/// see [`super::roles`]).
 fn param_name(h: usize, body_holes: usize, t: &Semantics) -> String {
     if h < body_holes {
-        return format!("k{h}");
+        return super::roles::role_of(t, &hole(h)).unwrap_or(super::roles::Role::Constant).name().to_string();
     }
     let sig = h - body_holes;
     let (arg, field) = (sig / 3, sig % 3);

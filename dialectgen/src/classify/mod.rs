@@ -9,4 +9,5 @@ pub mod merge;
 pub mod operators;
 pub mod proof;
 pub mod reroll;
+pub mod roles;
 pub mod template;
