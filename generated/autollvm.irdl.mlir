@@ -11,7 +11,7 @@ irdl.dialect @autollvm {
   //     1:
   //       dst[bit:0] := a1[bit_2:(bit + 1)]
   //     ESAC
-  irdl.operation @extractf128_si {
+  irdl.operation @permute_imm_a076 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi32>
@@ -22,8 +22,7 @@ irdl.dialect @autollvm {
     %o1_2 = irdl.is vector<4xi64>
     %o1_3 = irdl.is vector<8xi32>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
+    %o2 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<4xi64>
@@ -70,13 +69,10 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 1
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[255:0], a1[255:0], a2[((v0 * 4) + 3):((v0 * 4) + 0)])
   //     ENDFOR
-  irdl.operation @permute2f128_si {
-    %o0_0 = irdl.is vector<4xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi64>
-    %r = irdl.any_of(%r_0)
+  irdl.operation @blend_narrow {
+    %o0 = irdl.is vector<4xi64>
+    %o1 = irdl.is vector<4xi64>
+    %r = irdl.is vector<4xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "a2" = %a0 }
@@ -97,7 +93,7 @@ irdl.dialect @autollvm {
   //     3:
   //       dst[bit:384] := a2[bit_3:0]
   //     ESAC
-  irdl.operation @insertf128_si {
+  irdl.operation @permute_imm_8023 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi32>
@@ -164,15 +160,14 @@ irdl.dialect @autollvm {
   //       v1 := 0
   //     FI
   //     RETURN v0
-  irdl.operation @testz_si {
+  irdl.operation @and_not_cmp_eq_eff3 {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
     %o1_0 = irdl.is vector<2xi64>
     %o1_1 = irdl.is vector<4xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %r = irdl.is i32
     %a0_0 = irdl.is 127 : i32
     %a0_1 = irdl.is 255 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -194,15 +189,14 @@ irdl.dialect @autollvm {
   //       v1 := 0
   //     FI
   //     RETURN v1
-  irdl.operation @testc_si {
+  irdl.operation @and_not_cmp_eq_732b {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
     %o1_0 = irdl.is vector<2xi64>
     %o1_1 = irdl.is vector<4xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %r = irdl.is i32
     %a0_0 = irdl.is 127 : i32
     %a0_1 = irdl.is 255 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -228,15 +222,14 @@ irdl.dialect @autollvm {
   //     ELSE
   //       dst := 0
   //     FI
-  irdl.operation @testnzc_si {
+  irdl.operation @and_or_not_or_cmp_eq {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
     %o1_0 = irdl.is vector<2xi64>
     %o1_1 = irdl.is vector<4xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %r = irdl.is i32
     %a0_0 = irdl.is 127 : i32
     %a0_1 = irdl.is 255 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -248,7 +241,7 @@ irdl.dialect @autollvm {
   //   Members (4): _mm256_setzero_si256, _mm512_setzero_epi32, _mm512_setzero_si512, _mm_setzero_si128.
   //   Semantics with the class parameters as named values:
   //     dst[RESULT_TOP:0] := 0
-  irdl.operation @setzero_si {
+  irdl.operation @zero_dcd7 {
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<2xi64>
     %r_2 = irdl.is vector<4xi64>
@@ -272,13 +265,10 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0[127:0]
   //     dst[255:128] := a1[127:0]
-  irdl.operation @set_m128i {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi64>
-    %r = irdl.any_of(%r_0)
+  irdl.operation @move_53ab {
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi64>
     irdl.operands(a0: %o0, a1: %o1)
     irdl.results(result: %r)
   }
@@ -286,7 +276,7 @@ irdl.dialect @autollvm {
   //   Members (4): _mm256_cvtsi256_si32, _mm512_cvtsi512_si32, _mm_cvtsi128_si32, _mm_cvtsi128_si64.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := a0[bit:0]
-  irdl.operation @cvtsi256_si {
+  irdl.operation @move_scalar {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -313,7 +303,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Abs(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @abs_epi {
+  irdl.operation @abs {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -389,7 +379,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @add_epi {
+  irdl.operation @add {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -478,7 +468,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
-  irdl.operation @adds_epi {
+  irdl.operation @add_sat_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi16>
@@ -539,7 +529,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
-  irdl.operation @adds_epu {
+  irdl.operation @add_sat_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi16>
@@ -606,7 +596,7 @@ irdl.dialect @autollvm {
   //       v1 := (v0 * 8)
   //       dst[(v1 + 7):v1] := v3[(v1 + 7):v1]
   //     ENDFOR
-  irdl.operation @alignr_epi {
+  irdl.operation @funnel_shift_narrow {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -658,7 +648,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @and_si {
+  irdl.operation @and {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -721,7 +711,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (NOT (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @andnot_si {
+  irdl.operation @and_not {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -784,7 +774,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) + 1) >> 1)
   //     ENDFOR
-  irdl.operation @avg_epu {
+  irdl.operation @avg_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi16>
@@ -848,7 +838,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)] := a2[((v0 * (loop_bound + 1)) + loop_bound):((v0 * (loop_bound + 1)) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @blend_epi {
+  irdl.operation @blend {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -888,7 +878,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a2[((v0 * 8) + 7):((v0 * 8) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @blendv_epi {
+  irdl.operation @select_b533 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -921,7 +911,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[(a0_elem_width + -1):0]
   //     ENDFOR
-  irdl.operation @broadcastb_epi {
+  irdl.operation @broadcast_f7a0 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -989,7 +979,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
-  irdl.operation @cmpeq_epi {
+  irdl.operation @cmp_eq {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<2xi64>
@@ -1046,7 +1036,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
-  irdl.operation @cmpgt_epi {
+  irdl.operation @cmp_gt_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<2xi64>
@@ -1104,7 +1094,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SignExtend(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
   //     ENDFOR
-  irdl.operation @cvtepi16_epi {
+  irdl.operation @extend_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -1189,7 +1179,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
   //     ENDFOR
-  irdl.operation @cvtepu16_epi {
+  irdl.operation @convert_sat_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -1273,7 +1263,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * bit)) + (bit + -1)):(((v0 * 128) + (v2 * bit)) + a0_elem_width)] + a1[(((v0 * 128) + (v2 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * bit)) + 0)])
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @hadd_epi {
+  irdl.operation @add_pairwise {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -1319,7 +1309,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * 16)) + 79):(((v0 * 128) + (v2 * 16)) + 64)] := Saturate((a1[(((v0 * 128) + (v2 * 32)) + 31):(((v0 * 128) + (v2 * 32)) + 16)] + a1[(((v0 * 128) + (v2 * 32)) + 15):(((v0 * 128) + (v2 * 32)) + 0)]), 16)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @hadds_epi {
+  irdl.operation @add_pairwise_sat_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -1347,7 +1337,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * bit)) + 0)] - a1[(((v0 * 128) + (v2 * bit)) + (bit + -1)):(((v0 * 128) + (v2 * bit)) + a0_elem_width)])
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @hsub_epi {
+  irdl.operation @sub_pairwise {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -1393,7 +1383,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * 16)) + 79):(((v0 * 128) + (v2 * 16)) + 64)] := Saturate((a1[(((v0 * 128) + (v2 * 32)) + 15):(((v0 * 128) + (v2 * 32)) + 0)] - a1[(((v0 * 128) + (v2 * 32)) + 31):(((v0 * 128) + (v2 * 32)) + 16)]), 16)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @hsubs_epi {
+  irdl.operation @sub_pairwise_sat_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -1417,7 +1407,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (SignExtend((a0[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)] * a1[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + a0_elem_width)]), result_elem_width) + SignExtend((a0[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)] * a1[((v0 * result_elem_width) + (a0_elem_width + -1)):((v0 * result_elem_width) + 0)]), result_elem_width))
   //     ENDFOR
-  irdl.operation @madd_epi {
+  irdl.operation @dot_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -1476,7 +1466,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := Saturate(((a0[((v0 * 16) + 15):((v0 * 16) + 8)] * a1[((v0 * 16) + 15):((v0 * 16) + 8)]) + (a0[((v0 * 16) + 7):((v0 * 16) + 0)] * a1[((v0 * 16) + 7):((v0 * 16) + 0)])), 16)
   //     ENDFOR
-  irdl.operation @maddubs_epi {
+  irdl.operation @dot_sat_su_widen {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -1520,7 +1510,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @max_epi {
+  irdl.operation @max_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -1609,7 +1599,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @max_epu {
+  irdl.operation @max_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -1698,7 +1688,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @min_epi {
+  irdl.operation @min_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -1787,7 +1777,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @min_epu {
+  irdl.operation @min_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -1875,12 +1865,11 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 31
   //       dst[v0] := a0[((v0 * 8) + 7)]
   //     ENDFOR
-  irdl.operation @movemask_epi {
+  irdl.operation @move_0381 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %r = irdl.is i32
     %a0_0 = irdl.is 128 : i32
     %a0_1 = irdl.is 256 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -1907,7 +1896,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 1
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a1[((v0 * 128) + 127):((v0 * 128) + 0)], a2[((v0 * 128) + 127):((v0 * 128) + 0)], a0[((v0 * 3) + 2):((v0 * 3) + 0)])
   //     ENDFOR
-  irdl.operation @mpsadbw_epu {
+  irdl.operation @dot_acc_s {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -1932,7 +1921,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (SignExtend(a0[((v0 * 64) + 31):((v0 * 64) + 0)], 64) * SignExtend(a1[((v0 * 64) + 31):((v0 * 64) + 0)], 64))
   //     ENDFOR
-  irdl.operation @mul_epi {
+  irdl.operation @mul_s_widen {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi32>
@@ -1945,8 +1934,7 @@ irdl.dialect @autollvm {
     %o2_1 = irdl.is vector<4xi64>
     %o2_2 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0)
+    %o3 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi64>
     %r_2 = irdl.is vector<8xi64>
@@ -1974,7 +1962,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 31):((v0 * 64) + 0)] * a1[((v0 * 64) + 31):((v0 * 64) + 0)])
   //     ENDFOR
-  irdl.operation @mul_epu {
+  irdl.operation @mul_u_widen {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi32>
@@ -1987,8 +1975,7 @@ irdl.dialect @autollvm {
     %o2_1 = irdl.is vector<4xi64>
     %o2_2 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0)
+    %o3 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi64>
     %r_2 = irdl.is vector<8xi64>
@@ -2017,7 +2004,7 @@ irdl.dialect @autollvm {
   //       v1[31:0] := (SignExtend(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 32) * SignExtend(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 32))
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := v1[bit:(bit + -15)]
   //     ENDFOR
-  irdl.operation @mulhi_epi {
+  irdl.operation @mul_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -2065,7 +2052,7 @@ irdl.dialect @autollvm {
   //       v1[bit:0] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] * a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit_2:bit_3]
   //     ENDFOR
-  irdl.operation @mulhi_epu {
+  irdl.operation @mul_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -2150,7 +2137,7 @@ irdl.dialect @autollvm {
   //       v1[31:0] := (((SignExtend(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 32) * SignExtend(a1[((v0 * 16) + 15):((v0 * 16) + 0)], 32)) >> 14) + 1)
   //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := v1[16:1]
   //     ENDFOR
-  irdl.operation @mulhrs_epi {
+  irdl.operation @mul_high_round_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -2194,7 +2181,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @or_si {
+  irdl.operation @or {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -2262,7 +2249,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := Saturate(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @packs_epi {
+  irdl.operation @pack_sat_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<32xi16>
@@ -2333,7 +2320,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := SaturateU(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @packus_epi {
+  irdl.operation @pack_sat_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<32xi16>
@@ -2412,15 +2399,14 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 3
   //       dst[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] := f0(a0[bit_4:0], a1[((v0 * 2) + 1):((v0 * 2) + 0)])
   //     ENDFOR
-  irdl.operation @permute4x64_epi {
+  irdl.operation @permute_imm_narrow_42f0 {
     %o0_0 = irdl.is vector<4xi32>
     %o0_1 = irdl.is vector<4xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
     %o1_0 = irdl.is vector<4xi32>
     %o1_1 = irdl.is vector<4xi64>
     %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
+    %o2 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<4xi32>
     %r_1 = irdl.is vector<4xi64>
     %r = irdl.any_of(%r_0, %r_1)
@@ -2453,7 +2439,7 @@ irdl.dialect @autollvm {
   //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a1[(v1 + (a0_elem_width + -1)):v1]
   //     ENDFOR
-  irdl.operation @permutevar8x32_epi {
+  irdl.operation @permute_var_widen_5eaf {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -2544,7 +2530,7 @@ irdl.dialect @autollvm {
   //       dst[(v1 + 15):v1] := (((((((v2[(v1 + 7):v1] + v2[(v1 + 15):(v1 + 8)]) + v2[(v1 + 23):(v1 + 16)]) + v2[(v1 + 31):(v1 + 24)]) + v2[(v1 + 39):(v1 + 32)]) + v2[(v1 + 47):(v1 + 40)]) + v2[(v1 + 55):(v1 + 48)]) + v2[(v1 + 63):(v1 + 56)])
   //       dst[(v1 + 63):(v1 + 16)] := 0
   //     ENDFOR
-  irdl.operation @sad_epu {
+  irdl.operation @sad_widen_713d {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -2595,7 +2581,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + bit):(((v0 * (bit_4 + 1)) + (v1 * (bit + 1))) + 0)] := f0(a0[((v0 * (bit_4 + 1)) + bit_4):((v0 * (bit_4 + 1)) + 0)], a1[((v1 * 2) + 1):((v1 * 2) + 0)])
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @shuffle_epi {
+  irdl.operation @permute_imm_narrow_10db {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<8xi32>
     %o0_2 = irdl.is vector<8xi64>
@@ -2650,7 +2636,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * 8) + 7):((v0 * 8) + 0)] := a1[((v1 * 8) + 7):(v1 * 8)]
   //       FI
   //     ENDFOR
-  irdl.operation @shuffle_epi_2 {
+  irdl.operation @permute_var_widen_2273 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -2701,7 +2687,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v1 * 16)) + 79):(((v0 * 128) + (v1 * 16)) + 64)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 79):((v0 * 128) + 64)]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @shufflehi_epi {
+  irdl.operation @shr_by_imm_u_narrow_b8f0 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -2745,7 +2731,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       dst[((v0 * 128) + 127):((v0 * 128) + 64)] := a0[((v0 * 128) + 127):((v0 * 128) + 64)]
   //     ENDFOR
-  irdl.operation @shufflelo_epi {
+  irdl.operation @shr_by_imm_u_narrow_9ca1 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -2793,7 +2779,7 @@ irdl.dialect @autollvm {
   //         FI
   //       FI
   //     ENDFOR
-  irdl.operation @sign_epi {
+  irdl.operation @neg {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi8>
@@ -2841,7 +2827,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to loop_bound
   //       dst[((v1 * 128) + 127):((v1 * 128) + 0)] := (a1[((v1 * 128) + 127):((v1 * 128) + 0)] << (v0 * 8))
   //     ENDFOR
-  irdl.operation @slli_si {
+  irdl.operation @shl_8a09 {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -2874,7 +2860,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] << a0[63:0]), (constant + 1))
   //       FI
   //     ENDFOR
-  irdl.operation @sll_epi {
+  irdl.operation @shl_by_scalar {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -2946,7 +2932,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] << a0[7:0]), (constant + 1))
   //       FI
   //     ENDFOR
-  irdl.operation @slli_epi {
+  irdl.operation @shl_by_imm {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -3015,7 +3001,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @sllv_epi {
+  irdl.operation @shl_c90b {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -3093,7 +3079,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := SignExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[63:0]), (constant + 1))
   //       FI
   //     ENDFOR
-  irdl.operation @sra_epi {
+  irdl.operation @shr_by_scalar_s {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -3169,7 +3155,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := SignExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[7:0]), (constant + 1))
   //       FI
   //     ENDFOR
-  irdl.operation @srai_epi {
+  irdl.operation @shr_by_imm_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -3247,7 +3233,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a1[((v0 * a0_elem_width) + (a0_elem_width + -1))] ? constant : 0)
   //       FI
   //     ENDFOR
-  irdl.operation @srav_epi {
+  irdl.operation @shr_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -3328,7 +3314,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to loop_bound
   //       dst[((v1 * 128) + 127):((v1 * 128) + 0)] := (a1[((v1 * 128) + 127):((v1 * 128) + 0)] >> (v0 * 8))
   //     ENDFOR
-  irdl.operation @srli_si {
+  irdl.operation @shr_u_e582 {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -3361,7 +3347,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[63:0]), (constant + 1))
   //       FI
   //     ENDFOR
-  irdl.operation @srl_epi {
+  irdl.operation @shr_by_scalar_u {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -3433,7 +3419,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := ZeroExtend((a1[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] >> a0[7:0]), (constant + 1))
   //       FI
   //     ENDFOR
-  irdl.operation @srli_epi {
+  irdl.operation @shr_by_imm_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -3502,7 +3488,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @srlv_epi {
+  irdl.operation @shr_u_574c {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -3576,7 +3562,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @sub_epi {
+  irdl.operation @sub {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -3665,7 +3651,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
-  irdl.operation @subs_epi {
+  irdl.operation @sub_sat_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi16>
@@ -3726,7 +3712,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
-  irdl.operation @subs_epu {
+  irdl.operation @sub_sat_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi16>
@@ -3787,7 +3773,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] XOR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @xor_si {
+  irdl.operation @xor {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -3857,7 +3843,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound_2
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
   //     ENDFOR
-  irdl.operation @unpackhi_epi {
+  irdl.operation @interleave_7175 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<32xi16>
@@ -3939,7 +3925,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
   //     ENDFOR
-  irdl.operation @unpackhi_epi_2 {
+  irdl.operation @move_2d7e {
     %o0_0 = irdl.is vector<4xi64>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -3949,8 +3935,7 @@ irdl.dialect @autollvm {
     %o2_0 = irdl.is vector<4xi64>
     %o2_1 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0)
+    %o3 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<4xi64>
     %r_1 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1)
@@ -3976,7 +3961,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := a0[bit:0]
   //     dst[bit_2:(bit + 1)] := a1[bit:0]
-  irdl.operation @kunpackd {
+  irdl.operation @mask_move_1364 {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -4022,7 +4007,7 @@ irdl.dialect @autollvm {
   //       v0 := (v3 * 16)
   //       dst[(v0 + 15):v0] := v4[(v0 + 15):v0]
   //     ENDFOR
-  irdl.operation @dbsad_epu {
+  irdl.operation @sad_widen_9f8f {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -4075,7 +4060,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_width) + (a0_width + -1)):((v0 * a0_width) + 0)] := a0[(a0_width + -1):0]
   //     ENDFOR
-  irdl.operation @set1_epi {
+  irdl.operation @broadcast_0902 {
     %o0_0 = irdl.is i16
     %o0_1 = irdl.is i32
     %o0_2 = irdl.is i64
@@ -4161,7 +4146,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to loop_bound
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmp_epi8_mask {
+  irdl.operation @cmp_s_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4237,7 +4222,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmpeq_epi8_mask {
+  irdl.operation @cmp_eq_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4309,7 +4294,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmpge_epi8_mask {
+  irdl.operation @cmp_ge_s_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4381,7 +4366,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmpgt_epi8_mask {
+  irdl.operation @cmp_gt_s_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4446,7 +4431,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] != a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmpneq_epi8_mask {
+  irdl.operation @cmp_ne_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4529,7 +4514,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to loop_bound
   //       dst[v1] := ((a1[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] v0 a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmp_epu8_mask {
+  irdl.operation @cmp_u_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4605,7 +4590,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] >= a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmpge_epu8_mask {
+  irdl.operation @cmp_ge_u_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4677,7 +4662,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @cmpgt_epu8_mask {
+  irdl.operation @cmp_gt_u_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4743,7 +4728,7 @@ irdl.dialect @autollvm {
   //       v1 := (a0_elem_width * a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)])
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (bit + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
   //     ENDFOR
-  irdl.operation @permutex2var_epi {
+  irdl.operation @permute_var_widen_d434 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi8>
     %o0_2 = irdl.is vector<32xi16>
@@ -4813,7 +4798,7 @@ irdl.dialect @autollvm {
   //         dst[v0] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @movepi8_mask {
+  irdl.operation @move_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -4857,7 +4842,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := constant
   //     ENDFOR
-  irdl.operation @movm_epi {
+  irdl.operation @zero_3a43 {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -4876,8 +4861,7 @@ irdl.dialect @autollvm {
     %r_10 = irdl.is vector<8xi32>
     %r_11 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
-    %a0_0 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0)
+    %a0 = irdl.is "zero"
     %a1_0 = irdl.is 1 : i32
     %a1_1 = irdl.is 3 : i32
     %a1_2 = irdl.is 7 : i32
@@ -4910,7 +4894,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := Saturate(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
   //     ENDFOR
-  irdl.operation @cvtsepi16_epi {
+  irdl.operation @narrow_sat_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -4975,7 +4959,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) != 0) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @test_epi8_mask {
+  irdl.operation @and_cmp_ne_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -5040,7 +5024,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) == 0) ? 1 : 0)
   //     ENDFOR
-  irdl.operation @testn_epi8_mask {
+  irdl.operation @and_cmp_eq_to_mask {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -5117,7 +5101,7 @@ irdl.dialect @autollvm {
   //       RETURN dst[127:0]
   //     END
   //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @unpackhi_epi_3 {
+  irdl.operation @interleave_8c86 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -5171,7 +5155,7 @@ irdl.dialect @autollvm {
   //   Members (4): _kadd_mask32, _kadd_mask64, _kadd_mask8, _kadd_mask16.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] + a1[bit:0])
-  irdl.operation @kadd_mask {
+  irdl.operation @mask_add {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5200,7 +5184,7 @@ irdl.dialect @autollvm {
   //   Members (5): _kand_mask32, _kand_mask64, _kand_mask8, _kand_mask16, _mm512_kand.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] AND a1[bit:0])
-  irdl.operation @kand_mask {
+  irdl.operation @mask_and {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5229,7 +5213,7 @@ irdl.dialect @autollvm {
   //   Members (5): _kandn_mask32, _kandn_mask64, _kandn_mask8, _kandn_mask16, _mm512_kandn.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (NOT (a0[bit:0]) AND a1[bit:0])
-  irdl.operation @kandn_mask {
+  irdl.operation @mask_and_not {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5258,7 +5242,7 @@ irdl.dialect @autollvm {
   //   Members (5): _knot_mask32, _knot_mask64, _knot_mask8, _knot_mask16, _mm512_knot.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := NOT (a0[bit:0])
-  irdl.operation @knot_mask {
+  irdl.operation @mask_not {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5282,7 +5266,7 @@ irdl.dialect @autollvm {
   //   Members (5): _kor_mask32, _kor_mask64, _kor_mask8, _kor_mask16, _mm512_kor.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] OR a1[bit:0])
-  irdl.operation @kor_mask {
+  irdl.operation @mask_or {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5311,7 +5295,7 @@ irdl.dialect @autollvm {
   //   Members (5): _kxnor_mask32, _kxnor_mask64, _kxnor_mask8, _kxnor_mask16, _mm512_kxnor.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := NOT (a0[bit:0] XOR a1[bit:0])
-  irdl.operation @kxnor_mask {
+  irdl.operation @mask_xor_not {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5340,7 +5324,7 @@ irdl.dialect @autollvm {
   //   Members (5): _kxor_mask32, _kxor_mask64, _kxor_mask8, _kxor_mask16, _mm512_kxor.
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[bit:0] XOR a1[bit:0])
-  irdl.operation @kxor_mask {
+  irdl.operation @mask_xor {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5372,7 +5356,7 @@ irdl.dialect @autollvm {
   //     IF (a0[7:0] <= constant)
   //       dst[constant:0] := (a1[constant:0] << a0[7:0])
   //     FI
-  irdl.operation @kshiftli_mask {
+  irdl.operation @mask_shl_by_imm {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5400,7 +5384,7 @@ irdl.dialect @autollvm {
   //     IF (a0[7:0] <= constant)
   //       dst[constant:0] := (a1[constant:0] >> a0[7:0])
   //     FI
-  irdl.operation @kshiftri_mask {
+  irdl.operation @mask_shr_by_imm {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5430,7 +5414,7 @@ irdl.dialect @autollvm {
   //     ELSE
   //       dst := 0
   //     FI
-  irdl.operation @kortestz_mask32_u {
+  irdl.operation @or_cmp_eq_43ef {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5441,8 +5425,7 @@ irdl.dialect @autollvm {
     %o1_2 = irdl.is vector<64xi1>
     %o1_3 = irdl.is vector<8xi1>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %r = irdl.is i8
     %a0_0 = irdl.is 7 : i32
     %a0_1 = irdl.is 15 : i32
     %a0_2 = irdl.is 31 : i32
@@ -5467,7 +5450,7 @@ irdl.dialect @autollvm {
   //     ELSE
   //       dst := 0
   //     FI
-  irdl.operation @ktestz_mask32_u {
+  irdl.operation @and_cmp_eq {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5478,8 +5461,7 @@ irdl.dialect @autollvm {
     %o1_2 = irdl.is vector<64xi1>
     %o1_3 = irdl.is vector<8xi1>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %r = irdl.is i8
     %a0_0 = irdl.is 7 : i32
     %a0_1 = irdl.is 15 : i32
     %a0_2 = irdl.is 31 : i32
@@ -5498,7 +5480,7 @@ irdl.dialect @autollvm {
   //     ELSE
   //       dst := 0
   //     FI
-  irdl.operation @ktestc_mask32_u {
+  irdl.operation @and_not_cmp_eq_865b {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5509,8 +5491,7 @@ irdl.dialect @autollvm {
     %o1_2 = irdl.is vector<64xi1>
     %o1_3 = irdl.is vector<8xi1>
     %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %r = irdl.is i8
     %a0_0 = irdl.is 7 : i32
     %a0_1 = irdl.is 15 : i32
     %a0_2 = irdl.is 31 : i32
@@ -5524,7 +5505,7 @@ irdl.dialect @autollvm {
   //   Members (5): _cvtmask32_u32, _cvtmask64_u64, _cvtmask8_u32, _cvtmask16_u32, _mm512_mask2int.
   //   Semantics with the class parameters as named values:
   //     dst := ZeroExtend(a0[bit:0], result_width)
-  irdl.operation @cvtmask32_u {
+  irdl.operation @extend_u_336d {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5549,7 +5530,7 @@ irdl.dialect @autollvm {
   //   Members (5): _cvtu32_mask32, _cvtu64_mask64, _cvtu32_mask8, _cvtu32_mask16, _mm512_int2mask.
   //   Semantics with the class parameters as named values:
   //     dst := ZeroExtend(a0[bit:0], (bit + 1))
-  irdl.operation @cvtu32_mask {
+  irdl.operation @mask_extend_u {
     %o0_0 = irdl.is i32
     %o0_1 = irdl.is i64
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -5576,7 +5557,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := ZeroExtend(a0[bit:0], result_elem_width)
   //     ENDFOR
-  irdl.operation @broadcastmb_epi {
+  irdl.operation @extend_u_84ce {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<8xi1>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -5616,7 +5597,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * (a0_elem_width + 1)) + 0)] := 0
   //     ENDFOR
-  irdl.operation @conflict_epi {
+  irdl.operation @cmp_eq_narrow {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -5673,7 +5654,7 @@ irdl.dialect @autollvm {
   //         dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] := (dst[((v0 * (constant + 1)) + constant):((v0 * (constant + 1)) + 0)] + 1)
   //       OD
   //     ENDFOR
-  irdl.operation @lzcnt_epi {
+  irdl.operation @count_leading {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -5726,7 +5707,7 @@ irdl.dialect @autollvm {
   //       v1 := ((v0 % constant) * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := a0[(v1 + (a0_elem_width + -1)):v1]
   //     ENDFOR
-  irdl.operation @broadcast_i32x {
+  irdl.operation @move_e79d {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<4xi64>
@@ -5787,15 +5768,14 @@ irdl.dialect @autollvm {
   //     3:
   //       dst[127:0] := a1[511:384]
   //     ESAC
-  irdl.operation @extracti64x2_epi {
+  irdl.operation @permute_imm_6ef0 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
     %o1_0 = irdl.is vector<2xi64>
     %o1_1 = irdl.is vector<4xi32>
     %o1 = irdl.any_of(%o1_0, %o1_1)
-    %o2_0 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0)
+    %o2 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi32>
     %r = irdl.any_of(%r_0, %r_1)
@@ -5818,7 +5798,7 @@ irdl.dialect @autollvm {
   //     dst[bit:a0_width] := a0[(a0_width + -1):0]
   //     dst[(a0_width + -1):0] := a1[(a0_width + -1):0]
   //     dst[bit:0] := (dst[bit:0] >> (a0_elem_width * a2[bit_2:0]))
-  irdl.operation @alignr_epi_2 {
+  irdl.operation @shr_by_imm {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -5886,7 +5866,7 @@ irdl.dialect @autollvm {
   //       FI
   //     ENDFOR
   //     dst[bit:v0] := a2[bit:v0]
-  irdl.operation @compress_epi {
+  irdl.operation @select_53ed {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -5967,7 +5947,7 @@ irdl.dialect @autollvm {
   //       FI
   //     ENDFOR
   //     dst[bit:v0] := 0
-  irdl.operation @compress_epi_2 {
+  irdl.operation @select_4b32 {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6032,7 +6012,7 @@ irdl.dialect @autollvm {
   //       v1 := (a0[((v0 * a0_elem_width) + bit):((v0 * a0_elem_width) + 0)] * a0_elem_width)
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (bit + 1))] ? a1[(v1 + (a0_elem_width + -1)):v1] : a2[(v1 + (a0_elem_width + -1)):v1])
   //     ENDFOR
-  irdl.operation @permutex2var_epi_2 {
+  irdl.operation @permute_var_widen_c3aa {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<4xi64>
@@ -6092,17 +6072,12 @@ irdl.dialect @autollvm {
   //       v1 := (a0[((v0 * 64) + 0)] * 64)
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a0[((v0 * 64) + 1)] ? a1[(v1 + 63):v1] : a2[(v1 + 63):v1])
   //     ENDFOR
-  irdl.operation @permutex2var_epi_3 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+  irdl.operation @permute_var_e970 {
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %o3 = irdl.is vector<8xi1>
+    %r = irdl.is vector<2xi64>
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a0"
@@ -6124,7 +6099,7 @@ irdl.dialect @autollvm {
   //         dst[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] := a2[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)]
   //       FI
   //     ENDFOR
-  irdl.operation @expand_epi {
+  irdl.operation @select_583b {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6206,7 +6181,7 @@ irdl.dialect @autollvm {
   //         dst[((v1 * a1_elem_width) + (a1_elem_width + -1)):((v1 * a1_elem_width) + 0)] := 0
   //       FI
   //     ENDFOR
-  irdl.operation @expand_epi_2 {
+  irdl.operation @select_1a41 {
     %o0_0 = irdl.is vector<16xi1>
     %o0_1 = irdl.is vector<32xi1>
     %o0_2 = irdl.is vector<64xi1>
@@ -6274,7 +6249,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[7:0])
   //     ENDFOR
-  irdl.operation @rol_epi {
+  irdl.operation @rotate_a6ed {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -6331,7 +6306,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @rolv_epi {
+  irdl.operation @funnel_shift_d6fa {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -6394,7 +6369,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[7:0])
   //     ENDFOR
-  irdl.operation @ror_epi {
+  irdl.operation @rotate_60f6 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -6451,7 +6426,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @rorv_epi {
+  irdl.operation @funnel_shift_c69f {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -6513,7 +6488,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * (loop_bound_2 + 1)) + (v1 * 1)) + 0)] := a3[v2[2:0]]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @ternarylogic_epi {
+  irdl.operation @permute_var_45e4 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -6576,17 +6551,12 @@ irdl.dialect @autollvm {
   //       RETURN dst[127:0]
   //     END
   //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @unpackhi_epi_4 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+  irdl.operation @move_b8af {
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %o3 = irdl.is vector<8xi1>
+    %r = irdl.is vector<2xi64>
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -6604,7 +6574,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[127:0] := a0[((a1[0] * 128) + 127):(a1[0] * 128)]
   //     dst[255:128] := a2[((a1[1] * 128) + 127):(a1[1] * 128)]
-  irdl.operation @shuffle_i32x {
+  irdl.operation @move_9c21 {
     %o0_0 = irdl.is vector<4xi64>
     %o0_1 = irdl.is vector<8xi32>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -6614,8 +6584,7 @@ irdl.dialect @autollvm {
     %o2_0 = irdl.is vector<4xi64>
     %o2_1 = irdl.is vector<8xi32>
     %o2 = irdl.any_of(%o2_0, %o2_1)
-    %o3_0 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0)
+    %o3 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<4xi64>
     %r_1 = irdl.is vector<8xi32>
     %r = irdl.any_of(%r_0, %r_1)
@@ -6635,11 +6604,9 @@ irdl.dialect @autollvm {
   //   Members (1): _mm512_kmov.
   //   Semantics with the class parameters as named values:
   //     dst[15:0] := a0[15:0]
-  irdl.operation @kmov {
-    %o0_0 = irdl.is vector<16xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi1>
-    %r = irdl.any_of(%r_0)
+  irdl.operation @mask_move_2cae {
+    %o0 = irdl.is vector<16xi1>
+    %r = irdl.is vector<16xi1>
     irdl.operands(a0: %o0)
     irdl.results(result: %r)
   }
@@ -6666,7 +6633,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to 1
   //       dst[((v1 * 128) + 383):((v1 * 128) + 256)] := f0(a2[511:0], a1[((v1 * 2) + 5):((v1 * 2) + 4)])
   //     ENDFOR
-  irdl.operation @shuffle_i32x_2 {
+  irdl.operation @permute_imm_narrow_4404 {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -6699,13 +6666,10 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     v0[15:0] := (a0[15:0] OR a1[15:0])
   //     dst := ((v0[15:0] == constant) ? 1 : 0)
-  irdl.operation @kortestz {
-    %o0_0 = irdl.is vector<16xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+  irdl.operation @or_cmp_eq_9819 {
+    %o0 = irdl.is vector<16xi1>
+    %o1 = irdl.is vector<16xi1>
+    %r = irdl.is i32
     %a0_0 = irdl.is 0 : i32
     %a0_1 = irdl.is 65535 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -6721,7 +6685,7 @@ irdl.dialect @autollvm {
   //       v1[127:0] := (ZeroExtend(a0[((v0 * 64) + 51):((v0 * 64) + 0)], 64) * ZeroExtend(a1[((v0 * 64) + 51):((v0 * 64) + 0)], 64))
   //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a2[((v0 * 64) + 63):((v0 * 64) + 0)] + ZeroExtend(v1[bit:(bit + -51)], 64))
   //     ENDFOR
-  irdl.operation @madd52lo_epu {
+  irdl.operation @add_mul_u_widen {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -6734,8 +6698,7 @@ irdl.dialect @autollvm {
     %o2_1 = irdl.is vector<4xi64>
     %o2_2 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %o3_0 = irdl.is vector<8xi1>
-    %o3 = irdl.any_of(%o3_0)
+    %o3 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi64>
     %r_2 = irdl.is vector<8xi64>
@@ -6774,7 +6737,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := f0(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
-  irdl.operation @popcnt_epi {
+  irdl.operation @add_shr {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<16xi8>
@@ -6853,7 +6816,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 8) + (v1 * 1)) + 0)] := a1[(((v0 * 64) + 0) + v2)]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @bitshuffle_epi64_mask {
+  irdl.operation @permute_var_to_mask {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -6903,7 +6866,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := v2[7:0]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @multishift_epi64_epi {
+  irdl.operation @permute_var_6b73 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -6947,7 +6910,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
   //     ENDFOR
-  irdl.operation @shrdv_epi {
+  irdl.operation @funnel_shift_1185 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -7025,7 +6988,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) >> a2[bit_2:0])
   //     ENDFOR
-  irdl.operation @shrdi_epi {
+  irdl.operation @funnel_shift_bfc2 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -7109,7 +7072,7 @@ irdl.dialect @autollvm {
   //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << (a2[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] AND (a0_elem_width + -1)))
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit:a0_elem_width]
   //     ENDFOR
-  irdl.operation @shldv_epi {
+  irdl.operation @or_shl_b02b {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -7188,7 +7151,7 @@ irdl.dialect @autollvm {
   //       v1[bit:0] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] << a0_elem_width)[bit:0] OR a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) << a2[bit_2:0])
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := v1[bit:a0_elem_width]
   //     ENDFOR
-  irdl.operation @shldi_epi {
+  irdl.operation @or_shl_27ac {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -7273,7 +7236,7 @@ irdl.dialect @autollvm {
   //       v2[31:0] := (SignExtend(a0[((v0 * 32) + 31):((v0 * 32) + 16)], 32) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 16)], 32))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := Saturate(((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2), 32)
   //     ENDFOR
-  irdl.operation @dpwssds_epi {
+  irdl.operation @dot_acc_sat_s_widen {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -7318,7 +7281,7 @@ irdl.dialect @autollvm {
   //       v2[31:0] := (SignExtend(a0[((v0 * 32) + 31):((v0 * 32) + 16)], 32) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 16)], 32))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2)
   //     ENDFOR
-  irdl.operation @dpwssd_epi {
+  irdl.operation @dot_acc_s_widen {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -7365,7 +7328,7 @@ irdl.dialect @autollvm {
   //       v4[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 31):((v0 * 32) + 24)], 16) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 24)], 16)))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := Saturate(((((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2) + v3) + v4), 32)
   //     ENDFOR
-  irdl.operation @dpbusds_epi {
+  irdl.operation @dot_acc_sat_su_widen {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -7412,7 +7375,7 @@ irdl.dialect @autollvm {
   //       v4[15:0] := Signed((ZeroExtend(a0[((v0 * 32) + 31):((v0 * 32) + 24)], 16) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 24)], 16)))
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2) + v3) + v4)
   //     ENDFOR
-  irdl.operation @dpbusd_epi {
+  irdl.operation @dot_acc_su_widen {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -7470,7 +7433,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := f0(a0[((v0 * 8) + 7):((v0 * 8) + 0)], a1[((v0 * 8) + 7):((v0 * 8) + 0)])
   //     ENDFOR
-  irdl.operation @gf2p8mul_epi {
+  irdl.operation @xor_shl {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -7529,7 +7492,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @gf2p8affine_epi64_epi {
+  irdl.operation @permute_var_ea5a {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -7589,7 +7552,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)] := f1(a0[((v0 * 64) + 63):((v0 * 64) + 0)], a1[(((v0 * 64) + (v1 * 8)) + 7):(((v0 * 64) + (v1 * 8)) + 0)], a2)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @gf2p8affineinv_epi64_epi {
+  irdl.operation @permute_var_b3a9 {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
     %o0_2 = irdl.is vector<8xi64>
@@ -7633,7 +7596,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
-  irdl.operation @cmplt_epi {
+  irdl.operation @cmp_lt_s {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -7667,7 +7630,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := a0[bit:0]
   //     dst[127:(bit + 1)] := 0
-  irdl.operation @cvtsi32_si {
+  irdl.operation @move_31c1 {
     %o0_0 = irdl.is i32
     %o0_1 = irdl.is i64
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -7686,11 +7649,9 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[63:0] := a0[63:0]
   //     dst[127:64] := 0
-  irdl.operation @move_epi {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+  irdl.operation @move_606a {
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a0: %o0)
     irdl.results(result: %r)
   }
@@ -7699,7 +7660,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[127:0] >> (a1[bit_2:0] * (bit + 1)))[bit:0]
   //     dst[31:(bit + 1)] := 0
-  irdl.operation @extract_epi {
+  irdl.operation @shr_by_imm_u_narrow_1096 {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -7732,7 +7693,7 @@ irdl.dialect @autollvm {
   //     dst[127:0] := a0[127:0]
   //     v0 := (a1[bit:0] * a0_elem_width)
   //     dst[(v0 + (a0_elem_width + -1)):v0] := a2[(a0_elem_width + -1):0]
-  irdl.operation @insert_epi {
+  irdl.operation @move_narrow {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>
@@ -7776,11 +7737,9 @@ irdl.dialect @autollvm {
   //       v2 := 0
   //     FI
   //     dst := v2
-  irdl.operation @test_all_ones {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+  irdl.operation @and_not_cmp_eq_fa02 {
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i32
     irdl.operands(a0: %o0)
     irdl.results(result: %r)
   }
@@ -7798,11 +7757,9 @@ irdl.dialect @autollvm {
   //     dst[15:0] := v1[15:0]
   //     dst[18:16] := v0[2:0]
   //     dst[127:19] := 0
-  irdl.operation @minpos_epu {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+  irdl.operation @select_narrow {
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a0: %o0)
     irdl.results(result: %r)
   }

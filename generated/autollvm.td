@@ -26,7 +26,7 @@ class Autollvm_Op<string mnemonic, list<Trait> traits = []>
   }];
 }
 
-def Autollvm_extractf128_siOp : Autollvm_Op<"extractf128_si", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_a076Op : Autollvm_Op<"permute_imm_a076", [AttrSizedOperandSegments]> {
   let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (14): _mm256_extractf128_si256, _mm256_extracti128_si256, _mm512_extracti32x8_epi32, _mm512_mask_extracti32x8_epi32 (merge masking), _mm512_maskz_extracti32x8_epi32 (zero masking), _mm256_extracti64x2_epi64, _mm256_mask_extracti64x2_epi64 (merge masking), _mm256_maskz_extracti64x2_epi64 (zero masking), _mm256_extracti32x4_epi32, _mm256_mask_extracti32x4_epi32 (merge masking), _mm256_maskz_extracti32x4_epi32 (zero masking), _mm512_extracti64x4_epi64, _mm512_mask_extracti64x4_epi64 (merge masking), _mm512_maskz_extracti64x4_epi64 (zero masking).
@@ -57,7 +57,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute2f128_siOp : Autollvm_Op<"permute2f128_si"> {
+def Autollvm_blend_narrowOp : Autollvm_Op<"blend_narrow"> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): _mm256_permute2f128_si256, _mm256_permute2x128_si256.
@@ -94,7 +94,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_insertf128_siOp : Autollvm_Op<"insertf128_si", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_8023Op : Autollvm_Op<"permute_imm_8023", [AttrSizedOperandSegments]> {
   let summary = "20 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (20): _mm256_insertf128_si256, _mm256_inserti128_si256, _mm512_inserti32x8, _mm512_mask_inserti32x8 (merge masking), _mm512_maskz_inserti32x8 (zero masking), _mm256_inserti64x2, _mm256_mask_inserti64x2 (merge masking), _mm256_maskz_inserti64x2 (zero masking), _mm512_inserti64x2, _mm512_mask_inserti64x2 (merge masking), _mm512_maskz_inserti64x2 (zero masking), _mm256_inserti32x4, _mm256_mask_inserti32x4 (merge masking), _mm256_maskz_inserti32x4 (zero masking), _mm512_inserti32x4, _mm512_mask_inserti32x4 (merge masking), _mm512_maskz_inserti32x4 (zero masking), _mm512_inserti64x4, _mm512_mask_inserti64x4 (merge masking), _mm512_maskz_inserti64x4 (zero masking).
@@ -134,7 +134,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_testz_siOp : Autollvm_Op<"testz_si"> {
+def Autollvm_and_not_cmp_eq_eff3Op : Autollvm_Op<"and_not_cmp_eq_eff3"> {
   let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (3): _mm256_testz_si256, _mm_testz_si128, _mm_test_all_zeros.
@@ -163,7 +163,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_testc_siOp : Autollvm_Op<"testc_si"> {
+def Autollvm_and_not_cmp_eq_732bOp : Autollvm_Op<"and_not_cmp_eq_732b"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm256_testc_si256, _mm_testc_si128.
@@ -192,7 +192,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_testnzc_siOp : Autollvm_Op<"testnzc_si"> {
+def Autollvm_and_or_not_or_cmp_eqOp : Autollvm_Op<"and_or_not_or_cmp_eq"> {
   let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (3): _mm256_testnzc_si256, _mm_testnzc_si128, _mm_test_mix_ones_zeros.
@@ -225,7 +225,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_setzero_siOp : Autollvm_Op<"setzero_si"> {
+def Autollvm_zero_dcd7Op : Autollvm_Op<"zero_dcd7"> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): _mm256_setzero_si256, _mm512_setzero_epi32, _mm512_setzero_si512, _mm_setzero_si128.
@@ -243,7 +243,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_set_m128iOp : Autollvm_Op<"set_m128i"> {
+def Autollvm_move_53abOp : Autollvm_Op<"move_53ab"> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): _mm256_set_m128i, _mm256_setr_m128i.
@@ -262,7 +262,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cvtsi256_siOp : Autollvm_Op<"cvtsi256_si"> {
+def Autollvm_move_scalarOp : Autollvm_Op<"move_scalar"> {
   let summary = "4 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (4): _mm256_cvtsi256_si32, _mm512_cvtsi512_si32, _mm_cvtsi128_si32, _mm_cvtsi128_si64.
@@ -281,7 +281,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_abs_epiOp : Autollvm_Op<"abs_epi", [AttrSizedOperandSegments]> {
+def Autollvm_absOp : Autollvm_Op<"abs", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_abs_epi8, _mm256_abs_epi16, _mm256_abs_epi32, _mm256_mask_abs_epi8 (merge masking), _mm256_maskz_abs_epi8 (zero masking), _mm512_abs_epi8, _mm512_mask_abs_epi8 (merge masking), _mm512_maskz_abs_epi8 (zero masking), _mm_mask_abs_epi8 (merge masking), _mm_maskz_abs_epi8 (zero masking), _mm256_mask_abs_epi16 (merge masking), _mm256_maskz_abs_epi16 (zero masking), _mm512_abs_epi16, _mm512_mask_abs_epi16 (merge masking), _mm512_maskz_abs_epi16 (zero masking), _mm_mask_abs_epi16 (merge masking), _mm_maskz_abs_epi16 (zero masking), _mm256_mask_abs_epi32 (merge masking), _mm256_maskz_abs_epi32 (zero masking), _mm_mask_abs_epi32 (merge masking), _mm_maskz_abs_epi32 (zero masking), _mm256_abs_epi64, _mm256_mask_abs_epi64 (merge masking), _mm256_maskz_abs_epi64 (zero masking), _mm_abs_epi64, _mm_mask_abs_epi64 (merge masking), _mm_maskz_abs_epi64 (zero masking), _mm512_abs_epi32, _mm512_mask_abs_epi32 (merge masking), _mm512_maskz_abs_epi32 (zero masking), _mm512_abs_epi64, _mm512_mask_abs_epi64 (merge masking), _mm512_maskz_abs_epi64 (zero masking), _mm_abs_epi8, _mm_abs_epi16, _mm_abs_epi32.
@@ -308,7 +308,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_epiOp : Autollvm_Op<"add_epi", [AttrSizedOperandSegments]> {
+def Autollvm_addOp : Autollvm_Op<"add", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_add_epi8, _mm256_add_epi16, _mm256_add_epi32, _mm256_add_epi64, _mm256_mask_add_epi8 (merge masking), _mm256_maskz_add_epi8 (zero masking), _mm512_add_epi8, _mm512_mask_add_epi8 (merge masking), _mm512_maskz_add_epi8 (zero masking), _mm_mask_add_epi8 (merge masking), _mm_maskz_add_epi8 (zero masking), _mm256_mask_add_epi16 (merge masking), _mm256_maskz_add_epi16 (zero masking), _mm512_add_epi16, _mm512_mask_add_epi16 (merge masking), _mm512_maskz_add_epi16 (zero masking), _mm_mask_add_epi16 (merge masking), _mm_maskz_add_epi16 (zero masking), _mm256_mask_add_epi32 (merge masking), _mm256_maskz_add_epi32 (zero masking), _mm_mask_add_epi32 (merge masking), _mm_maskz_add_epi32 (zero masking), _mm256_mask_add_epi64 (merge masking), _mm256_maskz_add_epi64 (zero masking), _mm_mask_add_epi64 (merge masking), _mm_maskz_add_epi64 (zero masking), _mm512_maskz_add_epi32 (zero masking), _mm512_add_epi64, _mm512_mask_add_epi64 (merge masking), _mm512_maskz_add_epi64 (zero masking), _mm512_add_epi32, _mm512_mask_add_epi32 (merge masking), _mm_add_epi8, _mm_add_epi16, _mm_add_epi32, _mm_add_epi64.
@@ -336,7 +336,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_adds_epiOp : Autollvm_Op<"adds_epi", [AttrSizedOperandSegments]> {
+def Autollvm_add_sat_sOp : Autollvm_Op<"add_sat_s", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_adds_epi8, _mm256_adds_epi16, _mm256_mask_adds_epi8 (merge masking), _mm256_maskz_adds_epi8 (zero masking), _mm512_adds_epi8, _mm512_mask_adds_epi8 (merge masking), _mm512_maskz_adds_epi8 (zero masking), _mm_mask_adds_epi8 (merge masking), _mm_maskz_adds_epi8 (zero masking), _mm256_mask_adds_epi16 (merge masking), _mm256_maskz_adds_epi16 (zero masking), _mm512_adds_epi16, _mm512_mask_adds_epi16 (merge masking), _mm512_maskz_adds_epi16 (zero masking), _mm_mask_adds_epi16 (merge masking), _mm_maskz_adds_epi16 (zero masking), _mm_adds_epi8, _mm_adds_epi16.
@@ -364,7 +364,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_adds_epuOp : Autollvm_Op<"adds_epu", [AttrSizedOperandSegments]> {
+def Autollvm_add_sat_uOp : Autollvm_Op<"add_sat_u", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_adds_epu8, _mm256_adds_epu16, _mm256_mask_adds_epu8 (merge masking), _mm256_maskz_adds_epu8 (zero masking), _mm512_adds_epu8, _mm512_mask_adds_epu8 (merge masking), _mm512_maskz_adds_epu8 (zero masking), _mm_mask_adds_epu8 (merge masking), _mm_maskz_adds_epu8 (zero masking), _mm256_mask_adds_epu16 (merge masking), _mm256_maskz_adds_epu16 (zero masking), _mm512_adds_epu16, _mm512_mask_adds_epu16 (merge masking), _mm512_maskz_adds_epu16 (zero masking), _mm_mask_adds_epu16 (merge masking), _mm_maskz_adds_epu16 (zero masking), _mm_adds_epu8, _mm_adds_epu16.
@@ -392,7 +392,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_alignr_epiOp : Autollvm_Op<"alignr_epi", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_narrowOp : Autollvm_Op<"funnel_shift_narrow", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (9): _mm256_alignr_epi8, _mm256_mask_alignr_epi8 (merge masking), _mm256_maskz_alignr_epi8 (zero masking), _mm512_alignr_epi8, _mm512_mask_alignr_epi8 (merge masking), _mm512_maskz_alignr_epi8 (zero masking), _mm_mask_alignr_epi8 (merge masking), _mm_maskz_alignr_epi8 (zero masking), _mm_alignr_epi8.
@@ -428,7 +428,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_and_siOp : Autollvm_Op<"and_si", [AttrSizedOperandSegments]> {
+def Autollvm_andOp : Autollvm_Op<"and", [AttrSizedOperandSegments]> {
   let summary = "17 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (17): _mm256_and_si256, _mm256_mask_and_epi32 (merge masking), _mm256_maskz_and_epi32 (zero masking), _mm_mask_and_epi32 (merge masking), _mm_maskz_and_epi32 (zero masking), _mm256_mask_and_epi64 (merge masking), _mm256_maskz_and_epi64 (zero masking), _mm_mask_and_epi64 (merge masking), _mm_maskz_and_epi64 (zero masking), _mm512_maskz_and_epi32 (zero masking), _mm512_maskz_and_epi64 (zero masking), _mm512_and_epi32, _mm512_and_si512, _mm512_and_epi64, _mm512_mask_and_epi64 (merge masking), _mm512_mask_and_epi32 (merge masking), _mm_and_si128.
@@ -456,7 +456,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_andnot_siOp : Autollvm_Op<"andnot_si", [AttrSizedOperandSegments]> {
+def Autollvm_and_notOp : Autollvm_Op<"and_not", [AttrSizedOperandSegments]> {
   let summary = "17 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (17): _mm256_andnot_si256, _mm256_mask_andnot_epi32 (merge masking), _mm256_maskz_andnot_epi32 (zero masking), _mm_mask_andnot_epi32 (merge masking), _mm_maskz_andnot_epi32 (zero masking), _mm256_mask_andnot_epi64 (merge masking), _mm256_maskz_andnot_epi64 (zero masking), _mm_mask_andnot_epi64 (merge masking), _mm_maskz_andnot_epi64 (zero masking), _mm512_maskz_andnot_epi32 (zero masking), _mm512_maskz_andnot_epi64 (zero masking), _mm512_andnot_epi32, _mm512_andnot_si512, _mm512_mask_andnot_epi32 (merge masking), _mm512_andnot_epi64, _mm512_mask_andnot_epi64 (merge masking), _mm_andnot_si128.
@@ -484,7 +484,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_avg_epuOp : Autollvm_Op<"avg_epu", [AttrSizedOperandSegments]> {
+def Autollvm_avg_uOp : Autollvm_Op<"avg_u", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_avg_epu8, _mm256_avg_epu16, _mm256_mask_avg_epu8 (merge masking), _mm256_maskz_avg_epu8 (zero masking), _mm512_avg_epu8, _mm512_mask_avg_epu8 (merge masking), _mm512_maskz_avg_epu8 (zero masking), _mm_mask_avg_epu8 (merge masking), _mm_maskz_avg_epu8 (zero masking), _mm256_mask_avg_epu16 (merge masking), _mm256_maskz_avg_epu16 (zero masking), _mm512_avg_epu16, _mm512_mask_avg_epu16 (merge masking), _mm512_maskz_avg_epu16 (zero masking), _mm_mask_avg_epu16 (merge masking), _mm_maskz_avg_epu16 (zero masking), _mm_avg_epu8, _mm_avg_epu16.
@@ -512,7 +512,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_blend_epiOp : Autollvm_Op<"blend_epi"> {
+def Autollvm_blendOp : Autollvm_Op<"blend"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): _mm256_blend_epi16, _mm_blend_epi32, _mm256_blend_epi32, _mm_blend_epi16.
@@ -540,7 +540,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_blendv_epiOp : Autollvm_Op<"blendv_epi"> {
+def Autollvm_select_b533Op : Autollvm_Op<"select_b533"> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (2): _mm256_blendv_epi8, _mm_blendv_epi8.
@@ -568,7 +568,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_broadcastb_epiOp : Autollvm_Op<"broadcastb_epi", [AttrSizedOperandSegments]> {
+def Autollvm_broadcast_f7a0Op : Autollvm_Op<"broadcast_f7a0", [AttrSizedOperandSegments]> {
   let summary = "38 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (38): _mm_broadcastb_epi8, _mm256_broadcastb_epi8, _mm_broadcastd_epi32, _mm256_broadcastd_epi32, _mm_broadcastq_epi64, _mm256_broadcastq_epi64, _mm_broadcastsi128_si256, _mm256_broadcastsi128_si256, _mm_broadcastw_epi16, _mm256_broadcastw_epi16, _mm256_mask_broadcastb_epi8 (merge masking), _mm256_maskz_broadcastb_epi8 (zero masking), _mm512_broadcastb_epi8, _mm512_mask_broadcastb_epi8 (merge masking), _mm512_maskz_broadcastb_epi8 (zero masking), _mm_mask_broadcastb_epi8 (merge masking), _mm_maskz_broadcastb_epi8 (zero masking), _mm256_mask_broadcastw_epi16 (merge masking), _mm256_maskz_broadcastw_epi16 (zero masking), _mm512_broadcastw_epi16, _mm512_mask_broadcastw_epi16 (merge masking), _mm512_maskz_broadcastw_epi16 (zero masking), _mm_mask_broadcastw_epi16 (merge masking), _mm_maskz_broadcastw_epi16 (zero masking), _mm256_mask_broadcastd_epi32 (merge masking), _mm256_maskz_broadcastd_epi32 (zero masking), _mm_mask_broadcastd_epi32 (merge masking), _mm_maskz_broadcastd_epi32 (zero masking), _mm256_mask_broadcastq_epi64 (merge masking), _mm256_maskz_broadcastq_epi64 (zero masking), _mm_mask_broadcastq_epi64 (merge masking), _mm_maskz_broadcastq_epi64 (zero masking), _mm512_broadcastd_epi32, _mm512_mask_broadcastd_epi32 (merge masking), _mm512_maskz_broadcastd_epi32 (zero masking), _mm512_broadcastq_epi64, _mm512_mask_broadcastq_epi64 (merge masking), _mm512_maskz_broadcastq_epi64 (zero masking).
@@ -595,7 +595,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpeq_epiOp : Autollvm_Op<"cmpeq_epi"> {
+def Autollvm_cmp_eqOp : Autollvm_Op<"cmp_eq"> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): _mm256_cmpeq_epi8, _mm256_cmpeq_epi16, _mm256_cmpeq_epi32, _mm256_cmpeq_epi64, _mm_cmpeq_epi8, _mm_cmpeq_epi16, _mm_cmpeq_epi32, _mm_cmpeq_epi64.
@@ -619,7 +619,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpgt_epiOp : Autollvm_Op<"cmpgt_epi"> {
+def Autollvm_cmp_gt_sOp : Autollvm_Op<"cmp_gt_s"> {
   let summary = "8 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (8): _mm256_cmpgt_epi8, _mm256_cmpgt_epi16, _mm256_cmpgt_epi32, _mm256_cmpgt_epi64, _mm_cmpgt_epi8, _mm_cmpgt_epi16, _mm_cmpgt_epi32, _mm_cmpgt_epi64.
@@ -643,7 +643,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cvtepi16_epiOp : Autollvm_Op<"cvtepi16_epi", [AttrSizedOperandSegments]> {
+def Autollvm_extend_sOp : Autollvm_Op<"extend_s", [AttrSizedOperandSegments]> {
   let summary = "144 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (144): _mm256_cvtepi16_epi32, _mm256_cvtepi16_epi64, _mm256_cvtepi32_epi64, _mm256_cvtepi8_epi16, _mm256_cvtepi8_epi32, _mm256_cvtepi8_epi64, _mm256_mask_mov_epi16 (merge masking), _mm256_maskz_mov_epi16 (zero masking), _mm512_mask_mov_epi16 (merge masking), _mm512_maskz_mov_epi16 (zero masking), _mm_mask_mov_epi16 (merge masking), _mm_maskz_mov_epi16 (zero masking), _mm256_mask_mov_epi8 (merge masking), _mm256_maskz_mov_epi8 (zero masking), _mm512_mask_mov_epi8 (merge masking), _mm512_maskz_mov_epi8 (zero masking), _mm_mask_mov_epi8 (merge masking), _mm_maskz_mov_epi8 (zero masking), _mm256_mask_blend_epi8 (merge masking), _mm512_mask_blend_epi8 (merge masking), _mm_mask_blend_epi8 (merge masking), _mm256_mask_blend_epi16 (merge masking), _mm512_mask_blend_epi16 (merge masking), _mm_mask_blend_epi16 (merge masking), _mm256_mask_cvtepi8_epi16 (merge masking), _mm256_maskz_cvtepi8_epi16 (zero masking), _mm512_cvtepi8_epi16, _mm512_mask_cvtepi8_epi16 (merge masking), _mm512_maskz_cvtepi8_epi16 (zero masking), _mm_mask_cvtepi8_epi16 (merge masking), _mm_maskz_cvtepi8_epi16 (zero masking), _mm256_cvtepi16_epi8, _mm256_mask_cvtepi16_epi8 (merge masking), _mm256_maskz_cvtepi16_epi8 (zero masking), _mm512_cvtepi16_epi8, _mm512_mask_cvtepi16_epi8 (merge masking), _mm512_maskz_cvtepi16_epi8 (zero masking), _mm_cvtepi16_epi8, _mm_mask_cvtepi16_epi8 (merge masking), _mm_maskz_cvtepi16_epi8 (zero masking), _mm256_mask_mov_epi32 (merge masking), _mm256_maskz_mov_epi32 (zero masking), _mm_mask_mov_epi32 (merge masking), _mm_maskz_mov_epi32 (zero masking), _mm256_mask_mov_epi64 (merge masking), _mm256_maskz_mov_epi64 (zero masking), _mm_mask_mov_epi64 (merge masking), _mm_maskz_mov_epi64 (zero masking), _mm256_mask_blend_epi32 (merge masking), _mm_mask_blend_epi32 (merge masking), _mm256_mask_blend_epi64 (merge masking), _mm_mask_blend_epi64 (merge masking), _mm256_cvtepi32_epi8, _mm256_mask_cvtepi32_epi8 (merge masking), _mm256_maskz_cvtepi32_epi8 (zero masking), _mm_cvtepi32_epi8, _mm_mask_cvtepi32_epi8 (merge masking), _mm_maskz_cvtepi32_epi8 (zero masking), _mm256_cvtepi32_epi16, _mm256_mask_cvtepi32_epi16 (merge masking), _mm256_maskz_cvtepi32_epi16 (zero masking), _mm_cvtepi32_epi16, _mm_mask_cvtepi32_epi16 (merge masking), _mm_maskz_cvtepi32_epi16 (zero masking), _mm256_cvtepi64_epi8, _mm256_mask_cvtepi64_epi8 (merge masking), _mm256_maskz_cvtepi64_epi8 (zero masking), _mm_cvtepi64_epi8, _mm_mask_cvtepi64_epi8 (merge masking), _mm_maskz_cvtepi64_epi8 (zero masking), _mm256_cvtepi64_epi32, _mm256_mask_cvtepi64_epi32 (merge masking), _mm256_maskz_cvtepi64_epi32 (zero masking), _mm_cvtepi64_epi32, _mm_mask_cvtepi64_epi32 (merge masking), _mm_maskz_cvtepi64_epi32 (zero masking), _mm256_cvtepi64_epi16, _mm256_mask_cvtepi64_epi16 (merge masking), _mm256_maskz_cvtepi64_epi16 (zero masking), _mm_cvtepi64_epi16, _mm_mask_cvtepi64_epi16 (merge masking), _mm_maskz_cvtepi64_epi16 (zero masking), _mm256_mask_cvtepi8_epi32 (merge masking), _mm256_maskz_cvtepi8_epi32 (zero masking), _mm_mask_cvtepi8_epi32 (merge masking), _mm_maskz_cvtepi8_epi32 (zero masking), _mm256_mask_cvtepi8_epi64 (merge masking), _mm256_maskz_cvtepi8_epi64 (zero masking), _mm_mask_cvtepi8_epi64 (merge masking), _mm_maskz_cvtepi8_epi64 (zero masking), _mm256_mask_cvtepi32_epi64 (merge masking), _mm256_maskz_cvtepi32_epi64 (zero masking), _mm_mask_cvtepi32_epi64 (merge masking), _mm_maskz_cvtepi32_epi64 (zero masking), _mm256_mask_cvtepi16_epi32 (merge masking), _mm256_maskz_cvtepi16_epi32 (zero masking), _mm_mask_cvtepi16_epi32 (merge masking), _mm_maskz_cvtepi16_epi32 (zero masking), _mm256_mask_cvtepi16_epi64 (merge masking), _mm256_maskz_cvtepi16_epi64 (zero masking), _mm_mask_cvtepi16_epi64 (merge masking), _mm_maskz_cvtepi16_epi64 (zero masking), _mm512_maskz_mov_epi32 (zero masking), _mm512_maskz_mov_epi64 (zero masking), _mm512_cvtepi32_epi8, _mm512_mask_cvtepi32_epi8 (merge masking), _mm512_maskz_cvtepi32_epi8 (zero masking), _mm512_cvtepi32_epi16, _mm512_mask_cvtepi32_epi16 (merge masking), _mm512_maskz_cvtepi32_epi16 (zero masking), _mm512_cvtepi64_epi8, _mm512_mask_cvtepi64_epi8 (merge masking), _mm512_maskz_cvtepi64_epi8 (zero masking), _mm512_cvtepi64_epi32, _mm512_mask_cvtepi64_epi32 (merge masking), _mm512_maskz_cvtepi64_epi32 (zero masking), _mm512_cvtepi64_epi16, _mm512_mask_cvtepi64_epi16 (merge masking), _mm512_maskz_cvtepi64_epi16 (zero masking), _mm512_cvtepi8_epi32, _mm512_mask_cvtepi8_epi32 (merge masking), _mm512_maskz_cvtepi8_epi32 (zero masking), _mm512_cvtepi8_epi64, _mm512_mask_cvtepi8_epi64 (merge masking), _mm512_maskz_cvtepi8_epi64 (zero masking), _mm512_cvtepi32_epi64, _mm512_mask_cvtepi32_epi64 (merge masking), _mm512_maskz_cvtepi32_epi64 (zero masking), _mm512_cvtepi16_epi32, _mm512_mask_cvtepi16_epi32 (merge masking), _mm512_maskz_cvtepi16_epi32 (zero masking), _mm512_cvtepi16_epi64, _mm512_mask_cvtepi16_epi64 (merge masking), _mm512_maskz_cvtepi16_epi64 (zero masking), _mm512_mask_mov_epi32 (merge masking), _mm512_mask_mov_epi64 (merge masking), _mm512_mask_blend_epi32 (merge masking), _mm512_mask_blend_epi64 (merge masking), _mm_cvtepi8_epi16, _mm_cvtepi8_epi32, _mm_cvtepi8_epi64, _mm_cvtepi16_epi32, _mm_cvtepi16_epi64, _mm_cvtepi32_epi64.
@@ -672,7 +672,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cvtepu16_epiOp : Autollvm_Op<"cvtepu16_epi", [AttrSizedOperandSegments]> {
+def Autollvm_convert_sat_uOp : Autollvm_Op<"convert_sat_u", [AttrSizedOperandSegments]> {
   let summary = "108 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (108): _mm256_cvtepu16_epi32, _mm256_cvtepu16_epi64, _mm256_cvtepu32_epi64, _mm256_cvtepu8_epi16, _mm256_cvtepu8_epi32, _mm256_cvtepu8_epi64, _mm256_cvtusepi16_epi8, _mm256_mask_cvtusepi16_epi8 (merge masking), _mm256_maskz_cvtusepi16_epi8 (zero masking), _mm512_cvtusepi16_epi8, _mm512_mask_cvtusepi16_epi8 (merge masking), _mm512_maskz_cvtusepi16_epi8 (zero masking), _mm_cvtusepi16_epi8, _mm_mask_cvtusepi16_epi8 (merge masking), _mm_maskz_cvtusepi16_epi8 (zero masking), _mm256_mask_cvtepu8_epi16 (merge masking), _mm256_maskz_cvtepu8_epi16 (zero masking), _mm512_cvtepu8_epi16, _mm512_mask_cvtepu8_epi16 (merge masking), _mm512_maskz_cvtepu8_epi16 (zero masking), _mm_mask_cvtepu8_epi16 (merge masking), _mm_maskz_cvtepu8_epi16 (zero masking), _mm256_cvtusepi32_epi8, _mm256_mask_cvtusepi32_epi8 (merge masking), _mm256_maskz_cvtusepi32_epi8 (zero masking), _mm_cvtusepi32_epi8, _mm_mask_cvtusepi32_epi8 (merge masking), _mm_maskz_cvtusepi32_epi8 (zero masking), _mm256_cvtusepi32_epi16, _mm256_mask_cvtusepi32_epi16 (merge masking), _mm256_maskz_cvtusepi32_epi16 (zero masking), _mm_cvtusepi32_epi16, _mm_mask_cvtusepi32_epi16 (merge masking), _mm_maskz_cvtusepi32_epi16 (zero masking), _mm256_cvtusepi64_epi8, _mm256_mask_cvtusepi64_epi8 (merge masking), _mm256_maskz_cvtusepi64_epi8 (zero masking), _mm_cvtusepi64_epi8, _mm_mask_cvtusepi64_epi8 (merge masking), _mm_maskz_cvtusepi64_epi8 (zero masking), _mm256_cvtusepi64_epi32, _mm256_mask_cvtusepi64_epi32 (merge masking), _mm256_maskz_cvtusepi64_epi32 (zero masking), _mm_cvtusepi64_epi32, _mm_mask_cvtusepi64_epi32 (merge masking), _mm_maskz_cvtusepi64_epi32 (zero masking), _mm256_cvtusepi64_epi16, _mm256_mask_cvtusepi64_epi16 (merge masking), _mm256_maskz_cvtusepi64_epi16 (zero masking), _mm_cvtusepi64_epi16, _mm_mask_cvtusepi64_epi16 (merge masking), _mm_maskz_cvtusepi64_epi16 (zero masking), _mm256_mask_cvtepu8_epi32 (merge masking), _mm256_maskz_cvtepu8_epi32 (zero masking), _mm_mask_cvtepu8_epi32 (merge masking), _mm_maskz_cvtepu8_epi32 (zero masking), _mm256_mask_cvtepu8_epi64 (merge masking), _mm256_maskz_cvtepu8_epi64 (zero masking), _mm_mask_cvtepu8_epi64 (merge masking), _mm_maskz_cvtepu8_epi64 (zero masking), _mm256_mask_cvtepu32_epi64 (merge masking), _mm256_maskz_cvtepu32_epi64 (zero masking), _mm_mask_cvtepu32_epi64 (merge masking), _mm_maskz_cvtepu32_epi64 (zero masking), _mm256_mask_cvtepu16_epi32 (merge masking), _mm256_maskz_cvtepu16_epi32 (zero masking), _mm_mask_cvtepu16_epi32 (merge masking), _mm_maskz_cvtepu16_epi32 (zero masking), _mm256_mask_cvtepu16_epi64 (merge masking), _mm256_maskz_cvtepu16_epi64 (zero masking), _mm_mask_cvtepu16_epi64 (merge masking), _mm_maskz_cvtepu16_epi64 (zero masking), _mm512_cvtusepi32_epi8, _mm512_mask_cvtusepi32_epi8 (merge masking), _mm512_maskz_cvtusepi32_epi8 (zero masking), _mm512_cvtusepi32_epi16, _mm512_mask_cvtusepi32_epi16 (merge masking), _mm512_maskz_cvtusepi32_epi16 (zero masking), _mm512_cvtusepi64_epi8, _mm512_mask_cvtusepi64_epi8 (merge masking), _mm512_maskz_cvtusepi64_epi8 (zero masking), _mm512_cvtusepi64_epi32, _mm512_mask_cvtusepi64_epi32 (merge masking), _mm512_maskz_cvtusepi64_epi32 (zero masking), _mm512_cvtusepi64_epi16, _mm512_mask_cvtusepi64_epi16 (merge masking), _mm512_maskz_cvtusepi64_epi16 (zero masking), _mm512_cvtepu8_epi32, _mm512_mask_cvtepu8_epi32 (merge masking), _mm512_maskz_cvtepu8_epi32 (zero masking), _mm512_cvtepu8_epi64, _mm512_mask_cvtepu8_epi64 (merge masking), _mm512_maskz_cvtepu8_epi64 (zero masking), _mm512_cvtepu32_epi64, _mm512_mask_cvtepu32_epi64 (merge masking), _mm512_maskz_cvtepu32_epi64 (zero masking), _mm512_cvtepu16_epi32, _mm512_mask_cvtepu16_epi32 (merge masking), _mm512_maskz_cvtepu16_epi32 (zero masking), _mm512_cvtepu16_epi64, _mm512_mask_cvtepu16_epi64 (merge masking), _mm512_maskz_cvtepu16_epi64 (zero masking), _mm_cvtepu8_epi16, _mm_cvtepu8_epi32, _mm_cvtepu8_epi64, _mm_cvtepu16_epi32, _mm_cvtepu16_epi64, _mm_cvtepu32_epi64.
@@ -701,7 +701,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_hadd_epiOp : Autollvm_Op<"hadd_epi"> {
+def Autollvm_add_pairwiseOp : Autollvm_Op<"add_pairwise"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): _mm256_hadd_epi16, _mm256_hadd_epi32, _mm_hadd_epi16, _mm_hadd_epi32.
@@ -731,7 +731,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_hadds_epiOp : Autollvm_Op<"hadds_epi"> {
+def Autollvm_add_pairwise_sat_sOp : Autollvm_Op<"add_pairwise_sat_s"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm256_hadds_epi16, _mm_hadds_epi16.
@@ -757,7 +757,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_hsub_epiOp : Autollvm_Op<"hsub_epi"> {
+def Autollvm_sub_pairwiseOp : Autollvm_Op<"sub_pairwise"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): _mm256_hsub_epi16, _mm256_hsub_epi32, _mm_hsub_epi16, _mm_hsub_epi32.
@@ -787,7 +787,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_hsubs_epiOp : Autollvm_Op<"hsubs_epi"> {
+def Autollvm_sub_pairwise_sat_sOp : Autollvm_Op<"sub_pairwise_sat_s"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm256_hsubs_epi16, _mm_hsubs_epi16.
@@ -813,7 +813,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_madd_epiOp : Autollvm_Op<"madd_epi", [AttrSizedOperandSegments]> {
+def Autollvm_dot_sOp : Autollvm_Op<"dot_s", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (18): _mm256_madd_epi16, _mm256_mullo_epi32, _mm256_mask_madd_epi16 (merge masking), _mm256_maskz_madd_epi16 (zero masking), _mm512_madd_epi16, _mm512_mask_madd_epi16 (merge masking), _mm512_maskz_madd_epi16 (zero masking), _mm_mask_madd_epi16 (merge masking), _mm_maskz_madd_epi16 (zero masking), _mm256_mask_mullo_epi16 (merge masking), _mm256_maskz_mullo_epi16 (zero masking), _mm512_mask_mullo_epi16 (merge masking), _mm512_maskz_mullo_epi16 (zero masking), _mm512_mullo_epi16, _mm_mask_mullo_epi16 (merge masking), _mm_maskz_mullo_epi16 (zero masking), _mm_madd_epi16, _mm_mullo_epi16.
@@ -842,7 +842,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_maddubs_epiOp : Autollvm_Op<"maddubs_epi", [AttrSizedOperandSegments]> {
+def Autollvm_dot_sat_su_widenOp : Autollvm_Op<"dot_sat_su_widen", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_maddubs_epi16, _mm256_mask_maddubs_epi16 (merge masking), _mm256_maskz_maddubs_epi16 (zero masking), _mm512_maddubs_epi16, _mm512_mask_maddubs_epi16 (merge masking), _mm512_maskz_maddubs_epi16 (zero masking), _mm_mask_maddubs_epi16 (merge masking), _mm_maskz_maddubs_epi16 (zero masking), _mm_maddubs_epi16.
@@ -869,7 +869,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_max_epiOp : Autollvm_Op<"max_epi", [AttrSizedOperandSegments]> {
+def Autollvm_max_sOp : Autollvm_Op<"max_s", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_max_epi8, _mm256_max_epi16, _mm256_max_epi32, _mm256_mask_max_epi8 (merge masking), _mm256_maskz_max_epi8 (zero masking), _mm512_mask_max_epi8 (merge masking), _mm512_maskz_max_epi8 (zero masking), _mm512_max_epi8, _mm_mask_max_epi8 (merge masking), _mm_maskz_max_epi8 (zero masking), _mm256_mask_max_epi16 (merge masking), _mm256_maskz_max_epi16 (zero masking), _mm512_mask_max_epi16 (merge masking), _mm512_maskz_max_epi16 (zero masking), _mm512_max_epi16, _mm_mask_max_epi16 (merge masking), _mm_maskz_max_epi16 (zero masking), _mm256_mask_max_epi32 (merge masking), _mm256_maskz_max_epi32 (zero masking), _mm_mask_max_epi32 (merge masking), _mm_maskz_max_epi32 (zero masking), _mm256_mask_max_epi64 (merge masking), _mm256_maskz_max_epi64 (zero masking), _mm256_max_epi64, _mm_mask_max_epi64 (merge masking), _mm_maskz_max_epi64 (zero masking), _mm_max_epi64, _mm512_maskz_max_epi32 (zero masking), _mm512_mask_max_epi64 (merge masking), _mm512_maskz_max_epi64 (zero masking), _mm512_max_epi64, _mm512_mask_max_epi32 (merge masking), _mm512_max_epi32, _mm_max_epi16, _mm_max_epi8, _mm_max_epi32.
@@ -897,7 +897,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_max_epuOp : Autollvm_Op<"max_epu", [AttrSizedOperandSegments]> {
+def Autollvm_max_uOp : Autollvm_Op<"max_u", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_max_epu8, _mm256_max_epu16, _mm256_max_epu32, _mm256_mask_max_epu8 (merge masking), _mm256_maskz_max_epu8 (zero masking), _mm512_mask_max_epu8 (merge masking), _mm512_maskz_max_epu8 (zero masking), _mm512_max_epu8, _mm_mask_max_epu8 (merge masking), _mm_maskz_max_epu8 (zero masking), _mm256_mask_max_epu16 (merge masking), _mm256_maskz_max_epu16 (zero masking), _mm512_mask_max_epu16 (merge masking), _mm512_maskz_max_epu16 (zero masking), _mm512_max_epu16, _mm_mask_max_epu16 (merge masking), _mm_maskz_max_epu16 (zero masking), _mm256_mask_max_epu32 (merge masking), _mm256_maskz_max_epu32 (zero masking), _mm_mask_max_epu32 (merge masking), _mm_maskz_max_epu32 (zero masking), _mm256_mask_max_epu64 (merge masking), _mm256_maskz_max_epu64 (zero masking), _mm256_max_epu64, _mm_mask_max_epu64 (merge masking), _mm_maskz_max_epu64 (zero masking), _mm_max_epu64, _mm512_maskz_max_epu32 (zero masking), _mm512_mask_max_epu64 (merge masking), _mm512_maskz_max_epu64 (zero masking), _mm512_max_epu64, _mm512_mask_max_epu32 (merge masking), _mm512_max_epu32, _mm_max_epu8, _mm_max_epu32, _mm_max_epu16.
@@ -925,7 +925,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_min_epiOp : Autollvm_Op<"min_epi", [AttrSizedOperandSegments]> {
+def Autollvm_min_sOp : Autollvm_Op<"min_s", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_min_epi8, _mm256_min_epi16, _mm256_min_epi32, _mm256_mask_min_epi8 (merge masking), _mm256_maskz_min_epi8 (zero masking), _mm512_mask_min_epi8 (merge masking), _mm512_maskz_min_epi8 (zero masking), _mm512_min_epi8, _mm_mask_min_epi8 (merge masking), _mm_maskz_min_epi8 (zero masking), _mm256_mask_min_epi16 (merge masking), _mm256_maskz_min_epi16 (zero masking), _mm512_mask_min_epi16 (merge masking), _mm512_maskz_min_epi16 (zero masking), _mm512_min_epi16, _mm_mask_min_epi16 (merge masking), _mm_maskz_min_epi16 (zero masking), _mm256_mask_min_epi32 (merge masking), _mm256_maskz_min_epi32 (zero masking), _mm_mask_min_epi32 (merge masking), _mm_maskz_min_epi32 (zero masking), _mm256_mask_min_epi64 (merge masking), _mm256_maskz_min_epi64 (zero masking), _mm256_min_epi64, _mm_mask_min_epi64 (merge masking), _mm_maskz_min_epi64 (zero masking), _mm_min_epi64, _mm512_maskz_min_epi32 (zero masking), _mm512_mask_min_epi64 (merge masking), _mm512_maskz_min_epi64 (zero masking), _mm512_min_epi64, _mm512_mask_min_epi32 (merge masking), _mm512_min_epi32, _mm_min_epi16, _mm_min_epi8, _mm_min_epi32.
@@ -953,7 +953,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_min_epuOp : Autollvm_Op<"min_epu", [AttrSizedOperandSegments]> {
+def Autollvm_min_uOp : Autollvm_Op<"min_u", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_min_epu8, _mm256_min_epu16, _mm256_min_epu32, _mm256_mask_min_epu8 (merge masking), _mm256_maskz_min_epu8 (zero masking), _mm512_mask_min_epu8 (merge masking), _mm512_maskz_min_epu8 (zero masking), _mm512_min_epu8, _mm_mask_min_epu8 (merge masking), _mm_maskz_min_epu8 (zero masking), _mm256_mask_min_epu16 (merge masking), _mm256_maskz_min_epu16 (zero masking), _mm512_mask_min_epu16 (merge masking), _mm512_maskz_min_epu16 (zero masking), _mm512_min_epu16, _mm_mask_min_epu16 (merge masking), _mm_maskz_min_epu16 (zero masking), _mm256_mask_min_epu32 (merge masking), _mm256_maskz_min_epu32 (zero masking), _mm_mask_min_epu32 (merge masking), _mm_maskz_min_epu32 (zero masking), _mm256_mask_min_epu64 (merge masking), _mm256_maskz_min_epu64 (zero masking), _mm256_min_epu64, _mm_mask_min_epu64 (merge masking), _mm_maskz_min_epu64 (zero masking), _mm_min_epu64, _mm512_maskz_min_epu32 (zero masking), _mm512_mask_min_epu64 (merge masking), _mm512_maskz_min_epu64 (zero masking), _mm512_min_epu64, _mm512_mask_min_epu32 (merge masking), _mm512_min_epu32, _mm_min_epu8, _mm_min_epu32, _mm_min_epu16.
@@ -981,7 +981,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_movemask_epiOp : Autollvm_Op<"movemask_epi"> {
+def Autollvm_move_0381Op : Autollvm_Op<"move_0381"> {
   let summary = "2 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (2): _mm256_movemask_epi8, _mm_movemask_epi8.
@@ -1002,7 +1002,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mpsadbw_epuOp : Autollvm_Op<"mpsadbw_epu"> {
+def Autollvm_dot_acc_sOp : Autollvm_Op<"dot_acc_s"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm256_mpsadbw_epu8, _mm_mpsadbw_epu8.
@@ -1034,7 +1034,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_epiOp : Autollvm_Op<"mul_epi", [AttrSizedOperandSegments]> {
+def Autollvm_mul_s_widenOp : Autollvm_Op<"mul_s_widen", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_mul_epi32, _mm256_mask_mul_epi32 (merge masking), _mm256_maskz_mul_epi32 (zero masking), _mm_mask_mul_epi32 (merge masking), _mm_maskz_mul_epi32 (zero masking), _mm512_mask_mul_epi32 (merge masking), _mm512_maskz_mul_epi32 (zero masking), _mm512_mul_epi32, _mm_mul_epi32.
@@ -1061,7 +1061,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_epuOp : Autollvm_Op<"mul_epu", [AttrSizedOperandSegments]> {
+def Autollvm_mul_u_widenOp : Autollvm_Op<"mul_u_widen", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_mul_epu32, _mm256_mask_mul_epu32 (merge masking), _mm256_maskz_mul_epu32 (zero masking), _mm_mask_mul_epu32 (merge masking), _mm_maskz_mul_epu32 (zero masking), _mm512_mask_mul_epu32 (merge masking), _mm512_maskz_mul_epu32 (zero masking), _mm512_mul_epu32, _mm_mul_epu32.
@@ -1088,7 +1088,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mulhi_epiOp : Autollvm_Op<"mulhi_epi", [AttrSizedOperandSegments]> {
+def Autollvm_mul_sOp : Autollvm_Op<"mul_s", [AttrSizedOperandSegments]> {
   let summary = "10 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (10): _mm256_mulhi_epi16, _mm256_mullo_epi16, _mm256_mask_mulhi_epi16 (merge masking), _mm256_maskz_mulhi_epi16 (zero masking), _mm512_mask_mulhi_epi16 (merge masking), _mm512_maskz_mulhi_epi16 (zero masking), _mm512_mulhi_epi16, _mm_mask_mulhi_epi16 (merge masking), _mm_maskz_mulhi_epi16 (zero masking), _mm_mulhi_epi16.
@@ -1117,7 +1117,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mulhi_epuOp : Autollvm_Op<"mulhi_epu", [AttrSizedOperandSegments]> {
+def Autollvm_mul_uOp : Autollvm_Op<"mul_u", [AttrSizedOperandSegments]> {
   let summary = "26 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (26): _mm256_mulhi_epu16, _mm256_mask_mulhi_epu16 (merge masking), _mm256_maskz_mulhi_epu16 (zero masking), _mm512_mask_mulhi_epu16 (merge masking), _mm512_maskz_mulhi_epu16 (zero masking), _mm512_mulhi_epu16, _mm_mask_mulhi_epu16 (merge masking), _mm_maskz_mulhi_epu16 (zero masking), _mm256_mask_mullo_epi64 (merge masking), _mm256_maskz_mullo_epi64 (zero masking), _mm256_mullo_epi64, _mm512_mask_mullo_epi64 (merge masking), _mm512_maskz_mullo_epi64 (zero masking), _mm512_mullo_epi64, _mm_mask_mullo_epi64 (merge masking), _mm_maskz_mullo_epi64 (zero masking), _mm_mullo_epi64, _mm256_mask_mullo_epi32 (merge masking), _mm256_maskz_mullo_epi32 (zero masking), _mm512_maskz_mullo_epi32 (zero masking), _mm_mask_mullo_epi32 (merge masking), _mm_maskz_mullo_epi32 (zero masking), _mm512_mask_mullo_epi32 (merge masking), _mm512_mullo_epi32, _mm_mulhi_epu16, _mm_mullo_epi32.
@@ -1149,7 +1149,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mulhrs_epiOp : Autollvm_Op<"mulhrs_epi", [AttrSizedOperandSegments]> {
+def Autollvm_mul_high_round_sOp : Autollvm_Op<"mul_high_round_s", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_mulhrs_epi16, _mm256_mask_mulhrs_epi16 (merge masking), _mm256_maskz_mulhrs_epi16 (zero masking), _mm512_mask_mulhrs_epi16 (merge masking), _mm512_maskz_mulhrs_epi16 (zero masking), _mm512_mulhrs_epi16, _mm_mask_mulhrs_epi16 (merge masking), _mm_maskz_mulhrs_epi16 (zero masking), _mm_mulhrs_epi16.
@@ -1177,7 +1177,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_siOp : Autollvm_Op<"or_si", [AttrSizedOperandSegments]> {
+def Autollvm_orOp : Autollvm_Op<"or", [AttrSizedOperandSegments]> {
   let summary = "21 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (21): _mm256_or_si256, _mm256_mask_or_epi32 (merge masking), _mm256_maskz_or_epi32 (zero masking), _mm_mask_or_epi32 (merge masking), _mm_maskz_or_epi32 (zero masking), _mm256_mask_or_epi64 (merge masking), _mm256_maskz_or_epi64 (zero masking), _mm_mask_or_epi64 (merge masking), _mm_maskz_or_epi64 (zero masking), _mm256_or_epi64, _mm256_or_epi32, _mm_or_epi64, _mm_or_epi32, _mm512_maskz_or_epi32 (zero masking), _mm512_maskz_or_epi64 (zero masking), _mm512_mask_or_epi32 (merge masking), _mm512_or_epi32, _mm512_or_si512, _mm512_mask_or_epi64 (merge masking), _mm512_or_epi64, _mm_or_si128.
@@ -1205,7 +1205,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_packs_epiOp : Autollvm_Op<"packs_epi", [AttrSizedOperandSegments]> {
+def Autollvm_pack_sat_sOp : Autollvm_Op<"pack_sat_s", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): _mm256_packs_epi16, _mm256_packs_epi32, _mm256_mask_packs_epi32 (merge masking), _mm256_maskz_packs_epi32 (zero masking), _mm512_mask_packs_epi32 (merge masking), _mm512_maskz_packs_epi32 (zero masking), _mm512_packs_epi32, _mm_mask_packs_epi32 (merge masking), _mm_maskz_packs_epi32 (zero masking), _mm256_mask_packs_epi16 (merge masking), _mm256_maskz_packs_epi16 (zero masking), _mm512_mask_packs_epi16 (merge masking), _mm512_maskz_packs_epi16 (zero masking), _mm512_packs_epi16, _mm_mask_packs_epi16 (merge masking), _mm_maskz_packs_epi16 (zero masking), _mm_packs_epi16, _mm_packs_epi32.
@@ -1240,7 +1240,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_packus_epiOp : Autollvm_Op<"packus_epi", [AttrSizedOperandSegments]> {
+def Autollvm_pack_sat_uOp : Autollvm_Op<"pack_sat_u", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): _mm256_packus_epi16, _mm256_packus_epi32, _mm256_mask_packus_epi32 (merge masking), _mm256_maskz_packus_epi32 (zero masking), _mm512_mask_packus_epi32 (merge masking), _mm512_maskz_packus_epi32 (zero masking), _mm512_packus_epi32, _mm_mask_packus_epi32 (merge masking), _mm_maskz_packus_epi32 (zero masking), _mm256_mask_packus_epi16 (merge masking), _mm256_maskz_packus_epi16 (zero masking), _mm512_mask_packus_epi16 (merge masking), _mm512_maskz_packus_epi16 (zero masking), _mm512_packus_epi16, _mm_mask_packus_epi16 (merge masking), _mm_maskz_packus_epi16 (zero masking), _mm_packus_epi16, _mm_packus_epi32.
@@ -1275,7 +1275,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute4x64_epiOp : Autollvm_Op<"permute4x64_epi", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrow_42f0Op : Autollvm_Op<"permute_imm_narrow_42f0", [AttrSizedOperandSegments]> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): _mm256_permute4x64_epi64, _mm256_mask_permutex_epi64 (merge masking), _mm256_maskz_permutex_epi64 (zero masking), _mm256_permutex_epi64, _mm_mask_shuffle_epi32 (merge masking), _mm_maskz_shuffle_epi32 (zero masking), _mm_shuffle_epi32.
@@ -1317,7 +1317,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permutevar8x32_epiOp : Autollvm_Op<"permutevar8x32_epi", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_widen_5eafOp : Autollvm_Op<"permute_var_widen_5eaf", [AttrSizedOperandSegments]> {
   let summary = "33 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (33): _mm256_permutevar8x32_epi32, _mm256_mask_permutexvar_epi16 (merge masking), _mm256_maskz_permutexvar_epi16 (zero masking), _mm256_permutexvar_epi16, _mm512_mask_permutexvar_epi16 (merge masking), _mm512_maskz_permutexvar_epi16 (zero masking), _mm512_permutexvar_epi16, _mm_mask_permutexvar_epi16 (merge masking), _mm_maskz_permutexvar_epi16 (zero masking), _mm_permutexvar_epi16, _mm256_mask_permutexvar_epi32 (merge masking), _mm256_maskz_permutexvar_epi32 (zero masking), _mm256_permutexvar_epi32, _mm256_mask_permutexvar_epi64 (merge masking), _mm256_maskz_permutexvar_epi64 (zero masking), _mm256_permutexvar_epi64, _mm512_mask_permutexvar_epi32 (merge masking), _mm512_maskz_permutexvar_epi32 (zero masking), _mm512_permutexvar_epi32, _mm512_mask_permutexvar_epi64 (merge masking), _mm512_maskz_permutexvar_epi64 (zero masking), _mm512_permutexvar_epi64, _mm512_mask_permutevar_epi32 (merge masking), _mm512_permutevar_epi32, _mm512_permutexvar_epi8, _mm512_mask_permutexvar_epi8 (merge masking), _mm512_maskz_permutexvar_epi8 (zero masking), _mm256_permutexvar_epi8, _mm256_mask_permutexvar_epi8 (merge masking), _mm256_maskz_permutexvar_epi8 (zero masking), _mm_permutexvar_epi8, _mm_mask_permutexvar_epi8 (merge masking), _mm_maskz_permutexvar_epi8 (zero masking).
@@ -1347,7 +1347,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sad_epuOp : Autollvm_Op<"sad_epu"> {
+def Autollvm_sad_widen_713dOp : Autollvm_Op<"sad_widen_713d"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): _mm256_sad_epu8, _mm512_sad_epu8, _mm_sad_epu8.
@@ -1376,7 +1376,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shuffle_epiOp : Autollvm_Op<"shuffle_epi", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrow_10dbOp : Autollvm_Op<"permute_imm_narrow_10db", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
 Members (9): _mm256_shuffle_epi32, _mm256_mask_shuffle_epi32 (merge masking), _mm256_maskz_shuffle_epi32 (zero masking), _mm512_mask_permutex_epi64 (merge masking), _mm512_maskz_permutex_epi64 (zero masking), _mm512_permutex_epi64, _mm512_maskz_shuffle_epi32 (zero masking), _mm512_mask_shuffle_epi32 (merge masking), _mm512_shuffle_epi32.
@@ -1422,7 +1422,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shuffle_epi_2Op : Autollvm_Op<"shuffle_epi_2", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_widen_2273Op : Autollvm_Op<"permute_var_widen_2273", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (9): _mm256_shuffle_epi8, _mm256_mask_shuffle_epi8 (merge masking), _mm256_maskz_shuffle_epi8 (zero masking), _mm512_mask_shuffle_epi8 (merge masking), _mm512_maskz_shuffle_epi8 (zero masking), _mm512_shuffle_epi8, _mm_mask_shuffle_epi8 (merge masking), _mm_maskz_shuffle_epi8 (zero masking), _mm_shuffle_epi8.
@@ -1455,7 +1455,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shufflehi_epiOp : Autollvm_Op<"shufflehi_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_u_narrow_b8f0Op : Autollvm_Op<"shr_by_imm_u_narrow_b8f0", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_shufflehi_epi16, _mm256_mask_shufflehi_epi16 (merge masking), _mm256_maskz_shufflehi_epi16 (zero masking), _mm512_mask_shufflehi_epi16 (merge masking), _mm512_maskz_shufflehi_epi16 (zero masking), _mm512_shufflehi_epi16, _mm_mask_shufflehi_epi16 (merge masking), _mm_maskz_shufflehi_epi16 (zero masking), _mm_shufflehi_epi16.
@@ -1485,7 +1485,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shufflelo_epiOp : Autollvm_Op<"shufflelo_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_u_narrow_9ca1Op : Autollvm_Op<"shr_by_imm_u_narrow_9ca1", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_shufflelo_epi16, _mm256_mask_shufflelo_epi16 (merge masking), _mm256_maskz_shufflelo_epi16 (zero masking), _mm512_mask_shufflelo_epi16 (merge masking), _mm512_maskz_shufflelo_epi16 (zero masking), _mm512_shufflelo_epi16, _mm_mask_shufflelo_epi16 (merge masking), _mm_maskz_shufflelo_epi16 (zero masking), _mm_shufflelo_epi16.
@@ -1515,7 +1515,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sign_epiOp : Autollvm_Op<"sign_epi"> {
+def Autollvm_negOp : Autollvm_Op<"neg"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): _mm256_sign_epi8, _mm256_sign_epi16, _mm256_sign_epi32, _mm_sign_epi8, _mm_sign_epi16, _mm_sign_epi32.
@@ -1546,7 +1546,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_slli_siOp : Autollvm_Op<"slli_si"> {
+def Autollvm_shl_8a09Op : Autollvm_Op<"shl_8a09"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): _mm256_slli_si256, _mm256_bslli_epi128, _mm512_bslli_epi128, _mm_slli_si128, _mm_bslli_si128.
@@ -1572,7 +1572,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sll_epiOp : Autollvm_Op<"sll_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shl_by_scalarOp : Autollvm_Op<"shl_by_scalar", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): _mm256_sll_epi16, _mm256_sll_epi32, _mm256_sll_epi64, _mm256_mask_sll_epi16 (merge masking), _mm256_maskz_sll_epi16 (zero masking), _mm512_mask_sll_epi16 (merge masking), _mm512_maskz_sll_epi16 (zero masking), _mm512_sll_epi16, _mm_mask_sll_epi16 (merge masking), _mm_maskz_sll_epi16 (zero masking), _mm256_mask_sll_epi32 (merge masking), _mm256_maskz_sll_epi32 (zero masking), _mm_mask_sll_epi32 (merge masking), _mm_maskz_sll_epi32 (zero masking), _mm256_mask_sll_epi64 (merge masking), _mm256_maskz_sll_epi64 (zero masking), _mm_mask_sll_epi64 (merge masking), _mm_maskz_sll_epi64 (zero masking), _mm512_mask_sll_epi32 (merge masking), _mm512_maskz_sll_epi32 (zero masking), _mm512_sll_epi32, _mm512_mask_sll_epi64 (merge masking), _mm512_maskz_sll_epi64 (zero masking), _mm512_sll_epi64, _mm_sll_epi16, _mm_sll_epi32, _mm_sll_epi64.
@@ -1604,7 +1604,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_slli_epiOp : Autollvm_Op<"slli_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shl_by_immOp : Autollvm_Op<"shl_by_imm", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): _mm256_slli_epi16, _mm256_slli_epi32, _mm256_slli_epi64, _mm256_mask_slli_epi16 (merge masking), _mm256_maskz_slli_epi16 (zero masking), _mm512_mask_slli_epi16 (merge masking), _mm512_maskz_slli_epi16 (zero masking), _mm512_slli_epi16, _mm_mask_slli_epi16 (merge masking), _mm_maskz_slli_epi16 (zero masking), _mm256_mask_slli_epi32 (merge masking), _mm256_maskz_slli_epi32 (zero masking), _mm_mask_slli_epi32 (merge masking), _mm_maskz_slli_epi32 (zero masking), _mm256_mask_slli_epi64 (merge masking), _mm256_maskz_slli_epi64 (zero masking), _mm_mask_slli_epi64 (merge masking), _mm_maskz_slli_epi64 (zero masking), _mm512_maskz_slli_epi32 (zero masking), _mm512_mask_slli_epi64 (merge masking), _mm512_maskz_slli_epi64 (zero masking), _mm512_slli_epi64, _mm512_mask_slli_epi32 (merge masking), _mm512_slli_epi32, _mm_slli_epi16, _mm_slli_epi32, _mm_slli_epi64.
@@ -1636,7 +1636,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sllv_epiOp : Autollvm_Op<"sllv_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shl_c90bOp : Autollvm_Op<"shl_c90b", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): _mm_sllv_epi32, _mm256_sllv_epi32, _mm_sllv_epi64, _mm256_sllv_epi64, _mm256_mask_sllv_epi16 (merge masking), _mm256_maskz_sllv_epi16 (zero masking), _mm256_sllv_epi16, _mm512_mask_sllv_epi16 (merge masking), _mm512_maskz_sllv_epi16 (zero masking), _mm512_sllv_epi16, _mm_mask_sllv_epi16 (merge masking), _mm_maskz_sllv_epi16 (zero masking), _mm_sllv_epi16, _mm256_mask_sllv_epi32 (merge masking), _mm256_maskz_sllv_epi32 (zero masking), _mm_mask_sllv_epi32 (merge masking), _mm_maskz_sllv_epi32 (zero masking), _mm256_mask_sllv_epi64 (merge masking), _mm256_maskz_sllv_epi64 (zero masking), _mm_mask_sllv_epi64 (merge masking), _mm_maskz_sllv_epi64 (zero masking), _mm512_maskz_sllv_epi32 (zero masking), _mm512_mask_sllv_epi64 (merge masking), _mm512_maskz_sllv_epi64 (zero masking), _mm512_sllv_epi64, _mm512_mask_sllv_epi32 (merge masking), _mm512_sllv_epi32.
@@ -1668,7 +1668,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sra_epiOp : Autollvm_Op<"sra_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_scalar_sOp : Autollvm_Op<"shr_by_scalar_s", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): _mm256_sra_epi16, _mm256_sra_epi32, _mm256_mask_sra_epi16 (merge masking), _mm256_maskz_sra_epi16 (zero masking), _mm512_mask_sra_epi16 (merge masking), _mm512_maskz_sra_epi16 (zero masking), _mm512_sra_epi16, _mm_mask_sra_epi16 (merge masking), _mm_maskz_sra_epi16 (zero masking), _mm256_mask_sra_epi32 (merge masking), _mm256_maskz_sra_epi32 (zero masking), _mm_mask_sra_epi32 (merge masking), _mm_maskz_sra_epi32 (zero masking), _mm256_mask_sra_epi64 (merge masking), _mm256_maskz_sra_epi64 (zero masking), _mm256_sra_epi64, _mm_mask_sra_epi64 (merge masking), _mm_maskz_sra_epi64 (zero masking), _mm_sra_epi64, _mm512_mask_sra_epi32 (merge masking), _mm512_maskz_sra_epi32 (zero masking), _mm512_sra_epi32, _mm512_mask_sra_epi64 (merge masking), _mm512_maskz_sra_epi64 (zero masking), _mm512_sra_epi64, _mm_sra_epi16, _mm_sra_epi32.
@@ -1701,7 +1701,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_srai_epiOp : Autollvm_Op<"srai_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_sOp : Autollvm_Op<"shr_by_imm_s", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): _mm256_srai_epi16, _mm256_srai_epi32, _mm256_mask_srai_epi16 (merge masking), _mm256_maskz_srai_epi16 (zero masking), _mm512_mask_srai_epi16 (merge masking), _mm512_maskz_srai_epi16 (zero masking), _mm512_srai_epi16, _mm_mask_srai_epi16 (merge masking), _mm_maskz_srai_epi16 (zero masking), _mm256_mask_srai_epi32 (merge masking), _mm256_maskz_srai_epi32 (zero masking), _mm_mask_srai_epi32 (merge masking), _mm_maskz_srai_epi32 (zero masking), _mm256_mask_srai_epi64 (merge masking), _mm256_maskz_srai_epi64 (zero masking), _mm256_srai_epi64, _mm_mask_srai_epi64 (merge masking), _mm_maskz_srai_epi64 (zero masking), _mm_srai_epi64, _mm512_maskz_srai_epi32 (zero masking), _mm512_mask_srai_epi64 (merge masking), _mm512_maskz_srai_epi64 (zero masking), _mm512_srai_epi64, _mm512_mask_srai_epi32 (merge masking), _mm512_srai_epi32, _mm_srai_epi16, _mm_srai_epi32.
@@ -1735,7 +1735,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_srav_epiOp : Autollvm_Op<"srav_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_sOp : Autollvm_Op<"shr_s", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): _mm_srav_epi32, _mm256_srav_epi32, _mm256_mask_srav_epi16 (merge masking), _mm256_maskz_srav_epi16 (zero masking), _mm256_srav_epi16, _mm512_mask_srav_epi16 (merge masking), _mm512_maskz_srav_epi16 (zero masking), _mm512_srav_epi16, _mm_mask_srav_epi16 (merge masking), _mm_maskz_srav_epi16 (zero masking), _mm_srav_epi16, _mm256_mask_srav_epi32 (merge masking), _mm256_maskz_srav_epi32 (zero masking), _mm_mask_srav_epi32 (merge masking), _mm_maskz_srav_epi32 (zero masking), _mm256_mask_srav_epi64 (merge masking), _mm256_maskz_srav_epi64 (zero masking), _mm256_srav_epi64, _mm_mask_srav_epi64 (merge masking), _mm_maskz_srav_epi64 (zero masking), _mm_srav_epi64, _mm512_maskz_srav_epi32 (zero masking), _mm512_mask_srav_epi64 (merge masking), _mm512_maskz_srav_epi64 (zero masking), _mm512_srav_epi64, _mm512_mask_srav_epi32 (merge masking), _mm512_srav_epi32.
@@ -1768,7 +1768,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_srli_siOp : Autollvm_Op<"srli_si"> {
+def Autollvm_shr_u_e582Op : Autollvm_Op<"shr_u_e582"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): _mm256_srli_si256, _mm256_bsrli_epi128, _mm512_bsrli_epi128, _mm_bsrli_si128, _mm_srli_si128.
@@ -1794,7 +1794,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_srl_epiOp : Autollvm_Op<"srl_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_scalar_uOp : Autollvm_Op<"shr_by_scalar_u", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): _mm256_srl_epi16, _mm256_srl_epi32, _mm256_srl_epi64, _mm256_mask_srl_epi16 (merge masking), _mm256_maskz_srl_epi16 (zero masking), _mm512_mask_srl_epi16 (merge masking), _mm512_maskz_srl_epi16 (zero masking), _mm512_srl_epi16, _mm_mask_srl_epi16 (merge masking), _mm_maskz_srl_epi16 (zero masking), _mm256_mask_srl_epi32 (merge masking), _mm256_maskz_srl_epi32 (zero masking), _mm_mask_srl_epi32 (merge masking), _mm_maskz_srl_epi32 (zero masking), _mm256_mask_srl_epi64 (merge masking), _mm256_maskz_srl_epi64 (zero masking), _mm_mask_srl_epi64 (merge masking), _mm_maskz_srl_epi64 (zero masking), _mm512_mask_srl_epi32 (merge masking), _mm512_maskz_srl_epi32 (zero masking), _mm512_srl_epi32, _mm512_mask_srl_epi64 (merge masking), _mm512_maskz_srl_epi64 (zero masking), _mm512_srl_epi64, _mm_srl_epi16, _mm_srl_epi32, _mm_srl_epi64.
@@ -1826,7 +1826,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_srli_epiOp : Autollvm_Op<"srli_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_uOp : Autollvm_Op<"shr_by_imm_u", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): _mm256_srli_epi16, _mm256_srli_epi32, _mm256_srli_epi64, _mm256_mask_srli_epi16 (merge masking), _mm256_maskz_srli_epi16 (zero masking), _mm512_mask_srli_epi16 (merge masking), _mm512_maskz_srli_epi16 (zero masking), _mm512_srli_epi16, _mm_mask_srli_epi16 (merge masking), _mm_maskz_srli_epi16 (zero masking), _mm256_mask_srli_epi32 (merge masking), _mm256_maskz_srli_epi32 (zero masking), _mm_mask_srli_epi32 (merge masking), _mm_maskz_srli_epi32 (zero masking), _mm256_mask_srli_epi64 (merge masking), _mm256_maskz_srli_epi64 (zero masking), _mm_mask_srli_epi64 (merge masking), _mm_maskz_srli_epi64 (zero masking), _mm512_maskz_srli_epi32 (zero masking), _mm512_mask_srli_epi64 (merge masking), _mm512_maskz_srli_epi64 (zero masking), _mm512_srli_epi64, _mm512_mask_srli_epi32 (merge masking), _mm512_srli_epi32, _mm_srli_epi16, _mm_srli_epi32, _mm_srli_epi64.
@@ -1858,7 +1858,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_srlv_epiOp : Autollvm_Op<"srlv_epi", [AttrSizedOperandSegments]> {
+def Autollvm_shr_u_574cOp : Autollvm_Op<"shr_u_574c", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (27): _mm_srlv_epi32, _mm256_srlv_epi32, _mm_srlv_epi64, _mm256_srlv_epi64, _mm256_mask_srlv_epi16 (merge masking), _mm256_maskz_srlv_epi16 (zero masking), _mm256_srlv_epi16, _mm512_mask_srlv_epi16 (merge masking), _mm512_maskz_srlv_epi16 (zero masking), _mm512_srlv_epi16, _mm_mask_srlv_epi16 (merge masking), _mm_maskz_srlv_epi16 (zero masking), _mm_srlv_epi16, _mm256_mask_srlv_epi32 (merge masking), _mm256_maskz_srlv_epi32 (zero masking), _mm_mask_srlv_epi32 (merge masking), _mm_maskz_srlv_epi32 (zero masking), _mm256_mask_srlv_epi64 (merge masking), _mm256_maskz_srlv_epi64 (zero masking), _mm_mask_srlv_epi64 (merge masking), _mm_maskz_srlv_epi64 (zero masking), _mm512_maskz_srlv_epi32 (zero masking), _mm512_mask_srlv_epi64 (merge masking), _mm512_maskz_srlv_epi64 (zero masking), _mm512_srlv_epi64, _mm512_mask_srlv_epi32 (merge masking), _mm512_srlv_epi32.
@@ -1890,7 +1890,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_epiOp : Autollvm_Op<"sub_epi", [AttrSizedOperandSegments]> {
+def Autollvm_subOp : Autollvm_Op<"sub", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_sub_epi8, _mm256_sub_epi16, _mm256_sub_epi32, _mm256_sub_epi64, _mm256_mask_sub_epi8 (merge masking), _mm256_maskz_sub_epi8 (zero masking), _mm512_mask_sub_epi8 (merge masking), _mm512_maskz_sub_epi8 (zero masking), _mm512_sub_epi8, _mm_mask_sub_epi8 (merge masking), _mm_maskz_sub_epi8 (zero masking), _mm256_mask_sub_epi16 (merge masking), _mm256_maskz_sub_epi16 (zero masking), _mm512_mask_sub_epi16 (merge masking), _mm512_maskz_sub_epi16 (zero masking), _mm512_sub_epi16, _mm_mask_sub_epi16 (merge masking), _mm_maskz_sub_epi16 (zero masking), _mm256_mask_sub_epi32 (merge masking), _mm256_maskz_sub_epi32 (zero masking), _mm_mask_sub_epi32 (merge masking), _mm_maskz_sub_epi32 (zero masking), _mm256_mask_sub_epi64 (merge masking), _mm256_maskz_sub_epi64 (zero masking), _mm_mask_sub_epi64 (merge masking), _mm_maskz_sub_epi64 (zero masking), _mm512_maskz_sub_epi32 (zero masking), _mm512_mask_sub_epi64 (merge masking), _mm512_maskz_sub_epi64 (zero masking), _mm512_sub_epi64, _mm512_mask_sub_epi32 (merge masking), _mm512_sub_epi32, _mm_sub_epi8, _mm_sub_epi16, _mm_sub_epi32, _mm_sub_epi64.
@@ -1918,7 +1918,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_subs_epiOp : Autollvm_Op<"subs_epi", [AttrSizedOperandSegments]> {
+def Autollvm_sub_sat_sOp : Autollvm_Op<"sub_sat_s", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_subs_epi8, _mm256_subs_epi16, _mm256_mask_subs_epi8 (merge masking), _mm256_maskz_subs_epi8 (zero masking), _mm512_mask_subs_epi8 (merge masking), _mm512_maskz_subs_epi8 (zero masking), _mm512_subs_epi8, _mm_mask_subs_epi8 (merge masking), _mm_maskz_subs_epi8 (zero masking), _mm256_mask_subs_epi16 (merge masking), _mm256_maskz_subs_epi16 (zero masking), _mm512_mask_subs_epi16 (merge masking), _mm512_maskz_subs_epi16 (zero masking), _mm512_subs_epi16, _mm_mask_subs_epi16 (merge masking), _mm_maskz_subs_epi16 (zero masking), _mm_subs_epi8, _mm_subs_epi16.
@@ -1946,7 +1946,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_subs_epuOp : Autollvm_Op<"subs_epu", [AttrSizedOperandSegments]> {
+def Autollvm_sub_sat_uOp : Autollvm_Op<"sub_sat_u", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_subs_epu8, _mm256_subs_epu16, _mm256_mask_subs_epu8 (merge masking), _mm256_maskz_subs_epu8 (zero masking), _mm512_mask_subs_epu8 (merge masking), _mm512_maskz_subs_epu8 (zero masking), _mm512_subs_epu8, _mm_mask_subs_epu8 (merge masking), _mm_maskz_subs_epu8 (zero masking), _mm256_mask_subs_epu16 (merge masking), _mm256_maskz_subs_epu16 (zero masking), _mm512_mask_subs_epu16 (merge masking), _mm512_maskz_subs_epu16 (zero masking), _mm512_subs_epu16, _mm_mask_subs_epu16 (merge masking), _mm_maskz_subs_epu16 (zero masking), _mm_subs_epu8, _mm_subs_epu16.
@@ -1974,7 +1974,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_xor_siOp : Autollvm_Op<"xor_si", [AttrSizedOperandSegments]> {
+def Autollvm_xorOp : Autollvm_Op<"xor", [AttrSizedOperandSegments]> {
   let summary = "21 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (21): _mm256_xor_si256, _mm256_mask_xor_epi32 (merge masking), _mm256_maskz_xor_epi32 (zero masking), _mm_mask_xor_epi32 (merge masking), _mm_maskz_xor_epi32 (zero masking), _mm256_mask_xor_epi64 (merge masking), _mm256_maskz_xor_epi64 (zero masking), _mm_mask_xor_epi64 (merge masking), _mm_maskz_xor_epi64 (zero masking), _mm256_xor_epi64, _mm256_xor_epi32, _mm_xor_epi64, _mm_xor_epi32, _mm512_maskz_xor_epi32 (zero masking), _mm512_maskz_xor_epi64 (zero masking), _mm512_mask_xor_epi32 (merge masking), _mm512_xor_epi32, _mm512_xor_si512, _mm512_mask_xor_epi64 (merge masking), _mm512_xor_epi64, _mm_xor_si128.
@@ -2002,7 +2002,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_unpackhi_epiOp : Autollvm_Op<"unpackhi_epi", [AttrSizedOperandSegments]> {
+def Autollvm_interleave_7175Op : Autollvm_Op<"interleave_7175", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (36): _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_mask_unpackhi_epi8 (merge masking), _mm256_maskz_unpackhi_epi8 (zero masking), _mm512_mask_unpackhi_epi8 (merge masking), _mm512_maskz_unpackhi_epi8 (zero masking), _mm512_unpackhi_epi8, _mm256_mask_unpackhi_epi16 (merge masking), _mm256_maskz_unpackhi_epi16 (zero masking), _mm512_mask_unpackhi_epi16 (merge masking), _mm512_maskz_unpackhi_epi16 (zero masking), _mm512_unpackhi_epi16, _mm256_mask_unpacklo_epi8 (merge masking), _mm256_maskz_unpacklo_epi8 (zero masking), _mm512_mask_unpacklo_epi8 (merge masking), _mm512_maskz_unpacklo_epi8 (zero masking), _mm512_unpacklo_epi8, _mm256_mask_unpacklo_epi16 (merge masking), _mm256_maskz_unpacklo_epi16 (zero masking), _mm512_mask_unpacklo_epi16 (merge masking), _mm512_maskz_unpacklo_epi16 (zero masking), _mm512_unpacklo_epi16, _mm256_mask_unpackhi_epi32 (merge masking), _mm256_maskz_unpackhi_epi32 (zero masking), _mm256_mask_unpacklo_epi32 (merge masking), _mm256_maskz_unpacklo_epi32 (zero masking), _mm512_mask_unpackhi_epi32 (merge masking), _mm512_maskz_unpackhi_epi32 (zero masking), _mm512_unpackhi_epi32, _mm512_mask_unpacklo_epi32 (merge masking), _mm512_maskz_unpacklo_epi32 (zero masking), _mm512_unpacklo_epi32.
@@ -2041,7 +2041,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_unpackhi_epi_2Op : Autollvm_Op<"unpackhi_epi_2", [AttrSizedOperandSegments]> {
+def Autollvm_move_2d7eOp : Autollvm_Op<"move_2d7e", [AttrSizedOperandSegments]> {
   let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (12): _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_mask_unpackhi_epi64 (merge masking), _mm256_maskz_unpackhi_epi64 (zero masking), _mm256_mask_unpacklo_epi64 (merge masking), _mm256_maskz_unpacklo_epi64 (zero masking), _mm512_mask_unpackhi_epi64 (merge masking), _mm512_maskz_unpackhi_epi64 (zero masking), _mm512_unpackhi_epi64, _mm512_mask_unpacklo_epi64 (merge masking), _mm512_maskz_unpacklo_epi64 (zero masking), _mm512_unpacklo_epi64.
@@ -2074,7 +2074,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kunpackdOp : Autollvm_Op<"kunpackd"> {
+def Autollvm_mask_move_1364Op : Autollvm_Op<"mask_move_1364"> {
   let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (3): _mm512_kunpackd, _mm512_kunpackw, _mm512_kunpackb.
@@ -2095,7 +2095,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dbsad_epuOp : Autollvm_Op<"dbsad_epu", [AttrSizedOperandSegments]> {
+def Autollvm_sad_widen_9f8fOp : Autollvm_Op<"sad_widen_9f8f", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (9): _mm256_dbsad_epu8, _mm256_mask_dbsad_epu8 (merge masking), _mm256_maskz_dbsad_epu8 (zero masking), _mm512_dbsad_epu8, _mm512_mask_dbsad_epu8 (merge masking), _mm512_maskz_dbsad_epu8 (zero masking), _mm_dbsad_epu8, _mm_mask_dbsad_epu8 (merge masking), _mm_maskz_dbsad_epu8 (zero masking).
@@ -2139,7 +2139,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_set1_epiOp : Autollvm_Op<"set1_epi", [AttrSizedOperandSegments]> {
+def Autollvm_broadcast_0902Op : Autollvm_Op<"broadcast_0902", [AttrSizedOperandSegments]> {
   let summary = "28 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (28): _mm256_mask_set1_epi8 (merge masking), _mm256_maskz_set1_epi8 (zero masking), _mm512_mask_set1_epi8 (merge masking), _mm512_maskz_set1_epi8 (zero masking), _mm_mask_set1_epi8 (merge masking), _mm_maskz_set1_epi8 (zero masking), _mm256_mask_set1_epi16 (merge masking), _mm256_maskz_set1_epi16 (zero masking), _mm512_mask_set1_epi16 (merge masking), _mm512_maskz_set1_epi16 (zero masking), _mm_mask_set1_epi16 (merge masking), _mm_maskz_set1_epi16 (zero masking), _mm256_mask_set1_epi32 (merge masking), _mm256_maskz_set1_epi32 (zero masking), _mm_mask_set1_epi32 (merge masking), _mm_maskz_set1_epi32 (zero masking), _mm256_mask_set1_epi64 (merge masking), _mm256_maskz_set1_epi64 (zero masking), _mm_mask_set1_epi64 (merge masking), _mm_maskz_set1_epi64 (zero masking), _mm512_set1_epi8, _mm512_mask_set1_epi32 (merge masking), _mm512_maskz_set1_epi32 (zero masking), _mm512_set1_epi32, _mm512_mask_set1_epi64 (merge masking), _mm512_maskz_set1_epi64 (zero masking), _mm512_set1_epi64, _mm512_set1_epi16.
@@ -2166,7 +2166,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_epi8_maskOp : Autollvm_Op<"cmp_epi8_mask"> {
+def Autollvm_cmp_s_to_maskOp : Autollvm_Op<"cmp_s_to_mask"> {
   let summary = "24 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (24): _mm256_cmp_epi8_mask, _mm256_mask_cmp_epi8_mask (zero masking), _mm512_cmp_epi8_mask, _mm512_mask_cmp_epi8_mask (zero masking), _mm_cmp_epi8_mask, _mm_mask_cmp_epi8_mask (zero masking), _mm256_cmp_epi16_mask, _mm256_mask_cmp_epi16_mask (zero masking), _mm512_cmp_epi16_mask, _mm512_mask_cmp_epi16_mask (zero masking), _mm_cmp_epi16_mask, _mm_mask_cmp_epi16_mask (zero masking), _mm256_cmp_epi32_mask, _mm256_mask_cmp_epi32_mask (zero masking), _mm_cmp_epi32_mask, _mm_mask_cmp_epi32_mask (zero masking), _mm256_cmp_epi64_mask, _mm256_mask_cmp_epi64_mask (zero masking), _mm_cmp_epi64_mask, _mm_mask_cmp_epi64_mask (zero masking), _mm512_cmp_epi64_mask, _mm512_mask_cmp_epi64_mask (zero masking), _mm512_cmp_epi32_mask, _mm512_mask_cmp_epi32_mask (zero masking).
@@ -2214,7 +2214,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpeq_epi8_maskOp : Autollvm_Op<"cmpeq_epi8_mask"> {
+def Autollvm_cmp_eq_to_maskOp : Autollvm_Op<"cmp_eq_to_mask"> {
   let summary = "48 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (48): _mm256_cmpeq_epi8_mask, _mm256_mask_cmpeq_epi8_mask (zero masking), _mm512_cmpeq_epi8_mask, _mm512_mask_cmpeq_epi8_mask (zero masking), _mm_cmpeq_epi8_mask, _mm_mask_cmpeq_epi8_mask (zero masking), _mm256_cmpeq_epu8_mask, _mm256_mask_cmpeq_epu8_mask (zero masking), _mm512_cmpeq_epu8_mask, _mm512_mask_cmpeq_epu8_mask (zero masking), _mm_cmpeq_epu8_mask, _mm_mask_cmpeq_epu8_mask (zero masking), _mm256_cmpeq_epu16_mask, _mm256_mask_cmpeq_epu16_mask (zero masking), _mm512_cmpeq_epu16_mask, _mm512_mask_cmpeq_epu16_mask (zero masking), _mm_cmpeq_epu16_mask, _mm_mask_cmpeq_epu16_mask (zero masking), _mm256_cmpeq_epi16_mask, _mm256_mask_cmpeq_epi16_mask (zero masking), _mm512_cmpeq_epi16_mask, _mm512_mask_cmpeq_epi16_mask (zero masking), _mm_cmpeq_epi16_mask, _mm_mask_cmpeq_epi16_mask (zero masking), _mm256_cmpeq_epi32_mask, _mm256_mask_cmpeq_epi32_mask (zero masking), _mm_cmpeq_epi32_mask, _mm_mask_cmpeq_epi32_mask (zero masking), _mm256_cmpeq_epi64_mask, _mm256_mask_cmpeq_epi64_mask (zero masking), _mm_cmpeq_epi64_mask, _mm_mask_cmpeq_epi64_mask (zero masking), _mm256_cmpeq_epu32_mask, _mm256_mask_cmpeq_epu32_mask (zero masking), _mm_cmpeq_epu32_mask, _mm_mask_cmpeq_epu32_mask (zero masking), _mm256_cmpeq_epu64_mask, _mm256_mask_cmpeq_epu64_mask (zero masking), _mm_cmpeq_epu64_mask, _mm_mask_cmpeq_epu64_mask (zero masking), _mm512_cmpeq_epi64_mask, _mm512_mask_cmpeq_epi64_mask (zero masking), _mm512_cmpeq_epu64_mask, _mm512_mask_cmpeq_epu64_mask (zero masking), _mm512_cmpeq_epi32_mask, _mm512_mask_cmpeq_epi32_mask (zero masking), _mm512_cmpeq_epu32_mask, _mm512_mask_cmpeq_epu32_mask (zero masking).
@@ -2242,7 +2242,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpge_epi8_maskOp : Autollvm_Op<"cmpge_epi8_mask"> {
+def Autollvm_cmp_ge_s_to_maskOp : Autollvm_Op<"cmp_ge_s_to_mask"> {
   let summary = "48 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (48): _mm256_cmpge_epi8_mask, _mm256_cmple_epi8_mask, _mm256_mask_cmpge_epi8_mask (zero masking), _mm256_mask_cmple_epi8_mask (zero masking), _mm512_cmpge_epi8_mask, _mm512_cmple_epi8_mask, _mm512_mask_cmpge_epi8_mask (zero masking), _mm512_mask_cmple_epi8_mask (zero masking), _mm_cmpge_epi8_mask, _mm_cmple_epi8_mask, _mm_mask_cmpge_epi8_mask (zero masking), _mm_mask_cmple_epi8_mask (zero masking), _mm256_cmpge_epi16_mask, _mm256_cmple_epi16_mask, _mm256_mask_cmpge_epi16_mask (zero masking), _mm256_mask_cmple_epi16_mask (zero masking), _mm512_cmpge_epi16_mask, _mm512_cmple_epi16_mask, _mm512_mask_cmpge_epi16_mask (zero masking), _mm512_mask_cmple_epi16_mask (zero masking), _mm_cmpge_epi16_mask, _mm_cmple_epi16_mask, _mm_mask_cmpge_epi16_mask (zero masking), _mm_mask_cmple_epi16_mask (zero masking), _mm256_cmpge_epi32_mask, _mm256_cmple_epi32_mask, _mm256_mask_cmpge_epi32_mask (zero masking), _mm256_mask_cmple_epi32_mask (zero masking), _mm_cmpge_epi32_mask, _mm_cmple_epi32_mask, _mm_mask_cmpge_epi32_mask (zero masking), _mm_mask_cmple_epi32_mask (zero masking), _mm256_cmpge_epi64_mask, _mm256_cmple_epi64_mask, _mm256_mask_cmpge_epi64_mask (zero masking), _mm256_mask_cmple_epi64_mask (zero masking), _mm_cmpge_epi64_mask, _mm_cmple_epi64_mask, _mm_mask_cmpge_epi64_mask (zero masking), _mm_mask_cmple_epi64_mask (zero masking), _mm512_cmpge_epi64_mask, _mm512_cmple_epi64_mask, _mm512_mask_cmpge_epi64_mask (zero masking), _mm512_mask_cmple_epi64_mask (zero masking), _mm512_cmpge_epi32_mask, _mm512_cmple_epi32_mask, _mm512_mask_cmpge_epi32_mask (zero masking), _mm512_mask_cmple_epi32_mask (zero masking).
@@ -2270,7 +2270,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpgt_epi8_maskOp : Autollvm_Op<"cmpgt_epi8_mask"> {
+def Autollvm_cmp_gt_s_to_maskOp : Autollvm_Op<"cmp_gt_s_to_mask"> {
   let summary = "48 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (48): _mm256_cmpgt_epi8_mask, _mm256_cmplt_epi8_mask, _mm256_mask_cmpgt_epi8_mask (zero masking), _mm256_mask_cmplt_epi8_mask (zero masking), _mm512_cmpgt_epi8_mask, _mm512_cmplt_epi8_mask, _mm512_mask_cmpgt_epi8_mask (zero masking), _mm512_mask_cmplt_epi8_mask (zero masking), _mm_cmpgt_epi8_mask, _mm_cmplt_epi8_mask, _mm_mask_cmpgt_epi8_mask (zero masking), _mm_mask_cmplt_epi8_mask (zero masking), _mm256_cmpgt_epi16_mask, _mm256_cmplt_epi16_mask, _mm256_mask_cmpgt_epi16_mask (zero masking), _mm256_mask_cmplt_epi16_mask (zero masking), _mm512_cmpgt_epi16_mask, _mm512_cmplt_epi16_mask, _mm512_mask_cmpgt_epi16_mask (zero masking), _mm512_mask_cmplt_epi16_mask (zero masking), _mm_cmpgt_epi16_mask, _mm_cmplt_epi16_mask, _mm_mask_cmpgt_epi16_mask (zero masking), _mm_mask_cmplt_epi16_mask (zero masking), _mm256_cmpgt_epi32_mask, _mm256_cmplt_epi32_mask, _mm256_mask_cmpgt_epi32_mask (zero masking), _mm256_mask_cmplt_epi32_mask (zero masking), _mm_cmpgt_epi32_mask, _mm_cmplt_epi32_mask, _mm_mask_cmpgt_epi32_mask (zero masking), _mm_mask_cmplt_epi32_mask (zero masking), _mm256_cmpgt_epi64_mask, _mm256_cmplt_epi64_mask, _mm256_mask_cmpgt_epi64_mask (zero masking), _mm256_mask_cmplt_epi64_mask (zero masking), _mm_cmpgt_epi64_mask, _mm_cmplt_epi64_mask, _mm_mask_cmpgt_epi64_mask (zero masking), _mm_mask_cmplt_epi64_mask (zero masking), _mm512_cmplt_epi32_mask, _mm512_mask_cmplt_epi32_mask (zero masking), _mm512_cmpgt_epi64_mask, _mm512_cmplt_epi64_mask, _mm512_mask_cmpgt_epi64_mask (zero masking), _mm512_mask_cmplt_epi64_mask (zero masking), _mm512_cmpgt_epi32_mask, _mm512_mask_cmpgt_epi32_mask (zero masking).
@@ -2297,7 +2297,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpneq_epi8_maskOp : Autollvm_Op<"cmpneq_epi8_mask"> {
+def Autollvm_cmp_ne_to_maskOp : Autollvm_Op<"cmp_ne_to_mask"> {
   let summary = "48 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (48): _mm256_cmpneq_epi8_mask, _mm256_mask_cmpneq_epi8_mask (zero masking), _mm512_cmpneq_epi8_mask, _mm512_mask_cmpneq_epi8_mask (zero masking), _mm_cmpneq_epi8_mask, _mm_mask_cmpneq_epi8_mask (zero masking), _mm256_cmpneq_epu8_mask, _mm256_mask_cmpneq_epu8_mask (zero masking), _mm512_cmpneq_epu8_mask, _mm512_mask_cmpneq_epu8_mask (zero masking), _mm_cmpneq_epu8_mask, _mm_mask_cmpneq_epu8_mask (zero masking), _mm256_cmpneq_epu16_mask, _mm256_mask_cmpneq_epu16_mask (zero masking), _mm512_cmpneq_epu16_mask, _mm512_mask_cmpneq_epu16_mask (zero masking), _mm_cmpneq_epu16_mask, _mm_mask_cmpneq_epu16_mask (zero masking), _mm256_cmpneq_epi16_mask, _mm256_mask_cmpneq_epi16_mask (zero masking), _mm512_cmpneq_epi16_mask, _mm512_mask_cmpneq_epi16_mask (zero masking), _mm_cmpneq_epi16_mask, _mm_mask_cmpneq_epi16_mask (zero masking), _mm256_cmpneq_epi32_mask, _mm256_mask_cmpneq_epi32_mask (zero masking), _mm_cmpneq_epi32_mask, _mm_mask_cmpneq_epi32_mask (zero masking), _mm256_cmpneq_epi64_mask, _mm256_mask_cmpneq_epi64_mask (zero masking), _mm_cmpneq_epi64_mask, _mm_mask_cmpneq_epi64_mask (zero masking), _mm256_cmpneq_epu32_mask, _mm256_mask_cmpneq_epu32_mask (zero masking), _mm_cmpneq_epu32_mask, _mm_mask_cmpneq_epu32_mask (zero masking), _mm256_cmpneq_epu64_mask, _mm256_mask_cmpneq_epu64_mask (zero masking), _mm_cmpneq_epu64_mask, _mm_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi64_mask, _mm512_mask_cmpneq_epi64_mask (zero masking), _mm512_cmpneq_epu64_mask, _mm512_mask_cmpneq_epu64_mask (zero masking), _mm512_cmpneq_epi32_mask, _mm512_mask_cmpneq_epi32_mask (zero masking), _mm512_cmpneq_epu32_mask, _mm512_mask_cmpneq_epu32_mask (zero masking).
@@ -2324,7 +2324,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_epu8_maskOp : Autollvm_Op<"cmp_epu8_mask"> {
+def Autollvm_cmp_u_to_maskOp : Autollvm_Op<"cmp_u_to_mask"> {
   let summary = "24 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (24): _mm256_cmp_epu8_mask, _mm256_mask_cmp_epu8_mask (zero masking), _mm512_cmp_epu8_mask, _mm512_mask_cmp_epu8_mask (zero masking), _mm_cmp_epu8_mask, _mm_mask_cmp_epu8_mask (zero masking), _mm256_cmp_epu16_mask, _mm256_mask_cmp_epu16_mask (zero masking), _mm512_cmp_epu16_mask, _mm512_mask_cmp_epu16_mask (zero masking), _mm_cmp_epu16_mask, _mm_mask_cmp_epu16_mask (zero masking), _mm256_cmp_epu32_mask, _mm256_mask_cmp_epu32_mask (zero masking), _mm_cmp_epu32_mask, _mm_mask_cmp_epu32_mask (zero masking), _mm256_cmp_epu64_mask, _mm256_mask_cmp_epu64_mask (zero masking), _mm_cmp_epu64_mask, _mm_mask_cmp_epu64_mask (zero masking), _mm512_cmp_epu64_mask, _mm512_mask_cmp_epu64_mask (zero masking), _mm512_cmp_epu32_mask, _mm512_mask_cmp_epu32_mask (zero masking).
@@ -2372,7 +2372,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpge_epu8_maskOp : Autollvm_Op<"cmpge_epu8_mask"> {
+def Autollvm_cmp_ge_u_to_maskOp : Autollvm_Op<"cmp_ge_u_to_mask"> {
   let summary = "48 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (48): _mm256_cmpge_epu8_mask, _mm256_cmple_epu8_mask, _mm256_mask_cmpge_epu8_mask (zero masking), _mm256_mask_cmple_epu8_mask (zero masking), _mm512_cmpge_epu8_mask, _mm512_cmple_epu8_mask, _mm512_mask_cmpge_epu8_mask (zero masking), _mm512_mask_cmple_epu8_mask (zero masking), _mm_cmpge_epu8_mask, _mm_cmple_epu8_mask, _mm_mask_cmpge_epu8_mask (zero masking), _mm_mask_cmple_epu8_mask (zero masking), _mm256_cmpge_epu16_mask, _mm256_cmple_epu16_mask, _mm256_mask_cmpge_epu16_mask (zero masking), _mm256_mask_cmple_epu16_mask (zero masking), _mm512_cmpge_epu16_mask, _mm512_cmple_epu16_mask, _mm512_mask_cmpge_epu16_mask (zero masking), _mm512_mask_cmple_epu16_mask (zero masking), _mm_cmpge_epu16_mask, _mm_cmple_epu16_mask, _mm_mask_cmpge_epu16_mask (zero masking), _mm_mask_cmple_epu16_mask (zero masking), _mm256_cmpge_epu32_mask, _mm256_cmple_epu32_mask, _mm256_mask_cmpge_epu32_mask (zero masking), _mm256_mask_cmple_epu32_mask (zero masking), _mm_cmpge_epu32_mask, _mm_cmple_epu32_mask, _mm_mask_cmpge_epu32_mask (zero masking), _mm_mask_cmple_epu32_mask (zero masking), _mm256_cmpge_epu64_mask, _mm256_cmple_epu64_mask, _mm256_mask_cmpge_epu64_mask (zero masking), _mm256_mask_cmple_epu64_mask (zero masking), _mm_cmpge_epu64_mask, _mm_cmple_epu64_mask, _mm_mask_cmpge_epu64_mask (zero masking), _mm_mask_cmple_epu64_mask (zero masking), _mm512_cmpge_epu64_mask, _mm512_cmple_epu64_mask, _mm512_mask_cmpge_epu64_mask (zero masking), _mm512_mask_cmple_epu64_mask (zero masking), _mm512_cmpge_epu32_mask, _mm512_cmple_epu32_mask, _mm512_mask_cmpge_epu32_mask (zero masking), _mm512_mask_cmple_epu32_mask (zero masking).
@@ -2400,7 +2400,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmpgt_epu8_maskOp : Autollvm_Op<"cmpgt_epu8_mask"> {
+def Autollvm_cmp_gt_u_to_maskOp : Autollvm_Op<"cmp_gt_u_to_mask"> {
   let summary = "48 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (48): _mm256_cmpgt_epu8_mask, _mm256_cmplt_epu8_mask, _mm256_mask_cmpgt_epu8_mask (zero masking), _mm256_mask_cmplt_epu8_mask (zero masking), _mm512_cmpgt_epu8_mask, _mm512_cmplt_epu8_mask, _mm512_mask_cmpgt_epu8_mask (zero masking), _mm512_mask_cmplt_epu8_mask (zero masking), _mm_cmpgt_epu8_mask, _mm_cmplt_epu8_mask, _mm_mask_cmpgt_epu8_mask (zero masking), _mm_mask_cmplt_epu8_mask (zero masking), _mm256_cmpgt_epu16_mask, _mm256_cmplt_epu16_mask, _mm256_mask_cmpgt_epu16_mask (zero masking), _mm256_mask_cmplt_epu16_mask (zero masking), _mm512_cmpgt_epu16_mask, _mm512_cmplt_epu16_mask, _mm512_mask_cmpgt_epu16_mask (zero masking), _mm512_mask_cmplt_epu16_mask (zero masking), _mm_cmpgt_epu16_mask, _mm_cmplt_epu16_mask, _mm_mask_cmpgt_epu16_mask (zero masking), _mm_mask_cmplt_epu16_mask (zero masking), _mm256_cmpgt_epu32_mask, _mm256_cmplt_epu32_mask, _mm256_mask_cmpgt_epu32_mask (zero masking), _mm256_mask_cmplt_epu32_mask (zero masking), _mm_cmpgt_epu32_mask, _mm_cmplt_epu32_mask, _mm_mask_cmpgt_epu32_mask (zero masking), _mm_mask_cmplt_epu32_mask (zero masking), _mm256_cmpgt_epu64_mask, _mm256_cmplt_epu64_mask, _mm256_mask_cmpgt_epu64_mask (zero masking), _mm256_mask_cmplt_epu64_mask (zero masking), _mm_cmpgt_epu64_mask, _mm_cmplt_epu64_mask, _mm_mask_cmpgt_epu64_mask (zero masking), _mm_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu64_mask, _mm512_cmplt_epu64_mask, _mm512_mask_cmpgt_epu64_mask (zero masking), _mm512_mask_cmplt_epu64_mask (zero masking), _mm512_cmpgt_epu32_mask, _mm512_cmplt_epu32_mask, _mm512_mask_cmpgt_epu32_mask (zero masking), _mm512_mask_cmplt_epu32_mask (zero masking).
@@ -2427,7 +2427,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permutex2var_epiOp : Autollvm_Op<"permutex2var_epi"> {
+def Autollvm_permute_var_widen_d434Op : Autollvm_Op<"permute_var_widen_d434"> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): _mm256_mask2_permutex2var_epi16 (merge_a0 masking), _mm256_mask_permutex2var_epi16 (merge_a2 masking), _mm256_maskz_permutex2var_epi16 (zero masking), _mm256_permutex2var_epi16, _mm512_mask2_permutex2var_epi16 (merge_a0 masking), _mm512_mask_permutex2var_epi16 (merge_a2 masking), _mm512_maskz_permutex2var_epi16 (zero masking), _mm512_permutex2var_epi16, _mm_mask2_permutex2var_epi16 (merge_a0 masking), _mm_mask_permutex2var_epi16 (merge_a2 masking), _mm_maskz_permutex2var_epi16 (zero masking), _mm_permutex2var_epi16, _mm512_permutex2var_epi8, _mm512_mask_permutex2var_epi8 (merge_a2 masking), _mm512_mask2_permutex2var_epi8 (merge_a0 masking), _mm512_maskz_permutex2var_epi8 (zero masking), _mm256_permutex2var_epi8, _mm256_mask_permutex2var_epi8 (merge_a2 masking), _mm256_mask2_permutex2var_epi8 (merge_a0 masking), _mm256_maskz_permutex2var_epi8 (zero masking), _mm_permutex2var_epi8, _mm_mask_permutex2var_epi8 (merge_a2 masking), _mm_mask2_permutex2var_epi8 (merge_a0 masking), _mm_maskz_permutex2var_epi8 (zero masking).
@@ -2457,7 +2457,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_movepi8_maskOp : Autollvm_Op<"movepi8_mask"> {
+def Autollvm_move_to_maskOp : Autollvm_Op<"move_to_mask"> {
   let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (12): _mm256_movepi8_mask, _mm512_movepi8_mask, _mm_movepi8_mask, _mm256_movepi16_mask, _mm512_movepi16_mask, _mm_movepi16_mask, _mm256_movepi32_mask, _mm512_movepi32_mask, _mm_movepi32_mask, _mm256_movepi64_mask, _mm512_movepi64_mask, _mm_movepi64_mask.
@@ -2483,7 +2483,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_movm_epiOp : Autollvm_Op<"movm_epi"> {
+def Autollvm_zero_3a43Op : Autollvm_Op<"zero_3a43"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): _mm256_movm_epi8 (zero masking), _mm512_movm_epi8 (zero masking), _mm_movm_epi8 (zero masking), _mm256_movm_epi16 (zero masking), _mm512_movm_epi16 (zero masking), _mm_movm_epi16 (zero masking), _mm256_movm_epi32 (zero masking), _mm512_movm_epi32 (zero masking), _mm_movm_epi32 (zero masking), _mm256_movm_epi64 (zero masking), _mm512_movm_epi64 (zero masking), _mm_movm_epi64 (zero masking).
@@ -2509,7 +2509,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cvtsepi16_epiOp : Autollvm_Op<"cvtsepi16_epi", [AttrSizedOperandSegments]> {
+def Autollvm_narrow_sat_sOp : Autollvm_Op<"narrow_sat_s", [AttrSizedOperandSegments]> {
   let summary = "54 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (54): _mm256_cvtsepi16_epi8, _mm256_mask_cvtsepi16_epi8 (merge masking), _mm256_maskz_cvtsepi16_epi8 (zero masking), _mm512_cvtsepi16_epi8, _mm512_mask_cvtsepi16_epi8 (merge masking), _mm512_maskz_cvtsepi16_epi8 (zero masking), _mm_cvtsepi16_epi8, _mm_mask_cvtsepi16_epi8 (merge masking), _mm_maskz_cvtsepi16_epi8 (zero masking), _mm256_cvtsepi32_epi8, _mm256_mask_cvtsepi32_epi8 (merge masking), _mm256_maskz_cvtsepi32_epi8 (zero masking), _mm_cvtsepi32_epi8, _mm_mask_cvtsepi32_epi8 (merge masking), _mm_maskz_cvtsepi32_epi8 (zero masking), _mm256_cvtsepi32_epi16, _mm256_mask_cvtsepi32_epi16 (merge masking), _mm256_maskz_cvtsepi32_epi16 (zero masking), _mm_cvtsepi32_epi16, _mm_mask_cvtsepi32_epi16 (merge masking), _mm_maskz_cvtsepi32_epi16 (zero masking), _mm256_cvtsepi64_epi8, _mm256_mask_cvtsepi64_epi8 (merge masking), _mm256_maskz_cvtsepi64_epi8 (zero masking), _mm_cvtsepi64_epi8, _mm_mask_cvtsepi64_epi8 (merge masking), _mm_maskz_cvtsepi64_epi8 (zero masking), _mm256_cvtsepi64_epi32, _mm256_mask_cvtsepi64_epi32 (merge masking), _mm256_maskz_cvtsepi64_epi32 (zero masking), _mm_cvtsepi64_epi32, _mm_mask_cvtsepi64_epi32 (merge masking), _mm_maskz_cvtsepi64_epi32 (zero masking), _mm256_cvtsepi64_epi16, _mm256_mask_cvtsepi64_epi16 (merge masking), _mm256_maskz_cvtsepi64_epi16 (zero masking), _mm_cvtsepi64_epi16, _mm_mask_cvtsepi64_epi16 (merge masking), _mm_maskz_cvtsepi64_epi16 (zero masking), _mm512_cvtsepi32_epi8, _mm512_mask_cvtsepi32_epi8 (merge masking), _mm512_maskz_cvtsepi32_epi8 (zero masking), _mm512_cvtsepi32_epi16, _mm512_mask_cvtsepi32_epi16 (merge masking), _mm512_maskz_cvtsepi32_epi16 (zero masking), _mm512_cvtsepi64_epi8, _mm512_mask_cvtsepi64_epi8 (merge masking), _mm512_maskz_cvtsepi64_epi8 (zero masking), _mm512_cvtsepi64_epi32, _mm512_mask_cvtsepi64_epi32 (merge masking), _mm512_maskz_cvtsepi64_epi32 (zero masking), _mm512_cvtsepi64_epi16, _mm512_mask_cvtsepi64_epi16 (merge masking), _mm512_maskz_cvtsepi64_epi16 (zero masking).
@@ -2538,7 +2538,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_test_epi8_maskOp : Autollvm_Op<"test_epi8_mask"> {
+def Autollvm_and_cmp_ne_to_maskOp : Autollvm_Op<"and_cmp_ne_to_mask"> {
   let summary = "24 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (24): _mm256_mask_test_epi8_mask (zero masking), _mm256_test_epi8_mask, _mm512_mask_test_epi8_mask (zero masking), _mm512_test_epi8_mask, _mm_mask_test_epi8_mask (zero masking), _mm_test_epi8_mask, _mm256_mask_test_epi16_mask (zero masking), _mm256_test_epi16_mask, _mm512_mask_test_epi16_mask (zero masking), _mm512_test_epi16_mask, _mm_mask_test_epi16_mask (zero masking), _mm_test_epi16_mask, _mm256_mask_test_epi32_mask (zero masking), _mm256_test_epi32_mask, _mm_mask_test_epi32_mask (zero masking), _mm_test_epi32_mask, _mm256_mask_test_epi64_mask (zero masking), _mm256_test_epi64_mask, _mm_mask_test_epi64_mask (zero masking), _mm_test_epi64_mask, _mm512_mask_test_epi64_mask (zero masking), _mm512_test_epi64_mask, _mm512_mask_test_epi32_mask (zero masking), _mm512_test_epi32_mask.
@@ -2565,7 +2565,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_testn_epi8_maskOp : Autollvm_Op<"testn_epi8_mask"> {
+def Autollvm_and_cmp_eq_to_maskOp : Autollvm_Op<"and_cmp_eq_to_mask"> {
   let summary = "24 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (24): _mm256_mask_testn_epi8_mask (zero masking), _mm256_testn_epi8_mask, _mm512_mask_testn_epi8_mask (zero masking), _mm512_testn_epi8_mask, _mm_mask_testn_epi8_mask (zero masking), _mm_testn_epi8_mask, _mm256_mask_testn_epi16_mask (zero masking), _mm256_testn_epi16_mask, _mm512_mask_testn_epi16_mask (zero masking), _mm512_testn_epi16_mask, _mm_mask_testn_epi16_mask (zero masking), _mm_testn_epi16_mask, _mm256_mask_testn_epi32_mask (zero masking), _mm256_testn_epi32_mask, _mm_mask_testn_epi32_mask (zero masking), _mm_testn_epi32_mask, _mm256_mask_testn_epi64_mask (zero masking), _mm256_testn_epi64_mask, _mm_mask_testn_epi64_mask (zero masking), _mm_testn_epi64_mask, _mm512_mask_testn_epi32_mask (zero masking), _mm512_testn_epi32_mask, _mm512_mask_testn_epi64_mask (zero masking), _mm512_testn_epi64_mask.
@@ -2593,7 +2593,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_unpackhi_epi_3Op : Autollvm_Op<"unpackhi_epi_3", [AttrSizedOperandSegments]> {
+def Autollvm_interleave_8c86Op : Autollvm_Op<"interleave_8c86", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): _mm_mask_unpackhi_epi8 (merge masking), _mm_maskz_unpackhi_epi8 (zero masking), _mm_mask_unpackhi_epi16 (merge masking), _mm_maskz_unpackhi_epi16 (zero masking), _mm_mask_unpacklo_epi8 (merge masking), _mm_maskz_unpacklo_epi8 (zero masking), _mm_mask_unpacklo_epi16 (merge masking), _mm_maskz_unpacklo_epi16 (zero masking), _mm_mask_unpackhi_epi32 (merge masking), _mm_maskz_unpackhi_epi32 (zero masking), _mm_mask_unpacklo_epi32 (merge masking), _mm_maskz_unpacklo_epi32 (zero masking), _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32.
@@ -2628,7 +2628,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kadd_maskOp : Autollvm_Op<"kadd_mask"> {
+def Autollvm_mask_addOp : Autollvm_Op<"mask_add"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): _kadd_mask32, _kadd_mask64, _kadd_mask8, _kadd_mask16.
@@ -2647,7 +2647,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kand_maskOp : Autollvm_Op<"kand_mask"> {
+def Autollvm_mask_andOp : Autollvm_Op<"mask_and"> {
   let summary = "5 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (5): _kand_mask32, _kand_mask64, _kand_mask8, _kand_mask16, _mm512_kand.
@@ -2666,7 +2666,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kandn_maskOp : Autollvm_Op<"kandn_mask"> {
+def Autollvm_mask_and_notOp : Autollvm_Op<"mask_and_not"> {
   let summary = "5 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (5): _kandn_mask32, _kandn_mask64, _kandn_mask8, _kandn_mask16, _mm512_kandn.
@@ -2685,7 +2685,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_knot_maskOp : Autollvm_Op<"knot_mask"> {
+def Autollvm_mask_notOp : Autollvm_Op<"mask_not"> {
   let summary = "5 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (5): _knot_mask32, _knot_mask64, _knot_mask8, _knot_mask16, _mm512_knot.
@@ -2703,7 +2703,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kor_maskOp : Autollvm_Op<"kor_mask"> {
+def Autollvm_mask_orOp : Autollvm_Op<"mask_or"> {
   let summary = "5 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (5): _kor_mask32, _kor_mask64, _kor_mask8, _kor_mask16, _mm512_kor.
@@ -2722,7 +2722,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kxnor_maskOp : Autollvm_Op<"kxnor_mask"> {
+def Autollvm_mask_xor_notOp : Autollvm_Op<"mask_xor_not"> {
   let summary = "5 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (5): _kxnor_mask32, _kxnor_mask64, _kxnor_mask8, _kxnor_mask16, _mm512_kxnor.
@@ -2741,7 +2741,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kxor_maskOp : Autollvm_Op<"kxor_mask"> {
+def Autollvm_mask_xorOp : Autollvm_Op<"mask_xor"> {
   let summary = "5 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (5): _kxor_mask32, _kxor_mask64, _kxor_mask8, _kxor_mask16, _mm512_kxor.
@@ -2760,7 +2760,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kshiftli_maskOp : Autollvm_Op<"kshiftli_mask"> {
+def Autollvm_mask_shl_by_immOp : Autollvm_Op<"mask_shl_by_imm"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): _kshiftli_mask32, _kshiftli_mask64, _kshiftli_mask8, _kshiftli_mask16.
@@ -2782,7 +2782,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kshiftri_maskOp : Autollvm_Op<"kshiftri_mask"> {
+def Autollvm_mask_shr_by_immOp : Autollvm_Op<"mask_shr_by_imm"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): _kshiftri_mask32, _kshiftri_mask64, _kshiftri_mask8, _kshiftri_mask16.
@@ -2804,7 +2804,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kortestz_mask32_uOp : Autollvm_Op<"kortestz_mask32_u"> {
+def Autollvm_or_cmp_eq_43efOp : Autollvm_Op<"or_cmp_eq_43ef"> {
   let summary = "8 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (8): _kortestz_mask32_u8, _kortestc_mask32_u8, _kortestz_mask64_u8, _kortestc_mask64_u8, _kortestz_mask8_u8, _kortestc_mask8_u8, _kortestz_mask16_u8, _kortestc_mask16_u8.
@@ -2829,7 +2829,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_ktestz_mask32_uOp : Autollvm_Op<"ktestz_mask32_u"> {
+def Autollvm_and_cmp_eqOp : Autollvm_Op<"and_cmp_eq"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): _ktestz_mask32_u8, _ktestz_mask64_u8, _ktestz_mask8_u8, _ktestz_mask16_u8.
@@ -2853,7 +2853,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_ktestc_mask32_uOp : Autollvm_Op<"ktestc_mask32_u"> {
+def Autollvm_and_not_cmp_eq_865bOp : Autollvm_Op<"and_not_cmp_eq_865b"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (4): _ktestc_mask32_u8, _ktestc_mask64_u8, _ktestc_mask8_u8, _ktestc_mask16_u8.
@@ -2877,7 +2877,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cvtmask32_uOp : Autollvm_Op<"cvtmask32_u"> {
+def Autollvm_extend_u_336dOp : Autollvm_Op<"extend_u_336d"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): _cvtmask32_u32, _cvtmask64_u64, _cvtmask8_u32, _cvtmask16_u32, _mm512_mask2int.
@@ -2896,7 +2896,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cvtu32_maskOp : Autollvm_Op<"cvtu32_mask"> {
+def Autollvm_mask_extend_uOp : Autollvm_Op<"mask_extend_u"> {
   let summary = "5 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (5): _cvtu32_mask32, _cvtu64_mask64, _cvtu32_mask8, _cvtu32_mask16, _mm512_int2mask.
@@ -2915,7 +2915,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_broadcastmb_epiOp : Autollvm_Op<"broadcastmb_epi"> {
+def Autollvm_extend_u_84ceOp : Autollvm_Op<"extend_u_84ce"> {
   let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (6): _mm256_broadcastmb_epi64, _mm_broadcastmb_epi64, _mm256_broadcastmw_epi32, _mm_broadcastmw_epi32, _mm512_broadcastmb_epi64, _mm512_broadcastmw_epi32.
@@ -2938,7 +2938,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_conflict_epiOp : Autollvm_Op<"conflict_epi", [AttrSizedOperandSegments]> {
+def Autollvm_cmp_eq_narrowOp : Autollvm_Op<"cmp_eq_narrow", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_conflict_epi32, _mm256_mask_conflict_epi32 (merge masking), _mm256_maskz_conflict_epi32 (zero masking), _mm_conflict_epi32, _mm_mask_conflict_epi32 (merge masking), _mm_maskz_conflict_epi32 (zero masking), _mm256_conflict_epi64, _mm256_mask_conflict_epi64 (merge masking), _mm256_maskz_conflict_epi64 (zero masking), _mm_conflict_epi64, _mm_mask_conflict_epi64 (merge masking), _mm_maskz_conflict_epi64 (zero masking), _mm512_conflict_epi32, _mm512_mask_conflict_epi32 (merge masking), _mm512_maskz_conflict_epi32 (zero masking), _mm512_conflict_epi64, _mm512_mask_conflict_epi64 (merge masking), _mm512_maskz_conflict_epi64 (zero masking).
@@ -2968,7 +2968,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_lzcnt_epiOp : Autollvm_Op<"lzcnt_epi", [AttrSizedOperandSegments]> {
+def Autollvm_count_leadingOp : Autollvm_Op<"count_leading", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_lzcnt_epi32, _mm256_mask_lzcnt_epi32 (merge masking), _mm256_maskz_lzcnt_epi32 (zero masking), _mm_lzcnt_epi32, _mm_mask_lzcnt_epi32 (merge masking), _mm_maskz_lzcnt_epi32 (zero masking), _mm256_lzcnt_epi64, _mm256_mask_lzcnt_epi64 (merge masking), _mm256_maskz_lzcnt_epi64 (zero masking), _mm_lzcnt_epi64, _mm_mask_lzcnt_epi64 (merge masking), _mm_maskz_lzcnt_epi64 (zero masking), _mm512_lzcnt_epi32, _mm512_mask_lzcnt_epi32 (merge masking), _mm512_maskz_lzcnt_epi32 (zero masking), _mm512_lzcnt_epi64, _mm512_mask_lzcnt_epi64 (merge masking), _mm512_maskz_lzcnt_epi64 (zero masking).
@@ -3000,7 +3000,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_broadcast_i32xOp : Autollvm_Op<"broadcast_i32x", [AttrSizedOperandSegments]> {
+def Autollvm_move_e79dOp : Autollvm_Op<"move_e79d", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): _mm256_broadcast_i32x2, _mm256_mask_broadcast_i32x2 (merge masking), _mm256_maskz_broadcast_i32x2 (zero masking), _mm512_broadcast_i32x2, _mm512_mask_broadcast_i32x2 (merge masking), _mm512_maskz_broadcast_i32x2 (zero masking), _mm_broadcast_i32x2, _mm_mask_broadcast_i32x2 (merge masking), _mm_maskz_broadcast_i32x2 (zero masking), _mm512_broadcast_i32x8, _mm512_mask_broadcast_i32x8 (merge masking), _mm512_maskz_broadcast_i32x8 (zero masking), _mm256_broadcast_i64x2, _mm256_mask_broadcast_i64x2 (merge masking), _mm256_maskz_broadcast_i64x2 (zero masking), _mm512_broadcast_i64x2, _mm512_mask_broadcast_i64x2 (merge masking), _mm512_maskz_broadcast_i64x2 (zero masking), _mm256_broadcast_i32x4, _mm256_mask_broadcast_i32x4 (merge masking), _mm256_maskz_broadcast_i32x4 (zero masking), _mm512_broadcast_i32x4, _mm512_mask_broadcast_i32x4 (merge masking), _mm512_maskz_broadcast_i32x4 (zero masking), _mm512_broadcast_i64x4, _mm512_mask_broadcast_i64x4 (merge masking), _mm512_maskz_broadcast_i64x4 (zero masking).
@@ -3030,7 +3030,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extracti64x2_epiOp : Autollvm_Op<"extracti64x2_epi", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_6ef0Op : Autollvm_Op<"permute_imm_6ef0", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): _mm512_extracti64x2_epi64, _mm512_mask_extracti64x2_epi64 (merge masking), _mm512_maskz_extracti64x2_epi64 (zero masking), _mm512_extracti32x4_epi32, _mm512_mask_extracti32x4_epi32 (merge masking), _mm512_maskz_extracti32x4_epi32 (zero masking).
@@ -3063,7 +3063,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_alignr_epi_2Op : Autollvm_Op<"alignr_epi_2", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_immOp : Autollvm_Op<"shr_by_imm", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (18): _mm256_alignr_epi32, _mm256_mask_alignr_epi32 (merge masking), _mm256_maskz_alignr_epi32 (zero masking), _mm_alignr_epi32, _mm_mask_alignr_epi32 (merge masking), _mm_maskz_alignr_epi32 (zero masking), _mm256_alignr_epi64, _mm256_mask_alignr_epi64 (merge masking), _mm256_maskz_alignr_epi64 (zero masking), _mm_alignr_epi64, _mm_mask_alignr_epi64 (merge masking), _mm_maskz_alignr_epi64 (zero masking), _mm512_maskz_alignr_epi32 (zero masking), _mm512_alignr_epi64, _mm512_mask_alignr_epi64 (merge masking), _mm512_maskz_alignr_epi64 (zero masking), _mm512_alignr_epi32, _mm512_mask_alignr_epi32 (merge masking).
@@ -3093,7 +3093,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_compress_epiOp : Autollvm_Op<"compress_epi"> {
+def Autollvm_select_53edOp : Autollvm_Op<"select_53ed"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): _mm256_mask_compress_epi32, _mm_mask_compress_epi32, _mm256_mask_compress_epi64, _mm_mask_compress_epi64, _mm512_mask_compress_epi32, _mm512_mask_compress_epi64, _mm512_mask_compress_epi16, _mm256_mask_compress_epi16, _mm_mask_compress_epi16, _mm512_mask_compress_epi8, _mm256_mask_compress_epi8, _mm_mask_compress_epi8.
@@ -3123,7 +3123,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_compress_epi_2Op : Autollvm_Op<"compress_epi_2"> {
+def Autollvm_select_4b32Op : Autollvm_Op<"select_4b32"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): _mm256_maskz_compress_epi32, _mm_maskz_compress_epi32, _mm256_maskz_compress_epi64, _mm_maskz_compress_epi64, _mm512_maskz_compress_epi32, _mm512_maskz_compress_epi64, _mm512_maskz_compress_epi16, _mm256_maskz_compress_epi16, _mm_maskz_compress_epi16, _mm512_maskz_compress_epi8, _mm256_maskz_compress_epi8, _mm_maskz_compress_epi8.
@@ -3152,7 +3152,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permutex2var_epi_2Op : Autollvm_Op<"permutex2var_epi_2"> {
+def Autollvm_permute_var_widen_c3aaOp : Autollvm_Op<"permute_var_widen_c3aa"> {
   let summary = "20 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (20): _mm256_mask2_permutex2var_epi32 (merge_a0 masking), _mm256_mask_permutex2var_epi32 (merge_a2 masking), _mm256_maskz_permutex2var_epi32 (zero masking), _mm256_permutex2var_epi32, _mm_mask2_permutex2var_epi32 (merge_a0 masking), _mm_mask_permutex2var_epi32 (merge_a2 masking), _mm_maskz_permutex2var_epi32 (zero masking), _mm_permutex2var_epi32, _mm256_mask2_permutex2var_epi64 (merge_a0 masking), _mm256_mask_permutex2var_epi64 (merge_a2 masking), _mm256_maskz_permutex2var_epi64 (zero masking), _mm256_permutex2var_epi64, _mm512_mask2_permutex2var_epi32 (merge_a0 masking), _mm512_mask_permutex2var_epi32 (merge_a2 masking), _mm512_maskz_permutex2var_epi32 (zero masking), _mm512_permutex2var_epi32, _mm512_mask2_permutex2var_epi64 (merge_a0 masking), _mm512_mask_permutex2var_epi64 (merge_a2 masking), _mm512_maskz_permutex2var_epi64 (zero masking), _mm512_permutex2var_epi64.
@@ -3182,7 +3182,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permutex2var_epi_3Op : Autollvm_Op<"permutex2var_epi_3"> {
+def Autollvm_permute_var_e970Op : Autollvm_Op<"permute_var_e970"> {
   let summary = "4 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (4): _mm_mask2_permutex2var_epi64 (merge_a0 masking), _mm_mask_permutex2var_epi64 (merge_a2 masking), _mm_maskz_permutex2var_epi64 (zero masking), _mm_permutex2var_epi64.
@@ -3208,7 +3208,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_expand_epiOp : Autollvm_Op<"expand_epi"> {
+def Autollvm_select_583bOp : Autollvm_Op<"select_583b"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): _mm256_mask_expand_epi32, _mm_mask_expand_epi32, _mm256_mask_expand_epi64, _mm_mask_expand_epi64, _mm512_mask_expand_epi32, _mm512_mask_expand_epi64, _mm512_mask_expand_epi16, _mm256_mask_expand_epi16, _mm_mask_expand_epi16, _mm512_mask_expand_epi8, _mm256_mask_expand_epi8, _mm_mask_expand_epi8.
@@ -3239,7 +3239,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_expand_epi_2Op : Autollvm_Op<"expand_epi_2"> {
+def Autollvm_select_1a41Op : Autollvm_Op<"select_1a41"> {
   let summary = "12 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (12): _mm256_maskz_expand_epi32, _mm_maskz_expand_epi32, _mm256_maskz_expand_epi64, _mm_maskz_expand_epi64, _mm512_maskz_expand_epi32, _mm512_maskz_expand_epi64, _mm512_maskz_expand_epi16, _mm256_maskz_expand_epi16, _mm_maskz_expand_epi16, _mm512_maskz_expand_epi8, _mm256_maskz_expand_epi8, _mm_maskz_expand_epi8.
@@ -3269,7 +3269,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_rol_epiOp : Autollvm_Op<"rol_epi", [AttrSizedOperandSegments]> {
+def Autollvm_rotate_a6edOp : Autollvm_Op<"rotate_a6ed", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_mask_rol_epi32 (merge masking), _mm256_maskz_rol_epi32 (zero masking), _mm256_rol_epi32, _mm_mask_rol_epi32 (merge masking), _mm_maskz_rol_epi32 (zero masking), _mm_rol_epi32, _mm256_mask_rol_epi64 (merge masking), _mm256_maskz_rol_epi64 (zero masking), _mm256_rol_epi64, _mm_mask_rol_epi64 (merge masking), _mm_maskz_rol_epi64 (zero masking), _mm_rol_epi64, _mm512_mask_rol_epi32 (merge masking), _mm512_maskz_rol_epi32 (zero masking), _mm512_rol_epi32, _mm512_mask_rol_epi64 (merge masking), _mm512_maskz_rol_epi64 (zero masking), _mm512_rol_epi64.
@@ -3301,7 +3301,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_rolv_epiOp : Autollvm_Op<"rolv_epi", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_d6faOp : Autollvm_Op<"funnel_shift_d6fa", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_mask_rolv_epi32 (merge masking), _mm256_maskz_rolv_epi32 (zero masking), _mm256_rolv_epi32, _mm_mask_rolv_epi32 (merge masking), _mm_maskz_rolv_epi32 (zero masking), _mm_rolv_epi32, _mm256_mask_rolv_epi64 (merge masking), _mm256_maskz_rolv_epi64 (zero masking), _mm256_rolv_epi64, _mm_mask_rolv_epi64 (merge masking), _mm_maskz_rolv_epi64 (zero masking), _mm_rolv_epi64, _mm512_mask_rolv_epi32 (merge masking), _mm512_maskz_rolv_epi32 (zero masking), _mm512_rolv_epi32, _mm512_mask_rolv_epi64 (merge masking), _mm512_maskz_rolv_epi64 (zero masking), _mm512_rolv_epi64.
@@ -3333,7 +3333,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_ror_epiOp : Autollvm_Op<"ror_epi", [AttrSizedOperandSegments]> {
+def Autollvm_rotate_60f6Op : Autollvm_Op<"rotate_60f6", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_mask_ror_epi32 (merge masking), _mm256_maskz_ror_epi32 (zero masking), _mm256_ror_epi32, _mm_mask_ror_epi32 (merge masking), _mm_maskz_ror_epi32 (zero masking), _mm_ror_epi32, _mm256_mask_ror_epi64 (merge masking), _mm256_maskz_ror_epi64 (zero masking), _mm256_ror_epi64, _mm_mask_ror_epi64 (merge masking), _mm_maskz_ror_epi64 (zero masking), _mm_ror_epi64, _mm512_mask_ror_epi32 (merge masking), _mm512_maskz_ror_epi32 (zero masking), _mm512_ror_epi32, _mm512_mask_ror_epi64 (merge masking), _mm512_maskz_ror_epi64 (zero masking), _mm512_ror_epi64.
@@ -3365,7 +3365,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_rorv_epiOp : Autollvm_Op<"rorv_epi", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_c69fOp : Autollvm_Op<"funnel_shift_c69f", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_mask_rorv_epi32 (merge masking), _mm256_maskz_rorv_epi32 (zero masking), _mm256_rorv_epi32, _mm_mask_rorv_epi32 (merge masking), _mm_maskz_rorv_epi32 (zero masking), _mm_rorv_epi32, _mm256_mask_rorv_epi64 (merge masking), _mm256_maskz_rorv_epi64 (zero masking), _mm256_rorv_epi64, _mm_mask_rorv_epi64 (merge masking), _mm_maskz_rorv_epi64 (zero masking), _mm_rorv_epi64, _mm512_mask_rorv_epi32 (merge masking), _mm512_maskz_rorv_epi32 (zero masking), _mm512_rorv_epi32, _mm512_mask_rorv_epi64 (merge masking), _mm512_maskz_rorv_epi64 (zero masking), _mm512_rorv_epi64.
@@ -3397,7 +3397,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_ternarylogic_epiOp : Autollvm_Op<"ternarylogic_epi"> {
+def Autollvm_permute_var_45e4Op : Autollvm_Op<"permute_var_45e4"> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm256_mask_ternarylogic_epi32 (merge_a0 masking), _mm256_maskz_ternarylogic_epi32 (zero masking), _mm256_ternarylogic_epi32, _mm_mask_ternarylogic_epi32 (merge_a0 masking), _mm_maskz_ternarylogic_epi32 (zero masking), _mm_ternarylogic_epi32, _mm256_mask_ternarylogic_epi64 (merge_a0 masking), _mm256_maskz_ternarylogic_epi64 (zero masking), _mm256_ternarylogic_epi64, _mm_mask_ternarylogic_epi64 (merge_a0 masking), _mm_maskz_ternarylogic_epi64 (zero masking), _mm_ternarylogic_epi64, _mm512_mask_ternarylogic_epi32 (merge_a0 masking), _mm512_maskz_ternarylogic_epi32 (zero masking), _mm512_ternarylogic_epi32, _mm512_mask_ternarylogic_epi64 (merge_a0 masking), _mm512_maskz_ternarylogic_epi64 (zero masking), _mm512_ternarylogic_epi64.
@@ -3429,7 +3429,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_unpackhi_epi_4Op : Autollvm_Op<"unpackhi_epi_4", [AttrSizedOperandSegments]> {
+def Autollvm_move_b8afOp : Autollvm_Op<"move_b8af", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): _mm_mask_unpackhi_epi64 (merge masking), _mm_maskz_unpackhi_epi64 (zero masking), _mm_mask_unpacklo_epi64 (merge masking), _mm_maskz_unpacklo_epi64 (zero masking), _mm_unpackhi_epi64, _mm_unpacklo_epi64.
@@ -3458,7 +3458,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shuffle_i32xOp : Autollvm_Op<"shuffle_i32x", [AttrSizedOperandSegments]> {
+def Autollvm_move_9c21Op : Autollvm_Op<"move_9c21", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): _mm256_mask_shuffle_i32x4 (merge masking), _mm256_maskz_shuffle_i32x4 (zero masking), _mm256_shuffle_i32x4, _mm256_mask_shuffle_i64x2 (merge masking), _mm256_maskz_shuffle_i64x2 (zero masking), _mm256_shuffle_i64x2.
@@ -3484,7 +3484,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kmovOp : Autollvm_Op<"kmov"> {
+def Autollvm_mask_move_2caeOp : Autollvm_Op<"mask_move_2cae"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): _mm512_kmov.
@@ -3501,7 +3501,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shuffle_i32x_2Op : Autollvm_Op<"shuffle_i32x_2", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrow_4404Op : Autollvm_Op<"permute_imm_narrow_4404", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): _mm512_mask_shuffle_i32x4 (merge masking), _mm512_maskz_shuffle_i32x4 (zero masking), _mm512_shuffle_i32x4, _mm512_mask_shuffle_i64x2 (merge masking), _mm512_maskz_shuffle_i64x2 (zero masking), _mm512_shuffle_i64x2.
@@ -3544,7 +3544,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_kortestzOp : Autollvm_Op<"kortestz"> {
+def Autollvm_or_cmp_eq_9819Op : Autollvm_Op<"or_cmp_eq_9819"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm512_kortestz, _mm512_kortestc.
@@ -3564,7 +3564,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_madd52lo_epuOp : Autollvm_Op<"madd52lo_epu"> {
+def Autollvm_add_mul_u_widenOp : Autollvm_Op<"add_mul_u_widen"> {
   let summary = "18 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (18): _mm512_madd52lo_epu64, _mm512_mask_madd52lo_epu64 (merge_a2 masking), _mm512_maskz_madd52lo_epu64 (zero masking), _mm256_madd52lo_epu64, _mm256_mask_madd52lo_epu64 (merge_a2 masking), _mm256_maskz_madd52lo_epu64 (zero masking), _mm_madd52lo_epu64, _mm_mask_madd52lo_epu64 (merge_a2 masking), _mm_maskz_madd52lo_epu64 (zero masking), _mm512_madd52hi_epu64, _mm512_mask_madd52hi_epu64 (merge_a2 masking), _mm512_maskz_madd52hi_epu64 (zero masking), _mm256_madd52hi_epu64, _mm256_mask_madd52hi_epu64 (merge_a2 masking), _mm256_maskz_madd52hi_epu64 (zero masking), _mm_madd52hi_epu64, _mm_mask_madd52hi_epu64 (merge_a2 masking), _mm_maskz_madd52hi_epu64 (zero masking).
@@ -3593,7 +3593,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_popcnt_epiOp : Autollvm_Op<"popcnt_epi", [AttrSizedOperandSegments]> {
+def Autollvm_add_shrOp : Autollvm_Op<"add_shr", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (36): _mm256_maskz_popcnt_epi64 (zero masking), _mm256_mask_popcnt_epi64 (merge masking), _mm256_popcnt_epi64, _mm_maskz_popcnt_epi64 (zero masking), _mm_mask_popcnt_epi64 (merge masking), _mm_popcnt_epi64, _mm256_popcnt_epi32, _mm256_mask_popcnt_epi32 (merge masking), _mm256_maskz_popcnt_epi32 (zero masking), _mm_popcnt_epi32, _mm_mask_popcnt_epi32 (merge masking), _mm_maskz_popcnt_epi32 (zero masking), _mm512_popcnt_epi32, _mm512_mask_popcnt_epi32 (merge masking), _mm512_maskz_popcnt_epi32 (zero masking), _mm512_popcnt_epi64, _mm512_mask_popcnt_epi64 (merge masking), _mm512_maskz_popcnt_epi64 (zero masking), _mm512_popcnt_epi16, _mm512_mask_popcnt_epi16 (merge masking), _mm512_maskz_popcnt_epi16 (zero masking), _mm256_popcnt_epi16, _mm256_mask_popcnt_epi16 (merge masking), _mm256_maskz_popcnt_epi16 (zero masking), _mm_popcnt_epi16, _mm_mask_popcnt_epi16 (merge masking), _mm_maskz_popcnt_epi16 (zero masking), _mm512_popcnt_epi8, _mm512_mask_popcnt_epi8 (merge masking), _mm512_maskz_popcnt_epi8 (zero masking), _mm256_popcnt_epi8, _mm256_mask_popcnt_epi8 (merge masking), _mm256_maskz_popcnt_epi8 (zero masking), _mm_popcnt_epi8, _mm_mask_popcnt_epi8 (merge masking), _mm_maskz_popcnt_epi8 (zero masking).
@@ -3628,7 +3628,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_bitshuffle_epi64_maskOp : Autollvm_Op<"bitshuffle_epi64_mask"> {
+def Autollvm_permute_var_to_maskOp : Autollvm_Op<"permute_var_to_mask"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (6): _mm512_mask_bitshuffle_epi64_mask (zero masking), _mm512_bitshuffle_epi64_mask, _mm256_mask_bitshuffle_epi64_mask (zero masking), _mm256_bitshuffle_epi64_mask, _mm_mask_bitshuffle_epi64_mask (zero masking), _mm_bitshuffle_epi64_mask.
@@ -3658,7 +3658,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_multishift_epi64_epiOp : Autollvm_Op<"multishift_epi64_epi", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_6b73Op : Autollvm_Op<"permute_var_6b73", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_multishift_epi64_epi8, _mm512_mask_multishift_epi64_epi8 (merge masking), _mm512_maskz_multishift_epi64_epi8 (zero masking), _mm256_multishift_epi64_epi8, _mm256_mask_multishift_epi64_epi8 (merge masking), _mm256_maskz_multishift_epi64_epi8 (zero masking), _mm_multishift_epi64_epi8, _mm_mask_multishift_epi64_epi8 (merge masking), _mm_maskz_multishift_epi64_epi8 (zero masking).
@@ -3692,7 +3692,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shrdv_epiOp : Autollvm_Op<"shrdv_epi"> {
+def Autollvm_funnel_shift_1185Op : Autollvm_Op<"funnel_shift_1185"> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): _mm512_maskz_shrdv_epi64 (zero masking), _mm512_mask_shrdv_epi64 (merge_a1 masking), _mm512_shrdv_epi64, _mm256_maskz_shrdv_epi64 (zero masking), _mm256_mask_shrdv_epi64 (merge_a1 masking), _mm256_shrdv_epi64, _mm_maskz_shrdv_epi64 (zero masking), _mm_mask_shrdv_epi64 (merge_a1 masking), _mm_shrdv_epi64, _mm512_maskz_shrdv_epi32 (zero masking), _mm512_mask_shrdv_epi32 (merge_a1 masking), _mm512_shrdv_epi32, _mm256_maskz_shrdv_epi32 (zero masking), _mm256_mask_shrdv_epi32 (merge_a1 masking), _mm256_shrdv_epi32, _mm_maskz_shrdv_epi32 (zero masking), _mm_mask_shrdv_epi32 (merge_a1 masking), _mm_shrdv_epi32, _mm512_maskz_shrdv_epi16 (zero masking), _mm512_mask_shrdv_epi16 (merge_a1 masking), _mm512_shrdv_epi16, _mm256_maskz_shrdv_epi16 (zero masking), _mm256_mask_shrdv_epi16 (merge_a1 masking), _mm256_shrdv_epi16, _mm_maskz_shrdv_epi16 (zero masking), _mm_mask_shrdv_epi16 (merge_a1 masking), _mm_shrdv_epi16.
@@ -3721,7 +3721,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shrdi_epiOp : Autollvm_Op<"shrdi_epi", [AttrSizedOperandSegments]> {
+def Autollvm_funnel_shift_bfc2Op : Autollvm_Op<"funnel_shift_bfc2", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): _mm512_maskz_shrdi_epi64 (zero masking), _mm512_mask_shrdi_epi64 (merge masking), _mm512_shrdi_epi64, _mm256_maskz_shrdi_epi64 (zero masking), _mm256_mask_shrdi_epi64 (merge masking), _mm256_shrdi_epi64, _mm_maskz_shrdi_epi64 (zero masking), _mm_mask_shrdi_epi64 (merge masking), _mm_shrdi_epi64, _mm512_maskz_shrdi_epi32 (zero masking), _mm512_mask_shrdi_epi32 (merge masking), _mm512_shrdi_epi32, _mm256_maskz_shrdi_epi32 (zero masking), _mm256_mask_shrdi_epi32 (merge masking), _mm256_shrdi_epi32, _mm_maskz_shrdi_epi32 (zero masking), _mm_mask_shrdi_epi32 (merge masking), _mm_shrdi_epi32, _mm512_maskz_shrdi_epi16 (zero masking), _mm512_mask_shrdi_epi16 (merge masking), _mm512_shrdi_epi16, _mm256_maskz_shrdi_epi16 (zero masking), _mm256_mask_shrdi_epi16 (merge masking), _mm256_shrdi_epi16, _mm_maskz_shrdi_epi16 (zero masking), _mm_mask_shrdi_epi16 (merge masking), _mm_shrdi_epi16.
@@ -3752,7 +3752,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shldv_epiOp : Autollvm_Op<"shldv_epi"> {
+def Autollvm_or_shl_b02bOp : Autollvm_Op<"or_shl_b02b"> {
   let summary = "27 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (27): _mm512_maskz_shldv_epi64 (zero masking), _mm512_mask_shldv_epi64 (merge_a0 masking), _mm512_shldv_epi64, _mm256_maskz_shldv_epi64 (zero masking), _mm256_mask_shldv_epi64 (merge_a0 masking), _mm256_shldv_epi64, _mm_maskz_shldv_epi64 (zero masking), _mm_mask_shldv_epi64 (merge_a0 masking), _mm_shldv_epi64, _mm512_maskz_shldv_epi32 (zero masking), _mm512_mask_shldv_epi32 (merge_a0 masking), _mm512_shldv_epi32, _mm256_maskz_shldv_epi32 (zero masking), _mm256_mask_shldv_epi32 (merge_a0 masking), _mm256_shldv_epi32, _mm_maskz_shldv_epi32 (zero masking), _mm_mask_shldv_epi32 (merge_a0 masking), _mm_shldv_epi32, _mm512_maskz_shldv_epi16 (zero masking), _mm512_mask_shldv_epi16 (merge_a0 masking), _mm512_shldv_epi16, _mm256_maskz_shldv_epi16 (zero masking), _mm256_mask_shldv_epi16 (merge_a0 masking), _mm256_shldv_epi16, _mm_maskz_shldv_epi16 (zero masking), _mm_mask_shldv_epi16 (merge_a0 masking), _mm_shldv_epi16.
@@ -3782,7 +3782,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shldi_epiOp : Autollvm_Op<"shldi_epi", [AttrSizedOperandSegments]> {
+def Autollvm_or_shl_27acOp : Autollvm_Op<"or_shl_27ac", [AttrSizedOperandSegments]> {
   let summary = "27 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (27): _mm512_maskz_shldi_epi64 (zero masking), _mm512_mask_shldi_epi64 (merge masking), _mm512_shldi_epi64, _mm256_maskz_shldi_epi64 (zero masking), _mm256_mask_shldi_epi64 (merge masking), _mm256_shldi_epi64, _mm_maskz_shldi_epi64 (zero masking), _mm_mask_shldi_epi64 (merge masking), _mm_shldi_epi64, _mm512_maskz_shldi_epi32 (zero masking), _mm512_mask_shldi_epi32 (merge masking), _mm512_shldi_epi32, _mm256_maskz_shldi_epi32 (zero masking), _mm256_mask_shldi_epi32 (merge masking), _mm256_shldi_epi32, _mm_maskz_shldi_epi32 (zero masking), _mm_mask_shldi_epi32 (merge masking), _mm_shldi_epi32, _mm512_maskz_shldi_epi16 (zero masking), _mm512_mask_shldi_epi16 (merge masking), _mm512_shldi_epi16, _mm256_maskz_shldi_epi16 (zero masking), _mm256_mask_shldi_epi16 (merge masking), _mm256_shldi_epi16, _mm_maskz_shldi_epi16 (zero masking), _mm_mask_shldi_epi16 (merge masking), _mm_shldi_epi16.
@@ -3814,7 +3814,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dpwssds_epiOp : Autollvm_Op<"dpwssds_epi"> {
+def Autollvm_dot_acc_sat_s_widenOp : Autollvm_Op<"dot_acc_sat_s_widen"> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_maskz_dpwssds_epi32 (zero masking), _mm512_mask_dpwssds_epi32 (merge_a2 masking), _mm512_dpwssds_epi32, _mm256_maskz_dpwssds_epi32 (zero masking), _mm256_mask_dpwssds_epi32 (merge_a2 masking), _mm256_dpwssds_epi32, _mm_maskz_dpwssds_epi32 (zero masking), _mm_mask_dpwssds_epi32 (merge_a2 masking), _mm_dpwssds_epi32.
@@ -3843,7 +3843,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dpwssd_epiOp : Autollvm_Op<"dpwssd_epi"> {
+def Autollvm_dot_acc_s_widenOp : Autollvm_Op<"dot_acc_s_widen"> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_maskz_dpwssd_epi32 (zero masking), _mm512_mask_dpwssd_epi32 (merge_a2 masking), _mm512_dpwssd_epi32, _mm256_maskz_dpwssd_epi32 (zero masking), _mm256_mask_dpwssd_epi32 (merge_a2 masking), _mm256_dpwssd_epi32, _mm_maskz_dpwssd_epi32 (zero masking), _mm_mask_dpwssd_epi32 (merge_a2 masking), _mm_dpwssd_epi32.
@@ -3872,7 +3872,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dpbusds_epiOp : Autollvm_Op<"dpbusds_epi"> {
+def Autollvm_dot_acc_sat_su_widenOp : Autollvm_Op<"dot_acc_sat_su_widen"> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_maskz_dpbusds_epi32 (zero masking), _mm512_mask_dpbusds_epi32 (merge_a2 masking), _mm512_dpbusds_epi32, _mm256_maskz_dpbusds_epi32 (zero masking), _mm256_mask_dpbusds_epi32 (merge_a2 masking), _mm256_dpbusds_epi32, _mm_maskz_dpbusds_epi32 (zero masking), _mm_mask_dpbusds_epi32 (merge_a2 masking), _mm_dpbusds_epi32.
@@ -3903,7 +3903,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dpbusd_epiOp : Autollvm_Op<"dpbusd_epi"> {
+def Autollvm_dot_acc_su_widenOp : Autollvm_Op<"dot_acc_su_widen"> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_maskz_dpbusd_epi32 (zero masking), _mm512_mask_dpbusd_epi32 (merge_a2 masking), _mm512_dpbusd_epi32, _mm256_maskz_dpbusd_epi32 (zero masking), _mm256_mask_dpbusd_epi32 (merge_a2 masking), _mm256_dpbusd_epi32, _mm_maskz_dpbusd_epi32 (zero masking), _mm_mask_dpbusd_epi32 (merge_a2 masking), _mm_dpbusd_epi32.
@@ -3934,7 +3934,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_gf2p8mul_epiOp : Autollvm_Op<"gf2p8mul_epi", [AttrSizedOperandSegments]> {
+def Autollvm_xor_shlOp : Autollvm_Op<"xor_shl", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_maskz_gf2p8mul_epi8 (zero masking), _mm512_mask_gf2p8mul_epi8 (merge masking), _mm512_gf2p8mul_epi8, _mm256_maskz_gf2p8mul_epi8 (zero masking), _mm256_mask_gf2p8mul_epi8 (merge masking), _mm256_gf2p8mul_epi8, _mm_maskz_gf2p8mul_epi8 (zero masking), _mm_mask_gf2p8mul_epi8 (merge masking), _mm_gf2p8mul_epi8.
@@ -3976,7 +3976,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_gf2p8affine_epi64_epiOp : Autollvm_Op<"gf2p8affine_epi64_epi", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_ea5aOp : Autollvm_Op<"permute_var_ea5a", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_maskz_gf2p8affine_epi64_epi8 (zero masking), _mm512_mask_gf2p8affine_epi64_epi8 (merge masking), _mm512_gf2p8affine_epi64_epi8, _mm256_maskz_gf2p8affine_epi64_epi8 (zero masking), _mm256_mask_gf2p8affine_epi64_epi8 (merge masking), _mm256_gf2p8affine_epi64_epi8, _mm_maskz_gf2p8affine_epi64_epi8 (zero masking), _mm_mask_gf2p8affine_epi64_epi8 (merge masking), _mm_gf2p8affine_epi64_epi8.
@@ -4019,7 +4019,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_gf2p8affineinv_epi64_epiOp : Autollvm_Op<"gf2p8affineinv_epi64_epi", [AttrSizedOperandSegments]> {
+def Autollvm_permute_var_b3a9Op : Autollvm_Op<"permute_var_b3a9", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm512_maskz_gf2p8affineinv_epi64_epi8 (zero masking), _mm512_mask_gf2p8affineinv_epi64_epi8 (merge masking), _mm512_gf2p8affineinv_epi64_epi8, _mm256_maskz_gf2p8affineinv_epi64_epi8 (zero masking), _mm256_mask_gf2p8affineinv_epi64_epi8 (merge masking), _mm256_gf2p8affineinv_epi64_epi8, _mm_maskz_gf2p8affineinv_epi64_epi8 (zero masking), _mm_mask_gf2p8affineinv_epi64_epi8 (merge masking), _mm_gf2p8affineinv_epi64_epi8.
@@ -4062,7 +4062,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmplt_epiOp : Autollvm_Op<"cmplt_epi"> {
+def Autollvm_cmp_lt_sOp : Autollvm_Op<"cmp_lt_s"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): _mm_cmplt_epi8, _mm_cmplt_epi16, _mm_cmplt_epi32.
@@ -4085,7 +4085,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cvtsi32_siOp : Autollvm_Op<"cvtsi32_si"> {
+def Autollvm_move_31c1Op : Autollvm_Op<"move_31c1"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm_cvtsi32_si128, _mm_cvtsi64_si128.
@@ -4104,7 +4104,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_epiOp : Autollvm_Op<"move_epi"> {
+def Autollvm_move_606aOp : Autollvm_Op<"move_606a"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): _mm_move_epi64.
@@ -4122,7 +4122,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extract_epiOp : Autollvm_Op<"extract_epi"> {
+def Autollvm_shr_by_imm_u_narrow_1096Op : Autollvm_Op<"shr_by_imm_u_narrow_1096"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): _mm_extract_epi16, _mm_extract_epi8, _mm_extract_epi32, _mm_extract_epi64.
@@ -4144,7 +4144,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_insert_epiOp : Autollvm_Op<"insert_epi"> {
+def Autollvm_move_narrowOp : Autollvm_Op<"move_narrow"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): _mm_insert_epi16, _mm_insert_epi8, _mm_insert_epi32, _mm_insert_epi64.
@@ -4168,7 +4168,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_test_all_onesOp : Autollvm_Op<"test_all_ones"> {
+def Autollvm_and_not_cmp_eq_fa02Op : Autollvm_Op<"and_not_cmp_eq_fa02"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): _mm_test_all_ones.
@@ -4193,7 +4193,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_minpos_epuOp : Autollvm_Op<"minpos_epu"> {
+def Autollvm_select_narrowOp : Autollvm_Op<"select_narrow"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (1): _mm_minpos_epu16.

@@ -17,7 +17,7 @@ pub struct Snapshot {
     pub instructions: BTreeMap<String, BTreeMap<String, String>>,
     /// Per ISA, per class name: its members.
     pub classes: BTreeMap<String, BTreeMap<String, BTreeSet<String>>>,
-    /// Every op of every dialect (`autollvm.add_epi`), with the instructions
+    /// Every op of every dialect (`autollvm.add_sat_s`), with the instructions
     /// it stands for (an autollvm op: its class's members; a target op: itself).
     pub ops: BTreeMap<String, BTreeSet<String>>,
 }

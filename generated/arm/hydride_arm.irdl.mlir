@@ -21,12 +21,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -50,12 +47,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -79,12 +73,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -108,12 +99,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -137,12 +125,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -166,12 +151,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -195,12 +177,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -224,12 +203,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -253,12 +229,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -282,12 +255,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -311,12 +281,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -340,12 +307,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -369,12 +333,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -398,12 +359,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -427,12 +385,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vadd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -456,12 +411,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -485,12 +437,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -514,12 +463,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -542,12 +488,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -570,12 +513,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -598,12 +538,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -626,12 +563,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -654,12 +588,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -682,12 +613,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -710,12 +638,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_high_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -738,12 +663,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_high_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -766,12 +688,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_high_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -794,12 +713,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_high_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -822,12 +738,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_high_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -850,12 +763,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddl_high_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -878,12 +788,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -906,12 +813,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -934,12 +838,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -962,12 +863,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -990,12 +888,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1018,12 +913,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1046,12 +938,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_high_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1074,12 +963,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_high_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1102,12 +988,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_high_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1130,12 +1013,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_high_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1158,12 +1038,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_high_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1186,12 +1063,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vaddw_high_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1210,12 +1084,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhadd_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1234,12 +1105,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhaddq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1258,12 +1126,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhadd_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1282,12 +1147,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhaddq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1306,12 +1168,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhadd_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1330,12 +1189,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhaddq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1354,12 +1210,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhadd_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1378,12 +1231,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhaddq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1402,12 +1252,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhadd_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1426,12 +1273,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhaddq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1450,12 +1294,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhadd_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1474,12 +1315,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhaddq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1497,12 +1335,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrhadd_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1520,12 +1355,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrhaddq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1543,12 +1375,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrhadd_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1566,12 +1395,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrhaddq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1589,12 +1415,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrhadd_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1612,12 +1435,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrhaddq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1635,12 +1455,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrhadd_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1658,12 +1475,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrhaddq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1681,12 +1495,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrhadd_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1704,12 +1515,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrhaddq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1727,12 +1535,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrhadd_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1750,12 +1555,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrhaddq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1774,12 +1576,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1798,12 +1597,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1822,12 +1618,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1846,12 +1639,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1870,12 +1660,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1894,12 +1681,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1918,12 +1702,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1942,12 +1723,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1966,12 +1744,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -1990,12 +1765,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2014,12 +1786,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2038,12 +1807,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2062,12 +1828,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2086,12 +1849,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2110,12 +1870,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqadd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2134,12 +1891,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqaddq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2158,12 +1912,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqaddb_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2182,12 +1933,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqaddh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2206,12 +1954,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqadds_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2230,12 +1975,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqaddd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2254,12 +1996,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqaddb_u8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2278,12 +2017,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqaddh_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2302,12 +2038,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqadds_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2326,12 +2059,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqaddd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2349,12 +2079,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuqadd_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2372,12 +2099,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuqaddq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2395,12 +2119,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuqadd_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2418,12 +2139,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuqaddq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2441,12 +2159,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuqadd_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2464,12 +2179,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuqaddq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2487,12 +2199,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuqadd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2510,12 +2219,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuqaddq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2533,12 +2239,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vuqaddb_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2556,12 +2259,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vuqaddh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2579,12 +2279,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vuqadds_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2602,12 +2299,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuqaddd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2625,12 +2319,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsqadd_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2648,12 +2339,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsqaddq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2671,12 +2359,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsqadd_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2694,12 +2379,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsqaddq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2717,12 +2399,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsqadd_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2740,12 +2419,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsqaddq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2763,12 +2439,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsqadd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2786,12 +2459,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsqaddq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2809,12 +2479,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vsqaddb_u8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2832,12 +2499,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vsqaddh_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2855,12 +2519,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vsqadds_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2878,12 +2539,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsqaddd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2910,12 +2568,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddhn_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2942,12 +2597,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddhn_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -2974,12 +2626,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddhn_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3006,12 +2655,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddhn_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3038,12 +2684,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddhn_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3070,12 +2713,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddhn_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3102,14 +2742,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vaddhn_high_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3136,14 +2772,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vaddhn_high_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3170,14 +2802,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vaddhn_high_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3204,14 +2832,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vaddhn_high_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3238,14 +2862,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vaddhn_high_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3272,14 +2892,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vaddhn_high_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3306,12 +2922,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vraddhn_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3338,12 +2951,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vraddhn_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3370,12 +2980,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vraddhn_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3402,12 +3009,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vraddhn_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3434,12 +3038,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vraddhn_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3466,12 +3067,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vraddhn_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3498,14 +3096,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vraddhn_high_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3532,14 +3126,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vraddhn_high_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3566,14 +3156,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vraddhn_high_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3600,14 +3186,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vraddhn_high_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3634,14 +3216,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vraddhn_high_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3668,14 +3246,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vraddhn_high_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -3708,12 +3282,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3746,12 +3317,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3784,12 +3352,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3822,12 +3387,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3860,12 +3422,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3898,12 +3457,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3936,12 +3492,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -3974,12 +3527,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -4012,12 +3562,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -4050,12 +3597,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -4088,12 +3632,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -4126,12 +3667,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -4158,14 +3696,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4192,14 +3726,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4226,14 +3756,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4260,14 +3786,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4294,14 +3816,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4328,14 +3846,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4362,14 +3876,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4396,14 +3906,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4430,14 +3936,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4464,14 +3966,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4498,14 +3996,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4532,14 +4026,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4566,14 +4056,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4600,14 +4086,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4634,14 +4116,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4668,14 +4146,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4702,14 +4176,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4736,14 +4206,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4770,14 +4236,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4804,14 +4266,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4838,14 +4296,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4872,14 +4326,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4906,14 +4356,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4940,14 +4386,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -4974,14 +4416,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5008,14 +4446,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5042,14 +4476,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5076,14 +4506,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5110,14 +4536,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5144,14 +4566,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5178,14 +4596,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5212,14 +4626,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5246,14 +4656,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5280,14 +4686,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5314,14 +4716,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5348,14 +4746,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5382,14 +4776,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5416,14 +4806,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5450,14 +4836,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5484,14 +4866,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5518,14 +4896,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5552,14 +4926,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5586,14 +4956,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5620,14 +4986,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5654,14 +5016,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5688,14 +5046,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5722,14 +5076,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5756,14 +5106,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -5782,12 +5128,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5806,12 +5149,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5830,12 +5170,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5854,12 +5191,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5878,12 +5212,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqdmulhh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5902,12 +5233,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmulhs_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5926,12 +5254,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5950,12 +5275,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5974,12 +5296,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -5998,12 +5317,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6022,12 +5338,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmulhh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6046,12 +5359,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmulhs_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6077,14 +5387,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6110,14 +5416,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6143,14 +5445,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlalh_s16 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i16
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i16
+    %o2 = irdl.is i16
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6176,14 +5474,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlals_s32 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i32
+    %o2 = irdl.is i32
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6209,14 +5503,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6242,14 +5532,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6275,14 +5561,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6308,14 +5590,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6341,14 +5619,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlslh_s16 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i16
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i16
+    %o2 = irdl.is i16
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6374,14 +5648,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlsls_s32 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i32
+    %o2 = irdl.is i32
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6407,14 +5677,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6440,14 +5706,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -6465,12 +5727,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6488,12 +5747,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6511,12 +5767,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6534,12 +5787,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6557,12 +5807,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6580,12 +5827,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6603,12 +5847,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6626,12 +5867,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6649,12 +5887,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6672,12 +5907,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6695,12 +5927,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6718,12 +5947,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6743,12 +5969,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6768,12 +5991,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6793,12 +6013,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmullh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6818,12 +6035,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulls_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6843,12 +6057,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6868,12 +6079,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6897,12 +6105,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6926,12 +6131,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6955,12 +6157,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -6984,12 +6183,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7013,12 +6209,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7042,12 +6235,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7071,12 +6261,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7100,12 +6287,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7129,12 +6313,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7158,12 +6339,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7187,12 +6365,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7216,12 +6391,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7245,12 +6417,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7274,12 +6443,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7303,12 +6469,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsub_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7332,12 +6495,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7361,12 +6521,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7390,12 +6547,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7418,12 +6572,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7446,12 +6597,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7474,12 +6622,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7502,12 +6647,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7530,12 +6672,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7558,12 +6697,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7586,12 +6722,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_high_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7614,12 +6747,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_high_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7642,12 +6772,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_high_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7670,12 +6797,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_high_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7698,12 +6822,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_high_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7726,12 +6847,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubl_high_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7754,12 +6872,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7782,12 +6897,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7810,12 +6922,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7838,12 +6947,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7866,12 +6972,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7894,12 +6997,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7922,12 +7022,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_high_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7950,12 +7047,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_high_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -7978,12 +7072,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_high_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8006,12 +7097,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_high_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8034,12 +7122,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_high_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8062,12 +7147,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsubw_high_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8086,12 +7168,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhsub_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8110,12 +7189,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhsubq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8134,12 +7210,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhsub_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8158,12 +7231,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhsubq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8182,12 +7252,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhsub_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8206,12 +7273,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhsubq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8230,12 +7294,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhsub_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8254,12 +7315,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhsubq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8278,12 +7336,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhsub_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8302,12 +7357,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhsubq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8326,12 +7378,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vhsub_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8350,12 +7399,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vhsubq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8374,12 +7420,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8398,12 +7441,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8422,12 +7462,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8446,12 +7483,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8470,12 +7504,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8494,12 +7525,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8518,12 +7546,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8542,12 +7567,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8566,12 +7588,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8590,12 +7609,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8614,12 +7630,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8638,12 +7651,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8662,12 +7672,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8686,12 +7693,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8710,12 +7714,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsub_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8734,12 +7735,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqsubq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8758,12 +7756,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqsubb_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8782,12 +7777,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqsubh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8806,12 +7798,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqsubs_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8830,12 +7819,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsubd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8854,12 +7840,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqsubb_u8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8878,12 +7861,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqsubh_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8902,12 +7882,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqsubs_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8926,12 +7903,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqsubd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8958,12 +7932,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubhn_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -8990,12 +7961,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubhn_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9022,12 +7990,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubhn_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9054,12 +8019,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubhn_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9086,12 +8048,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubhn_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9118,12 +8077,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsubhn_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9150,14 +8106,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vsubhn_high_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9184,14 +8136,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vsubhn_high_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9218,14 +8166,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vsubhn_high_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9252,14 +8196,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vsubhn_high_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9286,14 +8226,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vsubhn_high_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9320,14 +8256,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vsubhn_high_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9354,12 +8286,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsubhn_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9386,12 +8315,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsubhn_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9418,12 +8344,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsubhn_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9450,12 +8373,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsubhn_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9482,12 +8402,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsubhn_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9514,12 +8431,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsubhn_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9546,14 +8460,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrsubhn_high_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9580,14 +8490,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrsubhn_high_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9614,14 +8520,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrsubhn_high_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9648,14 +8550,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrsubhn_high_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9682,14 +8580,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrsubhn_high_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9716,14 +8610,10 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrsubhn_high_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -9748,12 +8638,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9778,12 +8665,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9808,12 +8692,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9838,12 +8719,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9868,12 +8746,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9898,12 +8773,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9928,12 +8800,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9958,12 +8827,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -9988,12 +8854,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10018,12 +8881,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10048,12 +8908,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10078,12 +8935,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10108,12 +8962,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10138,12 +8989,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10168,12 +9016,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceq_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10198,12 +9043,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10228,12 +9070,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10258,12 +9097,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10280,10 +9116,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10300,10 +9134,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10320,10 +9152,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10340,10 +9170,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10360,10 +9188,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10380,10 +9206,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10400,10 +9224,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10420,10 +9242,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10440,10 +9260,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10460,10 +9278,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10480,10 +9296,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10500,10 +9314,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10520,10 +9332,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10540,10 +9350,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10560,10 +9368,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqz_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10580,10 +9386,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vceqzq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10600,10 +9404,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqzd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10620,10 +9422,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vceqzd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -10642,12 +9442,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10666,12 +9463,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10690,12 +9484,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10714,12 +9505,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10738,12 +9526,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10762,12 +9547,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10786,12 +9568,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10810,12 +9589,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10834,12 +9610,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10858,12 +9631,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10882,12 +9652,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10906,12 +9673,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10930,12 +9694,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10954,12 +9715,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -10978,12 +9736,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcge_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11002,12 +9757,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgeq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11026,12 +9778,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcged_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11050,12 +9799,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcged_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11072,10 +9818,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgez_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11092,10 +9836,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgezq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11112,10 +9854,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgez_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11132,10 +9872,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgezq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11152,10 +9890,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgez_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11172,10 +9908,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgezq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11192,10 +9926,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgez_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11212,10 +9944,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgezq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11232,10 +9962,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgezd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11254,12 +9982,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11278,12 +10003,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11302,12 +10024,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11326,12 +10045,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11350,12 +10066,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11374,12 +10087,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11398,12 +10108,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11422,12 +10129,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11446,12 +10150,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11470,12 +10171,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11494,12 +10192,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11518,12 +10213,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11542,12 +10234,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11566,12 +10255,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11590,12 +10276,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcle_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11614,12 +10297,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcleq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11638,12 +10318,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcled_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11662,12 +10339,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcled_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11684,10 +10358,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclez_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11704,10 +10376,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclezq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11724,10 +10394,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclez_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11744,10 +10412,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclezq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11764,10 +10430,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclez_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11784,10 +10448,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclezq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11804,10 +10466,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclez_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11824,10 +10484,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclezq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11844,10 +10502,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclezd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -11866,12 +10522,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11890,12 +10543,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11914,12 +10564,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11938,12 +10585,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11962,12 +10606,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -11986,12 +10627,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12010,12 +10648,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12034,12 +10669,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12058,12 +10690,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12082,12 +10711,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12106,12 +10732,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12130,12 +10753,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12154,12 +10774,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12178,12 +10795,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12202,12 +10816,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgt_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12226,12 +10837,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12250,12 +10858,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12274,12 +10879,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12296,10 +10898,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtz_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12316,10 +10916,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtzq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12336,10 +10934,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtz_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12356,10 +10952,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtzq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12376,10 +10970,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtz_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12396,10 +10988,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtzq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12416,10 +11006,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtz_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12436,10 +11024,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcgtzq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12456,10 +11042,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcgtzd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12478,12 +11062,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12502,12 +11083,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12526,12 +11104,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12550,12 +11125,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12574,12 +11146,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12598,12 +11167,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12622,12 +11188,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12646,12 +11209,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12670,12 +11230,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12694,12 +11251,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12718,12 +11272,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12742,12 +11293,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12766,12 +11314,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12790,12 +11335,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12814,12 +11356,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclt_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12838,12 +11377,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12862,12 +11398,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12886,12 +11419,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -12908,10 +11438,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltz_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12928,10 +11456,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltzq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12948,10 +11474,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltz_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12968,10 +11492,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltzq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -12988,10 +11510,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltz_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -13008,10 +11528,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltzq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -13028,10 +11546,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltz_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -13048,10 +11564,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcltzq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -13068,10 +11582,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcltzd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -13096,12 +11608,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13126,12 +11635,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13156,12 +11662,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13186,12 +11689,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13216,12 +11716,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13246,12 +11743,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13276,12 +11770,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13306,12 +11797,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13336,12 +11824,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13366,12 +11851,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13396,12 +11878,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13426,12 +11905,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13456,12 +11932,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13486,12 +11959,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13516,12 +11986,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtst_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13546,12 +12013,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtstq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13576,12 +12040,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtstd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13606,12 +12067,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtstd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13632,12 +12090,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabd_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13658,12 +12113,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13684,12 +12136,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabd_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13710,12 +12159,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13736,12 +12182,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabd_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13762,12 +12205,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13788,12 +12228,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabd_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13814,12 +12251,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13840,12 +12274,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabd_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13866,12 +12297,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13892,12 +12320,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabd_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13918,12 +12343,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13944,12 +12366,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13970,12 +12389,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -13996,12 +12412,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14022,12 +12435,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14048,12 +12458,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14074,12 +12481,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14100,12 +12504,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_high_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14126,12 +12527,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_high_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14152,12 +12550,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_high_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14178,12 +12573,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_high_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14204,12 +12596,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_high_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14230,12 +12619,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabdl_high_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14256,14 +12642,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaba_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14284,14 +12666,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabaq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14312,14 +12690,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaba_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14340,14 +12714,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabaq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14368,14 +12738,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaba_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14396,14 +12762,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabaq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14424,14 +12786,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaba_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14452,14 +12810,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabaq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14480,14 +12834,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaba_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14508,14 +12858,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabaq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14536,14 +12882,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaba_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14564,14 +12906,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabaq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14592,14 +12930,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14620,14 +12954,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14648,14 +12978,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14676,14 +13002,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14704,14 +13026,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14732,14 +13050,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14760,14 +13074,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_high_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14788,14 +13098,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_high_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14816,14 +13122,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_high_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14844,14 +13146,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_high_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14872,14 +13170,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_high_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14900,14 +13194,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabal_high_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -14926,12 +13216,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmax_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14950,12 +13237,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmaxq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14974,12 +13258,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmax_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -14998,12 +13279,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmaxq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15022,12 +13300,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmax_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15046,12 +13321,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmaxq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15070,12 +13342,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmax_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15094,12 +13363,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmaxq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15118,12 +13384,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmax_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15142,12 +13405,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmaxq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15166,12 +13426,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmax_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15190,12 +13447,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmaxq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15214,12 +13468,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmin_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15238,12 +13489,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vminq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15262,12 +13510,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmin_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15286,12 +13531,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vminq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15310,12 +13552,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmin_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15334,12 +13573,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vminq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15358,12 +13594,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmin_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15382,12 +13615,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vminq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15406,12 +13636,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmin_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15430,12 +13657,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vminq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15454,12 +13678,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmin_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15478,12 +13699,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vminq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15506,12 +13724,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15534,12 +13749,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15562,12 +13774,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15590,12 +13799,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15618,12 +13824,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15646,12 +13849,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15674,12 +13874,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15702,12 +13899,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15730,12 +13924,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15758,12 +13949,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15786,12 +13974,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15814,12 +13999,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15842,12 +14024,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15870,12 +14049,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15898,12 +14074,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15926,12 +14099,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15954,12 +14124,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -15982,12 +14149,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16010,12 +14174,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16038,12 +14199,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16066,12 +14224,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16094,12 +14249,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16122,12 +14274,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16150,12 +14299,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16178,12 +14324,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16206,12 +14349,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16234,12 +14374,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16262,12 +14399,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16290,12 +14424,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16318,12 +14449,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16346,12 +14474,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16374,12 +14499,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16402,12 +14524,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16430,12 +14549,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16458,12 +14574,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16486,12 +14599,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16514,12 +14624,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16542,12 +14649,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16570,12 +14674,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_u8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16598,12 +14699,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16626,12 +14724,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16654,12 +14749,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16683,12 +14775,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16712,12 +14801,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16741,12 +14827,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16770,12 +14853,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16799,12 +14879,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16828,12 +14905,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16857,12 +14931,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16886,12 +14957,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16915,12 +14983,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16944,12 +15009,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -16973,12 +15035,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17002,12 +15061,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17031,12 +15087,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17060,12 +15113,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17089,12 +15139,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshl_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17118,12 +15165,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshlq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17147,12 +15191,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshld_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17176,12 +15217,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshld_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17205,12 +15243,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17234,12 +15269,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17263,12 +15295,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17292,12 +15321,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17321,12 +15347,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17350,12 +15373,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17379,12 +15399,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17408,12 +15425,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17437,12 +15451,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17466,12 +15477,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17495,12 +15503,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17524,12 +15529,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17553,12 +15555,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17582,12 +15581,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17611,12 +15607,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshl_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17640,12 +15633,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrshlq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17669,12 +15659,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshlb_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17698,12 +15685,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshlh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17727,12 +15711,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshls_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17756,12 +15737,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshld_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17785,12 +15763,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshlb_u8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i8
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %o1 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17814,12 +15789,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshlh_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17843,12 +15815,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshls_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17872,12 +15841,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshld_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -17893,10 +15859,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -17914,10 +15878,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -17935,10 +15897,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -17956,10 +15916,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -17977,10 +15935,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -17998,10 +15954,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18019,10 +15973,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18040,10 +15992,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18061,10 +16011,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18082,10 +16030,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18103,10 +16049,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18124,10 +16068,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18145,10 +16087,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18166,10 +16106,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18187,10 +16125,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshr_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18208,10 +16144,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshrq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18229,10 +16163,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrd_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18250,10 +16182,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrd_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18270,10 +16200,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18290,10 +16218,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18310,10 +16236,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18330,10 +16254,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18350,10 +16272,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18370,10 +16290,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18390,10 +16308,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18410,10 +16326,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18430,10 +16344,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18450,10 +16362,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18470,10 +16380,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18490,10 +16398,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18510,10 +16416,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18530,10 +16434,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18550,10 +16452,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshl_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18570,10 +16470,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshlq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18590,10 +16488,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18610,10 +16506,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshld_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18632,10 +16526,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18654,10 +16546,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18676,10 +16566,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18698,10 +16586,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18720,10 +16606,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18742,10 +16626,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18764,10 +16646,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18786,10 +16666,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18808,10 +16686,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18830,10 +16706,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18852,10 +16726,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18874,10 +16746,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18896,10 +16766,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18918,10 +16786,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18940,10 +16806,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshr_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18962,10 +16826,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrshrq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -18984,10 +16846,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrd_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -19006,10 +16866,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrd_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -19028,12 +16886,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19052,12 +16907,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19076,12 +16928,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19100,12 +16949,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19124,12 +16970,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19148,12 +16991,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19172,12 +17012,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19196,12 +17033,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19220,12 +17054,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19244,12 +17075,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19268,12 +17096,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19292,12 +17117,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19316,12 +17138,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19340,12 +17159,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19364,12 +17180,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsra_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19388,12 +17201,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsraq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19412,12 +17222,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrad_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19436,12 +17243,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrad_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19461,12 +17265,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19486,12 +17287,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19511,12 +17309,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19536,12 +17331,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19561,12 +17353,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19586,12 +17375,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19611,12 +17397,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19636,12 +17419,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19661,12 +17441,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19686,12 +17463,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19711,12 +17485,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19736,12 +17507,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19761,12 +17529,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19786,12 +17551,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19811,12 +17573,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsra_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19836,12 +17595,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrsraq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19861,12 +17617,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsrad_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19886,12 +17639,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrsrad_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -19909,10 +17659,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -19930,10 +17678,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -19951,10 +17697,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -19972,10 +17716,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -19993,10 +17735,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20014,10 +17754,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20035,10 +17773,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20056,10 +17792,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20077,10 +17811,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20098,10 +17830,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20119,10 +17849,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20140,10 +17868,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20161,10 +17887,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20182,10 +17906,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20203,10 +17925,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshl_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20224,10 +17944,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshlq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20245,10 +17963,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_n_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20266,10 +17982,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_n_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20287,10 +18001,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_n_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20308,10 +18020,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20329,10 +18039,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlb_n_u8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20350,10 +18058,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshlh_n_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20371,10 +18077,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshls_n_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20392,10 +18096,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshld_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20413,10 +18115,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshlu_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20434,10 +18134,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshluq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20455,10 +18153,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshlu_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20476,10 +18172,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshluq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20497,10 +18191,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshlu_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20518,10 +18210,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshluq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20539,10 +18229,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshlu_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20560,10 +18248,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqshluq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20581,10 +18267,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshlub_n_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20602,10 +18286,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshluh_n_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20623,10 +18305,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshlus_n_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20644,10 +18324,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshlud_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20665,10 +18343,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrn_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20686,10 +18362,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrn_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20707,10 +18381,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrn_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20728,10 +18400,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrn_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20749,10 +18419,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrn_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20770,10 +18438,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vshrn_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20791,12 +18457,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vshrn_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -20814,12 +18477,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vshrn_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -20837,12 +18497,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vshrn_high_n_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -20860,12 +18517,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vshrn_high_n_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -20883,12 +18537,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vshrn_high_n_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -20906,12 +18557,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vshrn_high_n_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -20929,10 +18577,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrun_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20950,10 +18596,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrun_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20971,10 +18615,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrun_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -20992,10 +18634,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshrunh_n_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21013,10 +18653,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshruns_n_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21034,10 +18672,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshrund_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21055,12 +18691,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrun_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21078,12 +18711,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrun_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21101,12 +18731,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrun_high_n_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21125,10 +18752,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrun_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21147,10 +18772,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrun_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21169,10 +18792,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrun_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21191,10 +18812,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshrunh_n_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21213,10 +18832,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshruns_n_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21235,10 +18852,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshrund_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21257,12 +18872,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrun_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21281,12 +18893,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrun_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21305,12 +18914,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrun_high_n_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21328,10 +18934,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrn_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21349,10 +18953,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrn_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21370,10 +18972,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrn_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21391,10 +18991,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrn_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21412,10 +19010,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrn_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21433,10 +19029,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqshrn_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21454,10 +19048,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshrnh_n_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21475,10 +19067,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshrns_n_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21496,10 +19086,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshrnd_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21517,10 +19105,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqshrnh_n_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21538,10 +19124,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqshrns_n_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21559,10 +19143,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqshrnd_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21580,12 +19162,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrn_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21603,12 +19182,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrn_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21626,12 +19202,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrn_high_n_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21649,12 +19222,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrn_high_n_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21672,12 +19242,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrn_high_n_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21695,12 +19262,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqshrn_high_n_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21719,10 +19283,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrn_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21741,10 +19303,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrn_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21763,10 +19323,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrn_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21785,10 +19343,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrn_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21807,10 +19363,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrn_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21829,10 +19383,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrshrn_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21851,12 +19403,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrshrn_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21875,12 +19424,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrshrn_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21899,12 +19445,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrshrn_high_n_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21923,12 +19466,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrshrn_high_n_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21947,12 +19487,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vrshrn_high_n_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -21971,10 +19508,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrn_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -21993,10 +19528,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrn_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22015,10 +19548,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrn_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22037,10 +19568,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrn_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22059,10 +19588,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrn_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22081,10 +19608,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrshrn_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22103,10 +19628,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshrnh_n_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22125,10 +19648,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshrns_n_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22147,10 +19668,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshrnd_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22169,10 +19688,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqrshrnh_n_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22191,10 +19708,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrshrns_n_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22213,10 +19728,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrshrnd_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22235,12 +19748,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrn_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22259,12 +19769,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrn_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22283,12 +19790,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrn_high_n_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22307,12 +19811,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrn_high_n_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22331,12 +19832,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrn_high_n_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22355,12 +19853,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqrshrn_high_n_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22378,10 +19873,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22399,10 +19892,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22420,10 +19911,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22441,10 +19930,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22462,10 +19949,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22483,10 +19968,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22504,10 +19987,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_high_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22525,10 +20006,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22546,10 +20025,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22567,10 +20044,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_high_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22588,10 +20063,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_high_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22609,10 +20082,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vshll_high_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0)
     irdl.attributes { "n" = %a0 }
@@ -22633,12 +20104,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22659,12 +20127,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22685,12 +20150,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22711,12 +20173,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22737,12 +20196,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22763,12 +20219,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22789,12 +20242,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22815,12 +20265,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22841,12 +20288,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22867,12 +20311,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22893,12 +20334,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22919,12 +20357,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22945,12 +20380,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22971,12 +20403,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -22997,12 +20426,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsri_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23023,12 +20449,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsriq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23049,12 +20472,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrid_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23075,12 +20495,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsrid_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23101,12 +20518,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23127,12 +20541,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23153,12 +20564,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23179,12 +20587,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23205,12 +20610,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23231,12 +20633,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23257,12 +20656,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23283,12 +20679,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23309,12 +20702,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23335,12 +20725,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23361,12 +20748,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23387,12 +20771,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23413,12 +20794,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23439,12 +20817,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23465,12 +20840,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsli_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23491,12 +20863,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsliq_n_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23517,12 +20886,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vslid_n_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23543,12 +20909,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vslid_n_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -23567,10 +20930,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmovn_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23587,10 +20948,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmovn_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23607,10 +20966,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmovn_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23627,10 +20984,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmovn_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23647,10 +21002,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmovn_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23667,10 +21020,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmovn_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23687,12 +21038,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vmovn_high_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -23709,12 +21057,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vmovn_high_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -23731,12 +21076,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vmovn_high_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -23753,12 +21095,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vmovn_high_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -23775,12 +21114,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vmovn_high_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -23797,12 +21133,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vmovn_high_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -23818,10 +21151,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23837,10 +21168,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23856,10 +21185,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23875,10 +21202,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23894,10 +21219,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23913,10 +21236,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23932,10 +21253,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_high_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23951,10 +21270,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_high_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23970,10 +21287,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_high_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -23989,10 +21304,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_high_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24008,10 +21321,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_high_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24027,10 +21338,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmovl_high_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24047,10 +21356,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovn_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24067,10 +21374,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovn_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24087,10 +21392,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovn_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24107,10 +21410,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovn_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24127,10 +21428,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovn_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24147,10 +21446,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovn_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24167,10 +21464,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqmovnh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24187,10 +21482,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqmovns_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24207,10 +21500,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqmovnd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24227,10 +21518,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqmovnh_u16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24247,10 +21536,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqmovns_u32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24267,10 +21554,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqmovnd_u64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24287,12 +21572,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovn_high_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24309,12 +21591,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovn_high_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24331,12 +21610,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovn_high_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24353,12 +21629,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovn_high_u16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24375,12 +21648,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovn_high_u32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24397,12 +21667,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovn_high_u64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24419,10 +21686,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovun_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24439,10 +21704,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovun_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24459,10 +21722,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqmovun_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24479,10 +21740,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqmovunh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24499,10 +21758,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqmovuns_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24519,10 +21776,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqmovund_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -24539,12 +21794,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovun_high_s16 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<16xi8>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24561,12 +21813,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovun_high_s32 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<8xi16>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24583,12 +21832,9 @@ irdl.dialect @hydride_arm {
   //     d_out[127:64] := ZeroExtend(result, 64)
   //     ret := d_out[127:0]
   irdl.operation @vqmovun_high_s64 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1)
     irdl.results(result: %r)
   }
@@ -24613,14 +21859,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24647,14 +21889,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24681,14 +21919,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24715,14 +21949,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24749,14 +21979,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_lane_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24783,14 +22009,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_lane_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24817,14 +22039,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24851,14 +22069,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_lane_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24885,14 +22099,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24919,14 +22129,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24953,14 +22159,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -24987,14 +22189,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25021,14 +22219,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25055,14 +22249,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_laneq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25089,14 +22279,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25123,14 +22309,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25157,14 +22339,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25191,14 +22369,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25225,14 +22399,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_lane_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25259,14 +22429,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_lane_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25293,14 +22459,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25327,14 +22489,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25361,14 +22519,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_lane_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25395,14 +22549,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_lane_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25429,14 +22579,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25463,14 +22609,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25497,14 +22639,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25531,14 +22669,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25565,14 +22699,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25599,14 +22729,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25633,14 +22759,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25667,14 +22789,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25702,14 +22820,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25737,14 +22851,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25772,14 +22882,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlalh_lane_s16 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25807,14 +22913,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlals_lane_s32 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25842,14 +22944,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25877,14 +22975,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25912,14 +23006,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25947,14 +23037,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -25982,14 +23068,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlalh_laneq_s16 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26017,14 +23099,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlals_laneq_s32 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26052,14 +23130,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26087,14 +23161,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26121,14 +23191,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26155,14 +23221,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26189,14 +23251,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26223,14 +23281,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26257,14 +23311,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_lane_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26291,14 +23341,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_lane_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26325,14 +23371,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26359,14 +23401,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_lane_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26393,14 +23431,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26427,14 +23461,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26461,14 +23491,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26495,14 +23521,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26529,14 +23551,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26563,14 +23581,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_laneq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26597,14 +23611,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26631,14 +23641,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26665,14 +23671,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26699,14 +23701,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26733,14 +23731,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_lane_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26767,14 +23761,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_lane_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26801,14 +23791,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26835,14 +23821,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26869,14 +23851,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_lane_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26903,14 +23881,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_lane_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26937,14 +23911,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -26971,14 +23941,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27005,14 +23971,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27039,14 +24001,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27073,14 +24031,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27107,14 +24061,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27141,14 +24091,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27175,14 +24121,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27210,14 +24152,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27245,14 +24183,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27280,14 +24214,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlslh_lane_s16 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27315,14 +24245,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlsls_lane_s32 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27350,14 +24276,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_lane_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27385,14 +24307,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_lane_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27420,14 +24338,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27455,14 +24369,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27490,14 +24400,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmlslh_laneq_s16 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27525,14 +24431,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmlsls_laneq_s32 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27560,14 +24462,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27595,14 +24493,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -27624,12 +24518,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27649,12 +24540,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27674,12 +24562,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27699,12 +24584,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27724,12 +24606,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27749,12 +24628,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27774,12 +24650,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27799,12 +24672,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -27824,12 +24694,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -27851,12 +24718,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -27878,12 +24742,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -27905,12 +24766,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -27932,12 +24790,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_lane_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -27959,12 +24814,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_lane_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -27986,12 +24838,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28013,12 +24862,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_lane_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28040,12 +24886,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28067,12 +24910,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28094,12 +24934,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28121,12 +24958,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28148,12 +24982,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28175,12 +25006,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_laneq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28202,12 +25030,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmul_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28229,12 +25054,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmulq_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28256,12 +25078,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28281,12 +25100,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28306,12 +25122,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28331,12 +25144,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28356,12 +25166,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28381,12 +25188,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28406,12 +25210,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28431,12 +25232,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28456,12 +25254,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28483,12 +25278,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28510,12 +25302,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_lane_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28537,12 +25326,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28564,12 +25350,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28591,12 +25374,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28618,12 +25398,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_lane_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28645,12 +25422,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_lane_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28672,12 +25446,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28699,12 +25470,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28726,12 +25494,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_laneq_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28753,12 +25518,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28780,12 +25542,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28807,12 +25566,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28834,12 +25590,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_laneq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28861,12 +25614,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmull_high_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -28888,12 +25638,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28913,12 +25660,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28938,12 +25682,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28963,12 +25704,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -28988,12 +25726,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29015,12 +25750,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29042,12 +25774,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmullh_lane_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29069,12 +25798,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulls_lane_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29096,12 +25822,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29123,12 +25846,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29150,12 +25870,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29177,12 +25894,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29204,12 +25918,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmullh_laneq_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29231,12 +25942,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulls_laneq_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29258,12 +25966,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29285,12 +25990,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmull_high_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29311,12 +26013,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29335,12 +26034,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29359,12 +26055,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29383,12 +26076,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29407,12 +26097,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29433,12 +26120,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29459,12 +26143,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29485,12 +26166,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29511,12 +26189,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqdmulhh_lane_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29537,12 +26212,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmulhs_lane_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29563,12 +26235,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29589,12 +26258,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29615,12 +26281,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqdmulh_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29641,12 +26304,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmulhq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29667,12 +26327,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqdmulhh_laneq_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29693,12 +26350,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqdmulhs_laneq_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29719,12 +26373,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29743,12 +26394,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29767,12 +26415,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29791,12 +26436,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -29815,12 +26457,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29841,12 +26480,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29867,12 +26503,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29893,12 +26526,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29919,12 +26549,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmulhh_lane_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29945,12 +26572,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmulhs_lane_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29971,12 +26595,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -29997,12 +26618,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -30023,12 +26641,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmulh_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -30049,12 +26664,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmulhq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -30075,12 +26687,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmulhh_laneq_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -30101,12 +26710,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmulhs_laneq_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, v: %o1)
     irdl.attributes { "lane" = %a0 }
@@ -30133,14 +26739,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30165,14 +26767,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30197,14 +26795,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30229,14 +26823,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30261,14 +26851,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30293,14 +26879,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30325,14 +26907,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmla_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30357,14 +26935,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlaq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30389,14 +26963,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30421,14 +26991,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30453,14 +27019,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_n_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30485,14 +27047,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_n_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30517,14 +27075,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30549,14 +27103,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30581,14 +27131,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_n_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30613,14 +27159,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlal_high_n_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30646,14 +27188,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30679,14 +27217,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30712,14 +27246,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30745,14 +27275,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlal_high_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30777,14 +27303,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_n_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30809,14 +27331,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_n_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30841,14 +27359,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_n_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30873,14 +27387,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_n_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30905,14 +27415,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_n_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30937,14 +27443,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_n_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -30969,14 +27471,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmls_n_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31001,14 +27499,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsq_n_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31033,14 +27527,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31065,14 +27555,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31097,14 +27583,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_n_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31129,14 +27611,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_n_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31161,14 +27639,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31193,14 +27667,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31225,14 +27695,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_n_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31257,14 +27723,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmlsl_high_n_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31290,14 +27752,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31323,14 +27781,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31356,14 +27810,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_n_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<1xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31389,14 +27839,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqdmlsl_high_n_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<1xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -31417,10 +27863,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabs_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31441,10 +27885,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabsq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31465,10 +27907,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabs_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31489,10 +27929,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabsq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31513,10 +27951,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabs_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31537,10 +27973,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabsq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31561,10 +27995,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabs_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31585,10 +28017,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vabsd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31609,10 +28039,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vabsq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31633,10 +28061,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqabs_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31657,10 +28083,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqabsq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31681,10 +28105,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqabs_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31705,10 +28127,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqabsq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31729,10 +28149,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqabs_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31753,10 +28171,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqabsq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31777,10 +28193,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqabs_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31801,10 +28215,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqabsq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31825,10 +28237,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqabsb_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31849,10 +28259,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqabsh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31873,10 +28281,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqabss_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31897,10 +28303,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqabsd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31921,10 +28325,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vneg_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31945,10 +28347,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vnegq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31969,10 +28369,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vneg_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -31993,10 +28391,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vnegq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32017,10 +28413,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vneg_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32041,10 +28435,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vnegq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32065,10 +28457,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vneg_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32089,10 +28479,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vnegd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32113,10 +28501,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vnegq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32137,10 +28523,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqneg_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32161,10 +28545,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqnegq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32185,10 +28567,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqneg_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32209,10 +28589,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqnegq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32233,10 +28611,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqneg_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32257,10 +28633,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqnegq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32281,10 +28655,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqneg_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32305,10 +28677,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqnegq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32329,10 +28699,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vqnegb_s8 {
-    %o0_0 = irdl.is i8
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i8
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32353,10 +28721,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqnegh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32377,10 +28743,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqnegs_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32401,10 +28765,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqnegd_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32424,10 +28786,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcls_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32447,10 +28807,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclsq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32470,10 +28828,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcls_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32493,10 +28849,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclsq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32516,10 +28870,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcls_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32539,10 +28891,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclsq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32562,10 +28912,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcls_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32585,10 +28933,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclsq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32608,10 +28954,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcls_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32631,10 +28975,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclsq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32654,10 +28996,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcls_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32677,10 +29017,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclsq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32700,10 +29038,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclz_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32723,10 +29059,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclzq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32746,10 +29080,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclz_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32769,10 +29101,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclzq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32792,10 +29122,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclz_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32815,10 +29143,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclzq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32838,10 +29164,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclz_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32861,10 +29185,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclzq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32884,10 +29206,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclz_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32907,10 +29227,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclzq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32930,10 +29248,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vclz_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32953,10 +29269,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vclzq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32972,10 +29286,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcnt_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -32991,10 +29303,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcntq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33010,10 +29320,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vcnt_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33029,10 +29337,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vcntq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33058,10 +29364,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrecpe_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33087,10 +29391,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrecpeq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33107,10 +29409,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmvn_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33127,10 +29427,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmvnq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33147,10 +29445,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmvn_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33167,10 +29463,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmvnq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33187,10 +29481,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmvn_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33207,10 +29499,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmvnq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33227,10 +29517,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmvn_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33247,10 +29535,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmvnq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33267,10 +29553,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmvn_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33287,10 +29571,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmvnq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33307,10 +29589,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vmvn_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33327,10 +29607,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmvnq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -33344,12 +29622,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33363,12 +29638,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33382,12 +29654,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33401,12 +29670,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33420,12 +29686,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33439,12 +29702,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33458,12 +29718,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_s64 {
-    %o0_0 = irdl.is i64
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i64
+    %o1 = irdl.is i64
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33477,12 +29734,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33496,12 +29750,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33515,12 +29766,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33534,12 +29782,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33553,12 +29798,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33572,12 +29814,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33591,12 +29830,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33610,12 +29846,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vand_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33629,12 +29862,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vandq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33648,12 +29878,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33667,12 +29894,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33686,12 +29910,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33705,12 +29926,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33724,12 +29942,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33743,12 +29958,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33762,12 +29974,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33781,12 +29990,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33800,12 +30006,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33819,12 +30022,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33838,12 +30038,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33857,12 +30054,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33876,12 +30070,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33895,12 +30086,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33914,12 +30102,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorr_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33933,12 +30118,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vorrq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33955,12 +30137,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33977,12 +30156,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -33999,12 +30175,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34021,12 +30194,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34043,12 +30213,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34065,12 +30232,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34087,12 +30251,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34109,12 +30270,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34131,12 +30289,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34153,12 +30308,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34175,12 +30327,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34197,12 +30346,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34219,12 +30365,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34241,12 +30384,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34263,12 +30403,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @veor_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34285,12 +30422,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @veorq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34305,12 +30439,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34325,12 +30456,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34345,12 +30473,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34365,12 +30490,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34385,12 +30507,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34405,12 +30524,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34425,12 +30541,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34445,12 +30558,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34465,12 +30575,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34485,12 +30592,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34505,12 +30609,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34525,12 +30626,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34545,12 +30643,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34565,12 +30660,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34585,12 +30677,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vbic_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34605,12 +30694,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vbicq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34625,12 +30711,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34645,12 +30728,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34665,12 +30745,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34685,12 +30762,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34705,12 +30779,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34725,12 +30796,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34745,12 +30813,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34765,12 +30830,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34785,12 +30847,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34805,12 +30864,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34825,12 +30881,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34845,12 +30898,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34865,12 +30915,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34885,12 +30932,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34905,12 +30949,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vorn_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34925,12 +30966,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vornq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -34947,14 +30985,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -34971,14 +31005,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -34995,14 +31025,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35019,14 +31045,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35043,14 +31065,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35067,14 +31085,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35091,14 +31105,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %o2 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35115,14 +31125,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35139,14 +31145,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35163,14 +31165,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35187,14 +31185,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35211,14 +31205,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35235,14 +31225,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35259,14 +31245,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35283,14 +31265,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[63:0]
   irdl.operation @vbsl_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<1xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %o2 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35307,14 +31285,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((operand1 XOR ((operand2 XOR operand4) AND operand3)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbslq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -35335,10 +31309,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrbit_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -35359,10 +31331,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrbitq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -35383,10 +31353,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrbit_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -35407,10 +31375,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrbitq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -35426,10 +31392,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35447,10 +31411,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35468,10 +31430,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35489,10 +31449,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35510,10 +31468,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35531,10 +31487,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35552,10 +31506,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35573,10 +31525,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35594,10 +31544,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35615,10 +31563,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35636,10 +31582,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35657,10 +31601,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35678,10 +31620,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35699,10 +31639,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35720,10 +31658,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_lane_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35741,10 +31677,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_lane_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35762,10 +31696,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35783,10 +31715,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35804,10 +31734,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35825,10 +31753,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35846,10 +31772,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35867,10 +31791,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35888,10 +31810,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35909,10 +31829,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35930,10 +31848,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35951,10 +31867,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35972,10 +31886,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -35993,10 +31905,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36014,10 +31924,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36035,10 +31943,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36056,10 +31962,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdup_laneq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36077,10 +31981,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdupq_laneq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36098,10 +32000,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36117,10 +32017,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36136,10 +32034,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36155,10 +32051,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36174,10 +32068,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36193,10 +32085,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36212,10 +32102,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36231,10 +32119,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_high_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36250,10 +32136,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36269,10 +32153,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36288,10 +32170,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36307,10 +32187,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36326,10 +32204,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36345,10 +32221,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36364,10 +32238,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36383,10 +32255,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vget_low_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -36402,10 +32272,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_lane_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36423,10 +32291,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36444,10 +32310,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36465,10 +32329,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdupd_lane_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36486,10 +32348,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_lane_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36507,10 +32367,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_lane_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36528,10 +32386,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36549,10 +32405,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdupd_lane_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36570,10 +32424,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_laneq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36591,10 +32443,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36612,10 +32462,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36633,10 +32481,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdupd_laneq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36654,10 +32500,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[7:0]
   irdl.operation @vdupb_laneq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36675,10 +32519,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vduph_laneq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36696,10 +32538,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vdups_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36717,10 +32557,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdupd_laneq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vec: %o0)
     irdl.attributes { "lane" = %a0 }
@@ -36743,12 +32581,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadd_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36769,12 +32604,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadd_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36795,12 +32627,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadd_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36821,12 +32650,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadd_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36847,12 +32673,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadd_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36873,12 +32696,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadd_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36899,12 +32719,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36925,12 +32742,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36951,12 +32765,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -36977,12 +32788,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37003,12 +32811,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37029,12 +32834,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37055,12 +32857,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37081,12 +32880,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37109,10 +32905,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37135,10 +32929,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddlq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37161,10 +32953,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37187,10 +32977,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddlq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37213,10 +33001,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37239,10 +33025,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddlq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37265,10 +33049,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37291,10 +33073,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddlq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37317,10 +33097,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37343,10 +33121,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddlq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37369,10 +33145,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddl_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37395,10 +33169,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpaddlq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -37422,12 +33194,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_s8 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37451,12 +33220,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpadalq_s8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37480,12 +33246,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_s16 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37509,12 +33272,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpadalq_s16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37538,12 +33298,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_s32 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37567,12 +33324,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpadalq_s32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37596,12 +33350,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_u8 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37625,12 +33376,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpadalq_u8 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37654,12 +33402,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_u16 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37683,12 +33428,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpadalq_u16 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37712,12 +33454,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpadal_u32 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37741,12 +33480,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpadalq_u32 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37766,12 +33502,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmax_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37791,12 +33524,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmax_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37816,12 +33546,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmax_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37841,12 +33568,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmax_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37866,12 +33590,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmax_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37891,12 +33612,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmax_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37916,12 +33634,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpmaxq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37941,12 +33656,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpmaxq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37966,12 +33678,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpmaxq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -37991,12 +33700,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpmaxq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38016,12 +33722,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpmaxq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38041,12 +33744,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpmaxq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38066,12 +33766,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmin_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38091,12 +33788,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmin_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38116,12 +33810,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmin_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38141,12 +33832,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmin_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38166,12 +33854,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmin_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38191,12 +33876,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpmin_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38216,12 +33898,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpminq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38241,12 +33920,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpminq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38266,12 +33942,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpminq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38291,12 +33964,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpminq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38316,12 +33986,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpminq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38341,12 +34008,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vpminq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -38361,10 +34025,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddd_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38379,10 +34041,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[63:0]
   irdl.operation @vpaddd_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38397,10 +34057,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[7:0]
   irdl.operation @vaddv_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38415,10 +34073,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[7:0]
   irdl.operation @vaddvq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38433,10 +34089,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddv_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38451,10 +34105,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddvq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38475,10 +34127,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddv_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38493,10 +34143,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddvq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38511,10 +34159,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddvq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38529,10 +34175,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[7:0]
   irdl.operation @vaddv_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38547,10 +34191,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[7:0]
   irdl.operation @vaddvq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38565,10 +34207,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddv_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38583,10 +34223,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddvq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38607,10 +34245,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddv_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38625,10 +34261,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddvq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38643,10 +34277,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(reduce1, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddvq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38661,10 +34293,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddlv_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38679,10 +34309,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddlvq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38697,10 +34325,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddlv_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38715,10 +34341,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddlvq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38741,10 +34365,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddlv_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38759,10 +34381,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[63:0], 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddlvq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38777,10 +34397,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddlv_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38795,10 +34413,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vaddlvq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38813,10 +34429,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddlv_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38831,10 +34445,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vaddlvq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38857,10 +34469,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddlv_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38875,10 +34485,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(sum[63:0], 128)
   //     ret := d_out[63:0]
   irdl.operation @vaddlvq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i64
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38894,10 +34502,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vmaxv_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38913,10 +34519,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vmaxvq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38932,10 +34536,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vmaxv_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38951,10 +34553,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vmaxvq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38974,10 +34574,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vmaxv_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -38993,10 +34591,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vmaxvq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39012,10 +34608,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vmaxv_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39031,10 +34625,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vmaxvq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39050,10 +34642,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vmaxv_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39069,10 +34659,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vmaxvq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39092,10 +34680,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vmaxv_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39111,10 +34697,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vmaxvq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39130,10 +34714,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vminv_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39149,10 +34731,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vminvq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39168,10 +34748,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vminv_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39187,10 +34765,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vminvq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39210,10 +34786,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vminv_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39229,10 +34803,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vminvq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39248,10 +34820,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vminv_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39267,10 +34837,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[7:0], 128)
   //     ret := d_out[7:0]
   irdl.operation @vminvq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i8
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is i8
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39286,10 +34854,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vminv_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39305,10 +34871,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[15:0], 128)
   //     ret := d_out[15:0]
   irdl.operation @vminvq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39328,10 +34892,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vminv_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39347,10 +34909,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(maxmin[31:0], 128)
   //     ret := d_out[31:0]
   irdl.operation @vminvq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     irdl.operands(a: %o0)
     irdl.results(result: %r)
   }
@@ -39363,12 +34923,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((8 * n) + 0) + 64) - 1):((8 * n) + 0)], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39383,12 +34940,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((8 * n) + 0) + 128) - 1):((8 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39403,12 +34957,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 64) - 1):((16 * n) + 0)], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39423,12 +34974,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 128) - 1):((16 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39443,12 +34991,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 64) - 1):((32 * n) + 0)], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39463,12 +35008,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 128) - 1):((32 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39483,12 +35025,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[63:0], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_s64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39503,12 +35042,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((64 * n) + 0) + 128) - 1):((64 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39523,12 +35059,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((8 * n) + 0) + 64) - 1):((8 * n) + 0)], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39543,12 +35076,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((8 * n) + 0) + 128) - 1):((8 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39563,12 +35093,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 64) - 1):((16 * n) + 0)], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39583,12 +35110,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((16 * n) + 0) + 128) - 1):((16 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39603,12 +35127,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 64) - 1):((32 * n) + 0)], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39623,12 +35144,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((32 * n) + 0) + 128) - 1):((32 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39643,12 +35161,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[63:0], 128)
   //     ret := d_out[63:0]
   irdl.operation @vext_u64 {
-    %o0_0 = irdl.is vector<1xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<1xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is i64
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<1xi64>
+    %o1 = irdl.is vector<1xi64>
+    %r = irdl.is i64
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39663,12 +35178,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(concat[((((64 * n) + 0) + 128) - 1):((64 * n) + 0)], 128)
   //     ret := d_out[127:0]
   irdl.operation @vextq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "n" = %a0 }
@@ -39691,10 +35203,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev64_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39715,10 +35225,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev64q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39739,10 +35247,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev64_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39763,10 +35269,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev64q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39787,10 +35291,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev64_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39811,10 +35313,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev64q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39835,10 +35335,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev64_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39859,10 +35357,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev64q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39883,10 +35379,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev64_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39907,10 +35401,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev64q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39931,10 +35423,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev64_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39955,10 +35445,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev64q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -39979,10 +35467,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev32_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40003,10 +35489,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev32q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40027,10 +35511,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev32_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40051,10 +35533,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev32q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40075,10 +35555,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev32_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40099,10 +35577,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev32q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40123,10 +35599,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev32_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40147,10 +35621,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev32q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40171,10 +35643,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev16_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40195,10 +35665,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev16q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40219,10 +35687,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vrev16_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40243,10 +35709,8 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vrev16q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(vec: %o0)
     irdl.results(result: %r)
   }
@@ -40263,12 +35727,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40285,12 +35746,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40307,12 +35765,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40329,12 +35784,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40351,12 +35803,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40373,12 +35822,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40395,12 +35841,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40417,12 +35860,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40439,12 +35879,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40461,12 +35898,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40483,12 +35917,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40505,12 +35936,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip1_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40527,12 +35955,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40549,12 +35974,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip1q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40571,12 +35993,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40593,12 +36012,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40615,12 +36031,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40637,12 +36050,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40659,12 +36069,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40681,12 +36088,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40703,12 +36107,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40725,12 +36126,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40747,12 +36145,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40769,12 +36164,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40791,12 +36183,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40813,12 +36202,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vzip2_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40835,12 +36221,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40857,12 +36240,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vzip2q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40879,12 +36259,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp1_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40901,12 +36278,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40923,12 +36297,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp1_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40945,12 +36316,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40967,12 +36335,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp1_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -40989,12 +36354,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41011,12 +36373,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41033,12 +36392,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp1_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41055,12 +36411,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41077,12 +36430,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp1_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41099,12 +36449,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41121,12 +36468,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp1_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41143,12 +36487,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41165,12 +36506,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp1q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41187,12 +36525,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp2_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41209,12 +36544,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41231,12 +36563,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp2_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41253,12 +36582,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41275,12 +36601,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp2_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41297,12 +36620,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41319,12 +36639,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41341,12 +36658,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp2_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41363,12 +36677,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41385,12 +36696,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp2_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41407,12 +36715,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41429,12 +36734,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vuzp2_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41451,12 +36753,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41473,12 +36772,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vuzp2q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41495,12 +36791,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41517,12 +36810,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41539,12 +36829,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41561,12 +36848,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41583,12 +36867,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41605,12 +36886,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41627,12 +36905,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41649,12 +36924,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41671,12 +36943,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41693,12 +36962,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41715,12 +36981,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41737,12 +37000,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn1_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41759,12 +37019,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41781,12 +37038,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn1q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41803,12 +37057,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41825,12 +37076,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41847,12 +37095,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41869,12 +37114,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41891,12 +37133,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41913,12 +37152,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41935,12 +37171,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41957,12 +37190,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -41979,12 +37209,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -42001,12 +37228,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_u16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -42023,12 +37247,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -42045,12 +37266,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtrn2_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -42067,12 +37285,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -42089,12 +37304,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vtrn2q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -42116,12 +37328,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtbl1_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, idx: %o1)
     irdl.results(result: %r)
   }
@@ -42143,12 +37352,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vtbl1_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, idx: %o1)
     irdl.results(result: %r)
   }
@@ -42170,12 +37376,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqtbl1_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(t: %o0, idx: %o1)
     irdl.results(result: %r)
   }
@@ -42197,12 +37400,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqtbl1q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(t: %o0, idx: %o1)
     irdl.results(result: %r)
   }
@@ -42224,12 +37424,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqtbl1_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(t: %o0, idx: %o1)
     irdl.results(result: %r)
   }
@@ -42251,12 +37448,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqtbl1q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(t: %o0, idx: %o1)
     irdl.results(result: %r)
   }
@@ -42278,14 +37472,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqtbx1_s8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, t: %o1, idx: %o2)
     irdl.results(result: %r)
   }
@@ -42307,14 +37497,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqtbx1q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, t: %o1, idx: %o2)
     irdl.results(result: %r)
   }
@@ -42336,14 +37522,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqtbx1_u8 {
-    %o0_0 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<8xi8>
     irdl.operands(a: %o0, t: %o1, idx: %o2)
     irdl.results(result: %r)
   }
@@ -42365,14 +37547,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqtbx1q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, t: %o1, idx: %o2)
     irdl.results(result: %r)
   }
@@ -42397,14 +37575,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlah_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42429,14 +37603,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlah_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42461,14 +37631,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlahq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42493,14 +37659,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlahq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42525,14 +37687,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlsh_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42557,14 +37715,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlsh_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42589,14 +37743,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlshq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42621,14 +37771,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlshq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -42653,14 +37799,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlah_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42687,14 +37829,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlahq_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42721,14 +37859,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlah_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42755,14 +37889,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlahq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42789,14 +37919,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlah_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42823,14 +37949,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlahq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42857,14 +37979,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlah_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42891,14 +38009,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlahq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42925,14 +38039,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlsh_lane_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42959,14 +38069,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlshq_lane_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -42993,14 +38099,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlsh_laneq_s16 {
-    %o0_0 = irdl.is vector<4xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi16>
+    %o1 = irdl.is vector<4xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<4xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43027,14 +38129,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlshq_laneq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43061,14 +38159,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlsh_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43095,14 +38189,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlshq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43129,14 +38219,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vqrdmlsh_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<2xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43163,14 +38249,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vqrdmlshq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43197,14 +38279,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlahh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i16
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %o2 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -43229,14 +38307,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlahs_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %o2 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -43261,14 +38335,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlshh_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i16
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %o2 = irdl.is i16
+    %r = irdl.is i16
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -43293,14 +38363,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlshs_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %o2 = irdl.is i32
+    %r = irdl.is i32
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -43325,14 +38391,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlahh_lane_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43359,14 +38421,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlahh_laneq_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43393,14 +38451,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlahs_lane_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43427,14 +38481,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlahs_laneq_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43461,14 +38511,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlshh_lane_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<4xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43495,14 +38541,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[15:0]
   irdl.operation @vqrdmlshh_laneq_s16 {
-    %o0_0 = irdl.is i16
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i16
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i16
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i16
+    %o1 = irdl.is i16
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is i16
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43529,14 +38571,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlshs_lane_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<2xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43563,14 +38601,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[31:0]
   irdl.operation @vqrdmlshs_laneq_s32 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is i32
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %o1 = irdl.is i32
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is i32
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1, v: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43600,14 +38634,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdot_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<2xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -43635,14 +38665,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdot_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<2xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -43670,14 +38696,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdotq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -43705,14 +38727,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdotq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -43739,14 +38757,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdot_lane_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43775,14 +38789,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdot_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43811,14 +38821,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdotq_laneq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43847,14 +38853,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdotq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43883,14 +38885,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdot_laneq_u32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43919,14 +38917,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vdot_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43955,14 +38949,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdotq_lane_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -43991,14 +38981,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vdotq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44013,14 +38999,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44033,14 +39015,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44053,14 +39031,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44073,14 +39047,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44093,14 +39063,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44113,14 +39079,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44133,14 +39095,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44153,14 +39111,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((Vn XOR Vm) XOR Va), 128)
   //     ret := d_out[127:0]
   irdl.operation @veor3q_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44172,12 +39126,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR ((ZeroExtend(((Vm[127:64] << 1) OR (Vm[127:64] >> 63)), 64) << 64) OR ZeroExtend(((Vm[63:0] << 1) OR (Vm[63:0] >> 63)), 64))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vrax1q_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1)
     irdl.results(result: %r)
   }
@@ -44190,12 +39141,9 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(((ZeroExtend(((tmp[127:64] >> ZeroExtend(imm6, 6)) OR ShiftInt(tmp[127:64], (64 - ZeroExtend(imm6, 6)), 64)), 64) << 64) OR ZeroExtend(((tmp[63:0] >> ZeroExtend(imm6, 6)) OR ShiftInt(tmp[63:0], (64 - ZeroExtend(imm6, 6)), 64)), 64)), 128)
   //     ret := d_out[127:0]
   irdl.operation @vxarq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(a: %o0, b: %o1)
     irdl.attributes { "imm6" = %a0 }
@@ -44210,14 +39158,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_u8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44230,14 +39174,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_u16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44250,14 +39190,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44270,14 +39206,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_u64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44290,14 +39222,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_s8 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<16xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<16xi8>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44310,14 +39238,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_s16 {
-    %o0_0 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<8xi16>
+    %o1 = irdl.is vector<8xi16>
+    %o2 = irdl.is vector<8xi16>
+    %r = irdl.is vector<8xi16>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44330,14 +39254,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<4xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<4xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<4xi32>
+    %o2 = irdl.is vector<4xi32>
+    %r = irdl.is vector<4xi32>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44350,14 +39270,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend((Vn XOR (Vm AND ZeroExtend(NOT Va, 128))), 128)
   //     ret := d_out[127:0]
   irdl.operation @vbcaxq_s64 {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<2xi64>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi64>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi64>
+    %o1 = irdl.is vector<2xi64>
+    %o2 = irdl.is vector<2xi64>
+    %r = irdl.is vector<2xi64>
     irdl.operands(a: %o0, b: %o1, c: %o2)
     irdl.results(result: %r)
   }
@@ -44382,14 +39298,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(matmuladd1_result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmmlaq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -44414,14 +39326,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(matmuladd1_result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vmmlaq_u32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -44446,14 +39354,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(matmuladd1_result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vusmmlaq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -44476,14 +39380,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vusdot_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<2xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -44506,14 +39406,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vusdot_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44538,14 +39434,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsudot_lane_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44570,14 +39462,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vusdot_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44602,14 +39490,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[63:0]
   irdl.operation @vsudot_laneq_s32 {
-    %o0_0 = irdl.is vector<2xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<2xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<2xi32>
+    %o1 = irdl.is vector<8xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<2xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44634,14 +39518,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vusdotq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.results(result: %r)
   }
@@ -44664,14 +39544,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vusdotq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44696,14 +39572,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsudotq_lane_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<8xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<8xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44728,14 +39600,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vusdotq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }
@@ -44760,14 +39628,10 @@ irdl.dialect @hydride_arm {
   //     d_out := ZeroExtend(result, 128)
   //     ret := d_out[127:0]
   irdl.operation @vsudotq_laneq_s32 {
-    %o0_0 = irdl.is vector<4xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<16xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<4xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<4xi32>
+    %o1 = irdl.is vector<16xi8>
+    %o2 = irdl.is vector<16xi8>
+    %r = irdl.is vector<4xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(r: %o0, a: %o1, b: %o2)
     irdl.attributes { "lane" = %a0 }

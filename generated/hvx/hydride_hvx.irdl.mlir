@@ -8,14 +8,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_valignb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -26,14 +22,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_vlalignb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -43,12 +35,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + ui), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + ui) - 128), 32, 1))):(8 * WrapAs(((i + ui) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + ui), 32, 1))):(8 * WrapAs((i + ui), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_valignbi {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vu: %o0, vv: %o1)
     irdl.attributes { "ui" = %a0 }
@@ -61,12 +50,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((WrapAs((i + shift), 32, 1) 5 128) ? AsInteger(Vu[(7 + (8 * WrapAs(((i + shift) - 128), 32, 1))):(8 * WrapAs(((i + shift) - 128), 32, 1))], 1) : AsInteger(Vv[(7 + (8 * WrapAs((i + shift), 32, 1))):(8 * WrapAs((i + shift), 32, 1))], 1))
   //     ENDFOR
   irdl.operation @v6_vlalignbi {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vu: %o0, vv: %o1)
     irdl.attributes { "ui" = %a0 }
@@ -78,12 +64,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * k)):(8 * k)] := AsInteger(Vu[(7 + (8 * ((128 - 1) AND WrapAs((k + Rt), 32, 0)))):(8 * ((128 - 1) AND WrapAs((k + Rt), 32, 0)))], 1)
   //     ENDFOR
   irdl.operation @v6_vror {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -93,10 +76,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
   //     ENDFOR
   irdl.operation @v6_vunpackub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -106,10 +87,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0)
   //     ENDFOR
   irdl.operation @v6_vunpackb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -119,10 +98,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)
   //     ENDFOR
   irdl.operation @v6_vunpackuh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -132,10 +109,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)
   //     ENDFOR
   irdl.operation @v6_vunpackh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -146,12 +121,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))] := (AsInteger(dst[(15 + ((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))):((1024 * (i / (128 / 2))) + (16 * (i % (128 / 2))))], 1) OR (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) << 8))
   //     ENDFOR
   irdl.operation @v6_vunpackob {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1)
     irdl.results(result: %r)
   }
@@ -162,12 +134,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))] := (AsInteger(dst[(31 + ((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))):((1024 * (i / (128 / 4))) + (32 * (i % (128 / 4))))], 1) OR (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) << 16))
   //     ENDFOR
   irdl.operation @v6_vunpackoh {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1)
     irdl.results(result: %r)
   }
@@ -178,12 +147,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0)
   //     ENDFOR
   irdl.operation @v6_vpackeb {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -194,12 +160,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0)
   //     ENDFOR
   irdl.operation @v6_vpackeh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -210,12 +173,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8)
   //     ENDFOR
   irdl.operation @v6_vpackob {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -226,12 +186,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vpackoh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -242,12 +199,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vpackhub_sat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -258,12 +212,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vpackhb_sat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -274,12 +225,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vpackwuh_sat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -290,12 +238,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vpackwh_sat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -306,10 +251,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vzb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -320,10 +263,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -334,10 +275,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vzh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -348,10 +287,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -362,12 +299,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -379,14 +313,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_acc {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -399,12 +329,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_dv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -418,14 +345,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 0), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpybus_dv_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -436,12 +359,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -453,14 +373,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -473,12 +389,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_dv {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -492,14 +405,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 0), 16, 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vdmpyhb_dv_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<128xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -511,12 +420,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -529,14 +435,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(WrapAs((accum + AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)), 64, 0), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhvsat_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -548,12 +450,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -567,14 +466,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsat_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -586,12 +481,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -605,14 +497,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhisat_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<128xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -624,12 +512,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -643,14 +528,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsusat_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -662,12 +543,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsuisat {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -681,14 +559,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(accum, 32, 0)
   //     ENDFOR
   irdl.operation @v6_vdmpyhsuisat_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<128xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -703,12 +577,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyb {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -724,14 +595,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyb_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -746,12 +613,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vtmpybus {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -767,14 +631,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vtmpybus_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -789,12 +649,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyhb {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -810,14 +667,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vtmpyhb_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<128xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -830,12 +683,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -849,14 +699,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyub_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -869,12 +715,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubv {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -888,14 +731,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubv_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -908,12 +747,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybv {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -927,14 +763,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybv_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -951,12 +783,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubi {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.attributes { "ui" = %a0 }
@@ -976,14 +805,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpyubi_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.attributes { "ui" = %a0 }
@@ -998,12 +823,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpybus {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1017,14 +839,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vrmpybus_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1041,12 +859,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusi {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.attributes { "ui" = %a0 }
@@ -1066,14 +881,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusi_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.attributes { "ui" = %a0 }
@@ -1088,12 +899,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusv {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1107,14 +915,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 24), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vrmpybusv_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -1127,12 +931,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
   //     ENDFOR
   irdl.operation @v6_vdsaduh {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1146,14 +947,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1)) : (WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) >> 0), 16, 1) - WrapAs((Rt >> 16), 16, 1))))
   //     ENDFOR
   irdl.operation @v6_vdsaduh_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<128xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1170,12 +967,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
   //     ENDFOR
   irdl.operation @v6_vrsadubi {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.attributes { "ui" = %a0 }
@@ -1195,14 +989,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (((WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) 1 0) ? -(WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1)) : (WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 1) >> 24), 8, 1) - WrapAs((WrapAs(Rt, 32, 0) >> (8 * (3 AND WrapAs((1 - ui), 32, 1)))), 8, 1))))
   //     ENDFOR
   irdl.operation @v6_vrsadubi_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.attributes { "ui" = %a0 }
@@ -1214,12 +1004,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (Rt AND (32 - 1)))
   //     ENDFOR
   irdl.operation @v6_vasrw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1229,12 +1016,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (Rt AND (32 - 1)))
   //     ENDFOR
   irdl.operation @v6_vaslw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1244,12 +1028,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> (Rt AND (32 - 1)))
   //     ENDFOR
   irdl.operation @v6_vlsrw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1259,12 +1040,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) << 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   //     ENDFOR
   irdl.operation @v6_vasrwv {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1274,12 +1052,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) >> 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   //     ENDFOR
   irdl.operation @v6_vaslwv {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1289,12 +1064,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) 1 0) ? ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) << (-((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32) - 1)) << 1) : (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> ((32 XOR (63 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) - 32)))
   //     ENDFOR
   irdl.operation @v6_vlsrwv {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1304,12 +1076,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (Rt AND (16 - 1)))
   //     ENDFOR
   irdl.operation @v6_vasrh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1319,12 +1088,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (Rt AND (16 - 1)))
   //     ENDFOR
   irdl.operation @v6_vaslh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1334,12 +1100,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> (Rt AND (16 - 1)))
   //     ENDFOR
   irdl.operation @v6_vlsrh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1349,12 +1112,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) << 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   //     ENDFOR
   irdl.operation @v6_vasrhv {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1364,12 +1124,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) >> 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   //     ENDFOR
   irdl.operation @v6_vaslhv {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1379,12 +1136,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) 1 0) ? ((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) << (-((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16) - 1)) << 1) : (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> ((16 XOR (31 AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) - 16)))
   //     ENDFOR
   irdl.operation @v6_vlsrhv {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1394,12 +1148,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (WrapAs(AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1), 32, 0) >> (7 AND Rt))
   //     ENDFOR
   irdl.operation @v6_vlsrb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -1409,12 +1160,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) << (32 - (31 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)))) OR (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> (31 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1))))
   //     ENDFOR
   irdl.operation @v6_vrotr {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1431,14 +1179,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (4294967295 AND result)
   //     ENDFOR
   irdl.operation @v6_vasr_into {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -1450,14 +1194,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1469,14 +1209,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1488,14 +1224,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwhrndsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1507,14 +1239,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhrndsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1526,14 +1254,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasrwuhsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1545,14 +1269,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhrndsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1564,14 +1284,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs((WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 32, 1) >> shamt), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vasruwuhsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1583,14 +1299,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1602,14 +1314,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhubrndsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1621,14 +1329,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> shamt), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1640,14 +1344,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 0)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasrhbrndsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1659,14 +1359,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 32, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1678,14 +1374,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + ((shamt 6 0) ? (WrapAs(1, 64, 0) << WrapAs((shamt - 1), 32, 0)) : 0)), 64, 0) >> shamt), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vasruhubrndsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1696,12 +1388,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1712,12 +1401,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vroundwuh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1728,12 +1414,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND SaturateAs(((32768 + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1)) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vrounduwuh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1744,12 +1427,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 0)) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhb {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1760,12 +1440,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vroundhub {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1776,12 +1453,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(((128 + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vrounduhub {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1792,14 +1466,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) << (Rt AND (32 - 1))))
   //     ENDFOR
   irdl.operation @v6_vaslw_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1810,14 +1480,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (WrapAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 32, 0) >> (Rt AND (32 - 1))))
   //     ENDFOR
   irdl.operation @v6_vasrw_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1828,14 +1494,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) << (Rt AND (16 - 1))))
   //     ENDFOR
   irdl.operation @v6_vaslh_acc {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1846,14 +1508,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 32, 0) >> (Rt AND (16 - 1))))
   //     ENDFOR
   irdl.operation @v6_vasrh_acc {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -1863,12 +1521,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1878,12 +1533,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vsubb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1894,12 +1546,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddb_dv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -1910,12 +1559,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vsubb_dv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -1925,12 +1571,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1940,12 +1583,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vsubh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -1956,12 +1596,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddh_dv {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi16>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -1972,12 +1609,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vsubh_dv {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi16>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -1987,12 +1621,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vaddw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2002,12 +1633,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vsubw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2018,12 +1646,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddw_dv {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi32>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2034,12 +1659,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vsubw_dv {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi32>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2049,12 +1671,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddubsat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2065,12 +1684,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddubsat_dv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2080,12 +1696,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsububsat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2096,12 +1709,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 1)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsububsat_dv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2111,12 +1721,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vadduhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2127,12 +1734,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vadduhsat_dv {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi16>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2142,12 +1746,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2158,12 +1759,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)), 16, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuhsat_dv {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi16>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2173,12 +1771,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vadduwsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2189,12 +1784,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vadduwsat_dv {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi32>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2204,12 +1796,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuwsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2220,12 +1809,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)), 32, 1)
   //     ENDFOR
   irdl.operation @v6_vsubuwsat_dv {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi32>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2235,12 +1821,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vaddbsat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2251,12 +1834,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) + AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vaddbsat_dv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2266,12 +1846,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsubbsat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2282,12 +1859,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := SaturateAs((AsInteger(Vuu[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0) - AsInteger(Vvv[(7 + (1024 + (8 * i))):(1024 + (8 * i))], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vsubbsat_dv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2297,12 +1871,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vaddhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2313,12 +1884,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vaddhsat_dv {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi16>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2328,12 +1896,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsubhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2344,12 +1909,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := SaturateAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) - AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vsubhsat_dv {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi16>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2359,12 +1921,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddwsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2375,12 +1934,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddwsat_dv {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi32>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2390,12 +1946,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsubwsat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2406,12 +1959,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) - AsInteger(Vvv[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsubwsat_dv {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi32>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -2421,12 +1971,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2436,12 +1983,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((1 + (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgubrnd {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2451,12 +1995,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2466,12 +2007,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((1 + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguhrnd {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2481,12 +2019,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2496,12 +2031,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavguwrnd {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2511,12 +2043,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2526,12 +2055,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((1 + (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgbrnd {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2541,12 +2067,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2556,12 +2079,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2571,12 +2091,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((1 + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavghrnd {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2586,12 +2103,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2601,12 +2115,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2616,12 +2127,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((1 + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))) >> 1)
   //     ENDFOR
   irdl.operation @v6_vavgwrnd {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2631,12 +2139,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2646,12 +2151,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? (AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) : (AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2661,12 +2163,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) : (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffuh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2676,12 +2175,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) : (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2691,12 +2187,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 6 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) : (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vabsdiffw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2706,12 +2199,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) >> 1)
   //     ENDFOR
   irdl.operation @v6_vnavgub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2721,14 +2211,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) + (1 AND (WrapAs(AsInteger(Qs[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i))))), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vaddcarrysat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<128xi1>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1, qs: %o2)
     irdl.results(result: %r)
   }
@@ -2742,14 +2228,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vaddcarry {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<36xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<128xi1>
+    %r = irdl.is vector<36xi32>
     irdl.operands(vu: %o0, vv: %o1, qx: %o2)
     irdl.results(result: %r)
   }
@@ -2763,14 +2245,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vsubcarry {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi1>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<36xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<128xi1>
+    %r = irdl.is vector<36xi32>
     irdl.operands(vu: %o0, vv: %o1, qx: %o2)
     irdl.results(result: %r)
   }
@@ -2783,12 +2261,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vaddcarryo {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<36xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<36xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2801,12 +2276,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * ((4 * i) >> 5)))):(1024 + (32 * ((4 * i) >> 5)))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND (4 * i))))
   //     ENDFOR
   irdl.operation @v6_vsubcarryo {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<36xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<36xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2816,12 +2288,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(WrapAs(((4294967295 AND AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) OR (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) << 32)), 64, 0), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vsatdw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2831,12 +2300,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vaddububb_sat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2846,12 +2312,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)), 8, 1)
   //     ENDFOR
   irdl.operation @v6_vsubububb_sat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2862,12 +2325,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vaddubh {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2878,12 +2338,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) - WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vsububh {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2894,12 +2351,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vaddhw {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2910,12 +2364,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vsubhw {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2926,12 +2377,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vadduhw {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2942,12 +2390,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) - WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vsubuhw {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -2959,14 +2404,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddhw_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -2978,14 +2419,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1) + WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1)) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vadduhw_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -2997,14 +2434,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 1) + WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 1)) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vaddubh_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3015,14 +2448,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vaddbq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3033,14 +2462,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vsubbq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3051,14 +2476,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) + AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vaddbnq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3069,14 +2490,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) - AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)) AND (255 AND (4294967295 - ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))) OR (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) AND ((((255 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 0))) OR (65280 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 1)))) OR (16711680 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 2)))) OR (4278190080 * (1 AND ((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((1 * i) >> 5))):(32 * ((1 * i) >> 5))], 0), 32, 0) >> (31 AND (1 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vsubbnq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3087,14 +2504,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vaddhq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3105,14 +2518,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vsubhq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3123,14 +2532,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vaddhnq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3141,14 +2546,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) AND (65535 AND (4294967295 - ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))) OR (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) AND ((((255 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 0))) OR (65280 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 1)))) OR (16711680 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 2)))) OR (4278190080 * (1 AND ((3 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((2 * i) >> 5))):(32 * ((2 * i) >> 5))], 0), 32, 0) >> (31 AND (2 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vsubhnq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3159,14 +2560,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vaddwq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3177,14 +2574,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))))
   //     ENDFOR
   irdl.operation @v6_vsubwq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3195,14 +2588,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vaddwnq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3213,14 +2602,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)) AND (4294967295 AND (4294967295 - ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))) OR (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) AND ((((255 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 0))) OR (65280 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 1)))) OR (16711680 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 2)))) OR (4278190080 * (1 AND ((15 AND (WrapAs(AsInteger(Qv[(31 + (32 * ((4 * i) >> 5))):(32 * ((4 * i) >> 5))], 0), 32, 0) >> (31 AND (4 * i)))) >> 3))))))
   //     ENDFOR
   irdl.operation @v6_vsubwnq {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(qv: %o0, vx: %o1, vu: %o2)
     irdl.results(result: %r)
   }
@@ -3230,10 +2615,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 0) ? -AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vabsb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -3243,10 +2626,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := SaturateAs(((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 0) ? -AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0)), 8, 0)
   //     ENDFOR
   irdl.operation @v6_vabsb_sat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -3256,10 +2637,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 0) ? -AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vabsh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -3269,10 +2648,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 0) ? -AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vabsh_sat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -3282,10 +2659,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 0) ? -AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vabsw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -3295,10 +2670,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 0) ? -AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vabsw_sat {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -3309,12 +2682,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybv {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3326,14 +2696,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybv_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3344,12 +2710,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyubv {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3361,14 +2724,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyubv_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3379,12 +2738,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybusv {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3396,14 +2752,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybusv_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3414,12 +2766,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 0)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpabusv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -3430,12 +2779,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((AsInteger(Vvv[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabuuv {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<256xi8>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, vvv: %o1)
     irdl.results(result: %r)
   }
@@ -3446,12 +2792,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyhv {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3463,14 +2806,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyhv_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3481,12 +2820,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuhv {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3498,14 +2834,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuhv_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3515,12 +2847,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(WrapAs((SaturateAs((32768 + ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhvsrs {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3531,12 +2860,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyhus {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3548,14 +2874,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyhus_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3565,12 +2887,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmpyih {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3581,14 +2900,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyih_acc {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3598,12 +2913,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)) >> 16)
   //     ENDFOR
   irdl.operation @v6_vmpyewuh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3613,12 +2925,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((0 + ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3628,12 +2937,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((1 + ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3645,12 +2951,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (prod << 16)
   //     ENDFOR
   irdl.operation @v6_vmpyewuh_64 {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3664,14 +2967,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND (65535 AND prod)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyowh_64_acc {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3682,14 +2981,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((0 + ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_sacc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3700,14 +2995,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := SaturateAs(((1 + ((AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) >> 14)) >> 1), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyowh_rnd_sacc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3717,12 +3008,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 16)
   //     ENDFOR
   irdl.operation @v6_vmpyieoh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3732,12 +3020,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyiewuh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3747,12 +3032,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyiowh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -3763,14 +3045,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyiewh_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3781,14 +3059,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) >> 0), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyiewuh_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -3799,12 +3073,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -3816,14 +3087,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyub_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -3834,12 +3101,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpybus {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -3851,14 +3115,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) + (WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * ((1 + (2 * i)) % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpybus_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -3869,12 +3129,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabus {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -3886,14 +3143,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vmpabus_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -3904,12 +3157,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := ((WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpabuu {
-    %o0_0 = irdl.is vector<256xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<256xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -3921,14 +3171,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((WrapAs((Rt >> 24), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1) >> 8), 8, 1)) + (WrapAs((Rt >> 16), 8, 1) * WrapAs((AsInteger(Vuu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1))) + AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1))
   //     ENDFOR
   irdl.operation @v6_vmpabuu_acc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<256xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<256xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -3939,12 +3185,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpahb {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -3956,14 +3199,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 0)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vmpahb_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<128xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -3974,12 +3213,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := ((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpauhb {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vuu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -3991,14 +3227,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((WrapAs((Rt >> 24), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) >> 16), 16, 1)) + (WrapAs((Rt >> 16), 8, 0) * WrapAs((AsInteger(Vuu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 1))) + AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0))
   //     ENDFOR
   irdl.operation @v6_vmpauhb_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<128xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vuu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4009,12 +3241,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4026,14 +3255,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyh_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4045,14 +3270,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := SaturateAs((AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 0) + (WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0))), 32, 0)
   //     ENDFOR
   irdl.operation @v6_vmpyhsat_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4063,12 +3284,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs(((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhss {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4079,12 +3297,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(WrapAs((SaturateAs((32768 + ((WrapAs((Rt >> 16), 16, 0) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) >> 16), 16, 0)) << 1)), 32, 0) >> 16), 16, 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vmpyhsrs {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4095,12 +3310,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4112,14 +3324,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1) + (WrapAs((Rt >> 16), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuh_acc {
-    %o0_0 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi32>
     irdl.operands(vxx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4129,12 +3337,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyihb {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4145,14 +3350,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) + (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyihb_acc {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4162,12 +3363,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyiwb {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4178,14 +3376,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyiwb_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4195,12 +3389,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyiwub {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4211,14 +3402,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)), 8, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyiwub_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4228,12 +3415,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((16 * (i % 2)), 32, 0)), 16, 0))
   //     ENDFOR
   irdl.operation @v6_vmpyiwh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4244,14 +3428,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 0) + (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) * WrapAs((WrapAs(Rt, 32, 0) >> WrapAs((16 * (i % 2)), 32, 0)), 16, 0)))
   //     ENDFOR
   irdl.operation @v6_vmpyiwh_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4261,12 +3441,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) AND AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vand {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4276,12 +3453,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) OR AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vor {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4291,12 +3465,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) XOR AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vxor {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4306,10 +3477,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vnot {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -4319,12 +3488,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vandqrt {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(qu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4335,14 +3501,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) OR (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vandqrt_acc {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi1>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vx: %o0, qu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4352,12 +3514,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vandnqrt {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(qu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4368,14 +3527,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 1) OR (((1 AND (WrapAs(AsInteger(Qu[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? (WrapAs(Rt, 32, 0) >> WrapAs((8 * (i % 4)), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vandnqrt_acc {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi1>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vx: %o0, qu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4387,12 +3542,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vandvrt {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -4405,14 +3557,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vandvrt_acc {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -4422,12 +3570,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : 0)
   //     ENDFOR
   irdl.operation @v6_vandvqv {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qv: %o0, vu: %o1)
     irdl.results(result: %r)
   }
@@ -4437,12 +3582,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qv[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : 0)
   //     ENDFOR
   irdl.operation @v6_vandvnqv {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qv: %o0, vu: %o1)
     irdl.results(result: %r)
   }
@@ -4455,12 +3597,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4474,14 +3613,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4495,14 +3630,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4516,14 +3647,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtw_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4536,12 +3663,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4555,14 +3679,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4576,14 +3696,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4597,14 +3713,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqw_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4617,12 +3729,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4636,14 +3745,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4657,14 +3762,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4678,14 +3779,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgth_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4698,12 +3795,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4717,14 +3811,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4738,14 +3828,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4759,14 +3845,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqh_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4779,12 +3861,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4798,14 +3877,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4819,14 +3894,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4840,14 +3911,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtb_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4860,12 +3927,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4879,14 +3943,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4900,14 +3960,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4921,14 +3977,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_veqb_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4941,12 +3993,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -4960,14 +4009,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -4981,14 +4026,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5002,14 +4043,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((15 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuw_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<32xi32>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<32xi32>
+    %o2 = irdl.is vector<32xi32>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5022,12 +4059,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5041,14 +4075,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5062,14 +4092,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5083,14 +4109,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((3 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtuh_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5103,12 +4125,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5122,14 +4141,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5143,14 +4158,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5164,14 +4175,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_vgtub_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qx: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5183,10 +4190,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is vector<128xi1>
     irdl.operands(rt: %o0)
     irdl.results(result: %r)
   }
@@ -5198,10 +4203,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_scalar2v2 {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is vector<128xi1>
     irdl.operands(rt: %o0)
     irdl.results(result: %r)
   }
@@ -5213,12 +4216,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_shuffeqw {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0, qt: %o1)
     irdl.results(result: %r)
   }
@@ -5230,12 +4230,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_shuffeqh {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0, qt: %o1)
     irdl.results(result: %r)
   }
@@ -5247,12 +4244,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_or {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0, qt: %o1)
     irdl.results(result: %r)
   }
@@ -5264,12 +4258,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_and {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0, qt: %o1)
     irdl.results(result: %r)
   }
@@ -5281,12 +4272,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_xor {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0, qt: %o1)
     irdl.results(result: %r)
   }
@@ -5298,12 +4286,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_or_n {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0, qt: %o1)
     irdl.results(result: %r)
   }
@@ -5315,12 +4300,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_and_n {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi1>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0, qt: %o1)
     irdl.results(result: %r)
   }
@@ -5332,10 +4314,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))] := (AsInteger(dst[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0) OR (WrapAs((1 AND qbits_tmp), 32, 1) << (31 AND i)))
   //     ENDFOR
   irdl.operation @v6_pred_not {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi1>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi1>
     irdl.operands(qs: %o0)
     irdl.results(result: %r)
   }
@@ -5345,14 +4325,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 4 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vmux {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qt: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5363,14 +4339,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := (((1 AND (WrapAs(AsInteger(Qt[(31 + (32 * (i >> 5))):(32 * (i >> 5))], 0), 32, 0) >> (31 AND i))) 0 0) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vswap {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(qt: %o0, vu: %o1, vv: %o2)
     irdl.results(result: %r)
   }
@@ -5380,12 +4352,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmaxb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5395,12 +4364,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) 1 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 0) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vminb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5410,12 +4376,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 6 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vmaxub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5425,12 +4388,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := ((AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) 1 AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1)) ? AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1) : AsInteger(Vv[(7 + (8 * i)):(8 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vminub {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5440,12 +4400,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vmaxuh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5455,12 +4412,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) 1 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 1))
   //     ENDFOR
   irdl.operation @v6_vminuh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5470,12 +4424,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 6 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmaxh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5485,12 +4436,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := ((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) 1 AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0)) ? AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) : AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vminh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5500,12 +4448,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 6 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vmaxw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5515,12 +4460,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := ((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) 1 AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0)) ? AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0) : AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0))
   //     ENDFOR
   irdl.operation @v6_vminw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5531,12 +4473,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND SaturateAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vsathub {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5547,12 +4486,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0), 16, 0)) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatwh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5563,12 +4499,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 0)) OR ((65535 AND SaturateAs(AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vsatuwuh {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5579,12 +4512,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 0), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffeb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5595,12 +4525,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffob {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5611,12 +4538,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufeh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5627,12 +4551,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5711,14 +4632,10 @@ irdl.dialect @hydride_hvx {
   //       ENDFOR
   //     FI
   irdl.operation @v6_vshuffvdd {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<256xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -5797,14 +4714,10 @@ irdl.dialect @hydride_hvx {
   //       ENDFOR
   //     FI
   irdl.operation @v6_vdealvdd {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<256xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -5817,12 +4730,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (1024 + (32 * i))):(1024 + (32 * i))], 1)) OR ((65535 AND WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16), 16, 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshufoeh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5835,12 +4745,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 1)) OR ((255 AND WrapAs((AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8), 8, 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshufoeb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5851,10 +4758,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vdealh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -5865,10 +4770,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))] := (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 8)
   //     ENDFOR
   irdl.operation @v6_vdealb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -5881,12 +4784,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * WrapAs((i + (3 * ((128 * 8) / 32))), 32, 0))):(8 * WrapAs((i + (3 * ((128 * 8) / 32))), 32, 0))] := (AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 16)
   //     ENDFOR
   irdl.operation @v6_vdealb4w {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -5897,10 +4797,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((-1 - (65535 << 16)) AND AsInteger(dst[(31 + (32 * i)):(32 * i)], 1)) OR ((65535 AND AsInteger(Vu[(15 + (16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))):(16 * WrapAs((i + ((128 * 8) / 32)), 32, 0))], 1)) << 16))
   //     ENDFOR
   irdl.operation @v6_vshuffh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -5911,10 +4809,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((-1 - (255 << 8)) AND AsInteger(dst[(15 + (16 * i)):(16 * i)], 1)) OR ((255 AND AsInteger(Vu[(7 + (8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))):(8 * WrapAs((i + ((128 * 8) / 16)), 32, 0))], 1)) << 8))
   //     ENDFOR
   irdl.operation @v6_vshuffb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -5922,12 +4818,9 @@ irdl.dialect @hydride_hvx {
   //   V6_extractw(Vu: vec<128 x u8>, Rs: scalar<1 x s32>) -> dst: vec<4 x u8>
   //     dst[31:0] := AsInteger(Vu[(31 + (32 * ((Rs AND (128 - 1)) >> 2))):(32 * ((Rs AND (128 - 1)) >> 2))], 1)
   irdl.operation @v6_extractw {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<4xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<4xi8>
     irdl.operands(vu: %o0, rs: %o1)
     irdl.results(result: %r)
   }
@@ -5936,12 +4829,9 @@ irdl.dialect @hydride_hvx {
   //     dst[1023:0] := Vx
   //     dst[31:0] := Rt
   irdl.operation @v6_vinsertwr {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -5951,10 +4841,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := Rt
   //     ENDFOR
   irdl.operation @v6_lvsplatw {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(rt: %o0)
     irdl.results(result: %r)
   }
@@ -5964,10 +4852,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := Rt
   //     ENDFOR
   irdl.operation @v6_lvsplath {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is vector<64xi16>
     irdl.operands(rt: %o0)
     irdl.results(result: %r)
   }
@@ -5977,10 +4863,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := Rt
   //     ENDFOR
   irdl.operation @v6_lvsplatb {
-    %o0_0 = irdl.is i32
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(rt: %o0)
     irdl.results(result: %r)
   }
@@ -5990,10 +4874,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)
   //     ENDFOR
   irdl.operation @v6_vassign {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -6004,12 +4886,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (1024 + (8 * i))):(1024 + (8 * i))] := AsInteger(Vu[(7 + (8 * i)):(8 * i)], 1)
   //     ENDFOR
   irdl.operation @v6_vcombine {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<256xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<256xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -6067,12 +4946,9 @@ irdl.dialect @hydride_hvx {
   //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   irdl.operation @v6_vdelta {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -6130,12 +5006,9 @@ irdl.dialect @hydride_hvx {
   //       tmp[(7 + (8 * k)):(8 * k)] := AsInteger(dst[(7 + (8 * k)):(8 * k)], 1)
   //     ENDFOR
   irdl.operation @v6_vrdelta {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -6145,10 +5018,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := CountLeadingZeros(WrapAs((4294967295 - (4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1))), 32, 1))
   //     ENDFOR
   irdl.operation @v6_vcl0w {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -6158,10 +5029,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1))), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vcl0h {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -6171,10 +5040,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (((CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) 6 CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) - 1)
   //     ENDFOR
   irdl.operation @v6_vnormamtw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -6184,10 +5051,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (((CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) 6 CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) ? CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) : CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) - 1)
   //     ENDFOR
   irdl.operation @v6_vnormamth {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -6197,12 +5062,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(Vv[(31 + (32 * i)):(32 * i)], 0) + ((CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) 6 CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))) ? CountLeadingZeros(WrapAs((4294967295 - (-1 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0))), 32, 1)) : CountLeadingZeros(WrapAs((4294967295 - AsInteger(Vu[(31 + (32 * i)):(32 * i)], 0)), 32, 1))))
   //     ENDFOR
   irdl.operation @v6_vaddclbw {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -6212,12 +5074,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (AsInteger(Vv[(15 + (16 * i)):(16 * i)], 0) + ((CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) 6 CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))) ? CountLeadingZeros(WrapAs((-1 - (-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0))), 16, 1)) : CountLeadingZeros(WrapAs((-1 - AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)), 16, 1))))
   //     ENDFOR
   irdl.operation @v6_vaddclbh {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, vv: %o1)
     irdl.results(result: %r)
   }
@@ -6227,10 +5086,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := PopCount(WrapAs(AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vpopcounth {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0)
     irdl.results(result: %r)
   }
@@ -6243,14 +5100,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvvb {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -6264,16 +5117,11 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 0) OR (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvvb_oracc {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is i32
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %o3 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vx: %o0, vu: %o1, vv: %o2, rt: %o3)
     irdl.results(result: %r)
   }
@@ -6288,14 +5136,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvwh {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -6311,16 +5155,11 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_oracc {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %o3_0 = irdl.is i32
-    %o3 = irdl.any_of(%o3_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<64xi16>
+    %o3 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2, rt: %o3)
     irdl.results(result: %r)
   }
@@ -6333,12 +5172,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvvbi {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vu: %o0, vv: %o1)
     irdl.attributes { "ui" = %a0 }
@@ -6354,14 +5190,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (AsInteger(dst[(7 + (8 * i)):(8 * i)], 0) OR (((224 AND idx) 0 WrapAs((matchval << 5), 32, 1)) ? (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvvb_oracci {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<128xi8>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vx: %o0, vu: %o1, vv: %o2)
     irdl.attributes { "ui" = %a0 }
@@ -6378,12 +5210,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0)
   //     ENDFOR
   irdl.operation @v6_vlutvwhi {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vu: %o0, vv: %o1)
     irdl.attributes { "ui" = %a0 }
@@ -6401,14 +5230,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (AsInteger(dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))], 0) OR (((240 AND idx) 0 WrapAs((matchval << 4), 32, 1)) ? (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0)) : 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_oracci {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is vector<64xi16>
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi16>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is vector<64xi16>
+    %r = irdl.is vector<128xi16>
     %a0 = irdl.base "#builtin.integer"
     irdl.operands(vxx: %o0, vu: %o1, vv: %o2)
     irdl.attributes { "ui" = %a0 }
@@ -6424,14 +5249,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := (WrapAs(AsInteger(Vv[(15 + (16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))):(16 * (idx % WrapAs(((128 * 8) / 16), 32, 1)))], 0), 32, 0) >> WrapAs((8 * oddhalf), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vlutvvb_nm {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi8>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -6448,14 +5269,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (1024 + (16 * i))):(1024 + (16 * i))] := (WrapAs(AsInteger(Vv[(31 + (32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))):(32 * (idx % WrapAs(((128 * 8) / 32), 32, 1)))], 0), 32, 0) >> WrapAs((16 * oddhalf), 32, 0))
   //     ENDFOR
   irdl.operation @v6_vlutvwh_nm {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<128xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<128xi16>
     irdl.operands(vu: %o0, vv: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -6466,14 +5283,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs(((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0)) << 1) + (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 14)))), 16, 0) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpahhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i64
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i64
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, rtt: %o2)
     irdl.results(result: %r)
   }
@@ -6484,14 +5297,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) + (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 14)))), 16, 1) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpauhuhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i64
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i64
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, rtt: %o2)
     irdl.results(result: %r)
   }
@@ -6502,14 +5311,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := SaturateAs((((AsInteger(dst[(15 + (16 * i)):(16 * i)], 0) * AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1)) - (WrapAs((WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 1) >> 14)))), 16, 1) << 15)) >> 16), 16, 0)
   //     ENDFOR
   irdl.operation @v6_vmpsuhuhsat {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i64
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i64
+    %r = irdl.is vector<64xi16>
     irdl.operands(vx: %o0, vu: %o1, rtt: %o2)
     irdl.results(result: %r)
   }
@@ -6519,12 +5324,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := (WrapAs(Rtt, 64, 0) >> (16 * (3 AND (AsInteger(Vu[(15 + (16 * i)):(16 * i)], 0) >> 14))))
   //     ENDFOR
   irdl.operation @v6_vlut4 {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i64
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i64
+    %r = irdl.is vector<64xi16>
     irdl.operands(vu: %o0, rtt: %o1)
     irdl.results(result: %r)
   }
@@ -6534,12 +5336,9 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1))
   //     ENDFOR
   irdl.operation @v6_vmpyuhe {
-    %o0_0 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is i32
-    %o1 = irdl.any_of(%o1_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<64xi16>
+    %o1 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vu: %o0, rt: %o1)
     irdl.results(result: %r)
   }
@@ -6550,14 +5349,10 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := (AsInteger(dst[(31 + (32 * i)):(32 * i)], 1) + (WrapAs((Rt >> 0), 16, 1) * WrapAs((AsInteger(Vu[(31 + (32 * i)):(32 * i)], 1) >> 0), 16, 1)))
   //     ENDFOR
   irdl.operation @v6_vmpyuhe_acc {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0 = irdl.any_of(%o0_0)
-    %o1_0 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0)
-    %o2_0 = irdl.is i32
-    %o2 = irdl.any_of(%o2_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<64xi16>
+    %o2 = irdl.is i32
+    %r = irdl.is vector<32xi32>
     irdl.operands(vx: %o0, vu: %o1, rt: %o2)
     irdl.results(result: %r)
   }
@@ -6569,10 +5364,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(7 + (8 * i)):(8 * i)] := acc
   //     ENDFOR
   irdl.operation @v6_vprefixqb {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<128xi8>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %r = irdl.is vector<128xi8>
     irdl.operands(qv: %o0)
     irdl.results(result: %r)
   }
@@ -6585,10 +5378,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(15 + (16 * i)):(16 * i)] := acc
   //     ENDFOR
   irdl.operation @v6_vprefixqh {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %r = irdl.is vector<64xi16>
     irdl.operands(qv: %o0)
     irdl.results(result: %r)
   }
@@ -6603,10 +5394,8 @@ irdl.dialect @hydride_hvx {
   //       dst[(31 + (32 * i)):(32 * i)] := acc
   //     ENDFOR
   irdl.operation @v6_vprefixqw {
-    %o0_0 = irdl.is vector<128xi1>
-    %o0 = irdl.any_of(%o0_0)
-    %r_0 = irdl.is vector<32xi32>
-    %r = irdl.any_of(%r_0)
+    %o0 = irdl.is vector<128xi1>
+    %r = irdl.is vector<32xi32>
     irdl.operands(qv: %o0)
     irdl.results(result: %r)
   }

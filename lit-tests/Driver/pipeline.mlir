@@ -6,7 +6,7 @@
 // RUN: not %hydride_opt --lower-to-autollvm='target=riscv' %s 2>&1 | FileCheck %s --check-prefix=BADTARGET
 // hydride-opt takes the passes as flags and has the whole lowering as one pipeline.
 
-// AUTOLLVM: autollvm.dpbusd_epi %arg0, %arg1, %arg2
+// AUTOLLVM: autollvm.dot_acc_su_widen %arg0, %arg1, %arg2
 // CHECK: llvm.func @dot
 // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpbusd.512"(%arg2, %arg0, %arg1)
 // CHECK-NOT: vector.multi_reduction

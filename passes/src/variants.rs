@@ -30,7 +30,7 @@ impl OpInstance {
     }
 }
 
-/// Variants per full op name (`autollvm.add_epi`). Each op's list is read
+/// Variants per full op name (`autollvm.add_sat_s`). Each op's list is read
 /// from its JSON text the first time it is asked for: a process reads only
 /// the ops it meets.
 pub struct VariantTable {

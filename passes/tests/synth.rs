@@ -44,7 +44,7 @@ fn a_clamped_add_becomes_a_saturating_add() {
     let plan = lower_block(&clamp_add(-32768, 32), grammar, &options(dir.path()));
     assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
     let r = &plan.rewrites[0];
-    assert_eq!((r.root, r.ops.len(), r.ops[0].op.as_str()), (7, 1, "autollvm.adds_epi"));
+    assert_eq!((r.root, r.ops.len(), r.ops[0].op.as_str()), (7, 1, "autollvm.add_sat_s"));
     let t = Ty { dims: vec![32], elem_bits: 16 };
     let inputs = vec![(Ref::Value(0), t.clone()), (Ref::Value(2), t)];
     assert_eq!(r.ops[0].operands, inputs);

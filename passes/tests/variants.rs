@@ -46,7 +46,7 @@ fn a_class_op_lowers_to_the_member_with_its_types() {
     let table = VariantTable::embedded().unwrap();
     let add = |elem: u32, lanes: u32, masking: &str, extra: &str| {
         instance(&format!(
-            "autollvm.add_epi\nattr masking {masking}\nattr loop_bound {}\nattr a0_elem_width {elem}\nattr a0_width 512\n\
+            "autollvm.add\nattr masking {masking}\nattr loop_bound {}\nattr a0_elem_width {elem}\nattr a0_width 512\n\
              operand vector<{lanes}xi{elem}>\noperand vector<{lanes}xi{elem}>\n{extra}result vector<{lanes}xi{elem}>\n\
              regions 0\n",
             lanes - 1
@@ -61,7 +61,7 @@ fn a_class_op_lowers_to_the_member_with_its_types() {
     assert_eq!(t.operands, [2, 3, 0, 1]);
     // 16 lanes of i32 with 8-bit elements: no such add.
     let wrong = instance(
-        "autollvm.add_epi\nattr masking none\nattr loop_bound 15\nattr a0_elem_width 8\nattr a0_width 512\n\
+        "autollvm.add\nattr masking none\nattr loop_bound 15\nattr a0_elem_width 8\nattr a0_width 512\n\
          operand vector<16xi32>\noperand vector<16xi32>\nresult vector<16xi32>\nregions 0\n",
     );
     let err = table.target(&wrong).unwrap_err();

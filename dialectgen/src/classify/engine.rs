@@ -181,7 +181,7 @@ pub fn classify(
     stats.masked_members = buckets.values().flatten().filter(|(_, p)| p.masking != Masking::None).count();
     let groups = merge_templates(buckets.into_values().collect(), timeout_ms, numbers, &mut stats);
     let mut classes: Vec<SimilarityClass> = groups.into_iter().map(|members| build_class(semantics, members)).collect();
-    name_classes(&mut classes, plain_stem);
+    super::naming::name_classes(&mut classes);
     stats.classes = classes.len();
     (classes, stats)
 }
@@ -458,24 +458,6 @@ fn param_name(h: usize, body_holes: usize, t: &Semantics) -> String {
     } else {
         "result_elem_width".into()
     }
-}
-
-/// Names every class after its first member, by `stem` (an ISA's own
-/// naming, e.g. `_mm512_mask_adds_epi16` → `adds_epi` for x86); a name used
-/// twice gets `_2`, `_3`, ….
-pub fn name_classes(classes: &mut [SimilarityClass], stem: impl Fn(&str) -> String) {
-    let mut used: BTreeMap<String, usize> = BTreeMap::new();
-    for c in classes.iter_mut() {
-        let base = stem(&c.members[0].intrinsic);
-        let n = used.entry(base.clone()).or_insert(0);
-        *n += 1;
-        c.name = if *n == 1 { base } else { format!("{base}_{n}") };
-    }
-}
-
-/// The default stem: the name without leading underscores and trailing digits.
-pub fn plain_stem(intrinsic: &str) -> String {
-    intrinsic.trim_start_matches('_').trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
 }
 
 /// The plain operation of a member: the class template with the member's

@@ -5,6 +5,7 @@ pub mod canon;
 pub mod engine;
 pub mod identity;
 pub mod mask;
+pub mod naming;
 pub mod merge;
 pub mod operators;
 pub mod proof;

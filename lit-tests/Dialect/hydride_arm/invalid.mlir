@@ -38,7 +38,7 @@ func.func @immediate_not_integer(%a: vector<8xi8>) -> vector<8xi8> {
 
 // SQADD on sixteen bytes: eight halfwords are another instruction.
 func.func @wrong_operand_type(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16xi8> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{expected 'vector<16xi8>' but got 'vector<8xi16>'}}
   %0 = "hydride_arm.vqaddq_s8"(%a, %b) : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
@@ -47,7 +47,7 @@ func.func @wrong_operand_type(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16
 
 // The widening multiply's result has twice the element width.
 func.func @wrong_result_type(%a: vector<8xi8>, %b: vector<8xi8>) -> vector<8xi8> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{expected 'vector<8xi16>' but got 'vector<8xi8>'}}
   %0 = "hydride_arm.vmull_s8"(%a, %b) : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }

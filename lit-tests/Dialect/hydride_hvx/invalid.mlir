@@ -29,7 +29,7 @@ func.func @immediate_not_integer(%u: vector<128xi8>, %v: vector<128xi8>) -> vect
 
 // HVX vectors are 128 bytes: a 64-byte vector is no operand.
 func.func @half_length_vector(%u: vector<32xi16>, %v: vector<32xi16>) -> vector<32xi16> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{expected 'vector<64xi16>' but got 'vector<32xi16>'}}
   %0 = "hydride_hvx.v6_vaddhsat"(%u, %v) : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
@@ -38,7 +38,7 @@ func.func @half_length_vector(%u: vector<32xi16>, %v: vector<32xi16>) -> vector<
 
 // A compare yields a Q predicate, one bit per byte: not a vector of words.
 func.func @compare_result_not_predicate(%u: vector<32xi32>, %v: vector<32xi32>) -> vector<32xi32> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{expected 'vector<128xi1>' but got 'vector<32xi32>'}}
   %0 = "hydride_hvx.v6_vgtw"(%u, %v) : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
@@ -47,7 +47,7 @@ func.func @compare_result_not_predicate(%u: vector<32xi32>, %v: vector<32xi32>) 
 
 // The widening multiply writes a register pair: 128 halfwords.
 func.func @widening_result_single_register(%u: vector<128xi8>, %v: vector<128xi8>) -> vector<64xi16> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{expected 'vector<128xi16>' but got 'vector<64xi16>'}}
   %0 = "hydride_hvx.v6_vmpybv"(%u, %v) : (vector<128xi8>, vector<128xi8>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }

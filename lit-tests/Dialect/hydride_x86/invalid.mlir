@@ -20,7 +20,7 @@ func.func @immediate_not_integer(%a: vector<8xi16>) -> vector<8xi16> {
 
 // PADDSW takes 16-bit lanes, not bytes.
 func.func @wrong_operand_type(%a: vector<16xi8>, %b: vector<16xi8>) -> vector<16xi8> {
-  // expected-error @+1 {{does not satisfy the constraint}}
+  // expected-error @+1 {{expected 'vector<8xi16>' but got 'vector<16xi8>'}}
   %0 = "hydride_x86.mm_adds_epi16"(%a, %b) : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }

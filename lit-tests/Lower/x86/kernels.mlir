@@ -9,11 +9,11 @@
 // with a remark saying why.
 
 // CHECK-LABEL: func.func @dot_u8s8_acc
-// CHECK: autollvm.dpbusd_epi %arg0, %arg1, %arg2
+// CHECK: autollvm.dot_acc_su_widen %arg0, %arg1, %arg2
 // CHECK-NOT: arith.muli
 // CHECK: return
 // WARM-LABEL: func.func @dot_u8s8_acc
-// WARM: autollvm.dpbusd_epi %arg0, %arg1, %arg2
+// WARM: autollvm.dot_acc_su_widen %arg0, %arg1, %arg2
 func.func @dot_u8s8_acc(%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi32>) -> vector<16xi32> {
   %ae = arith.extui %a : vector<64xi8> to vector<64xi32>
   %be = arith.extsi %b : vector<64xi8> to vector<64xi32>
@@ -24,7 +24,7 @@ func.func @dot_u8s8_acc(%a: vector<64xi8>, %b: vector<64xi8>, %acc: vector<16xi3
 }
 
 // CHECK-LABEL: func.func @madd_i16
-// CHECK: autollvm.madd_epi{{[_0-9]*}} %arg0, %arg1
+// CHECK: autollvm.dot_s %arg0, %arg1
 // CHECK-NOT: arith.muli
 func.func @madd_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<16xi32> {
   %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>
@@ -37,7 +37,7 @@ func.func @madd_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<16xi32> {
 }
 
 // CHECK-LABEL: func.func @adds_i16_clamp
-// CHECK: autollvm.adds_epi %arg0, %arg1 {{.*}}a0_elem_width = 16
+// CHECK: autollvm.add_sat_s %arg0, %arg1 {{.*}}a0_elem_width = 16
 // CHECK-NOT: arith.maxsi
 func.func @adds_i16_clamp(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
   %lo = arith.constant dense<-32768> : vector<32xi32>
@@ -52,7 +52,7 @@ func.func @adds_i16_clamp(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi
 }
 
 // CHECK-LABEL: func.func @subs_u8
-// CHECK: autollvm.subs_epu{{[_0-9]*}} %arg0, %arg1
+// CHECK: autollvm.sub_sat_u %arg0, %arg1
 func.func @subs_u8(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
   %zero = arith.constant dense<0> : vector<64xi16>
   %ae = arith.extui %a : vector<64xi8> to vector<64xi16>
@@ -64,7 +64,7 @@ func.func @subs_u8(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
 }
 
 // CHECK-LABEL: func.func @avg_u8
-// CHECK: autollvm.avg_epu{{[_0-9]*}} %arg0, %arg1
+// CHECK: autollvm.avg_u %arg0, %arg1
 func.func @avg_u8(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
   %one = arith.constant dense<1> : vector<64xi16>
   %ae = arith.extui %a : vector<64xi8> to vector<64xi16>
@@ -77,7 +77,7 @@ func.func @avg_u8(%a: vector<64xi8>, %b: vector<64xi8>) -> vector<64xi8> {
 }
 
 // CHECK-LABEL: func.func @mulhi_i16
-// CHECK: autollvm.mulhi_epi{{[_0-9]*}} %arg0, %arg1
+// CHECK: autollvm.mul_s %arg0, %arg1
 func.func @mulhi_i16(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
   %sh = arith.constant dense<16> : vector<32xi32>
   %ae = arith.extsi %a : vector<32xi16> to vector<32xi32>
@@ -123,7 +123,7 @@ func.func @packus_i16(%a: vector<32xi16>) -> vector<32xi8> {
 // 8 x i16 saturated to u8: packuswb of the input with itself, then its low
 // half (a swizzle step).
 // CHECK-LABEL: func.func @packus_i16_x8
-// CHECK: %[[P:.*]] = autollvm.packus_epi %arg0, %arg0 {{.*}}a0_width = 128 : i32
+// CHECK: %[[P:.*]] = autollvm.pack_sat_u %arg0, %arg0 {{.*}}a0_width = 128 : i32
 // CHECK: vector.shuffle {{.*}} [0] : vector<2xi64>, vector<2xi64>
 // CHECK-NOT: arith.
 // CHECK: return
@@ -138,7 +138,7 @@ func.func @packus_i16_x8(%a: vector<8xi16>) -> vector<8xi8> {
 
 // Two i16 vectors saturated to i8 and concatenated: packsswb.
 // CHECK-LABEL: func.func @packs_i16_x16
-// CHECK: autollvm.packs_epi %arg0, %arg1 {{.*}}a0_width = 128 : i32
+// CHECK: autollvm.pack_sat_s %arg0, %arg1 {{.*}}a0_width = 128 : i32
 // CHECK-NOT: arith.
 // CHECK: return
 func.func @packs_i16_x16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16xi8> {
@@ -156,7 +156,7 @@ func.func @packs_i16_x16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16xi8> 
 
 // Pairwise sums of two concatenated vectors (deinterleave, add): phaddw.
 // CHECK-LABEL: func.func @hadd_i16
-// CHECK: autollvm.hadd_epi %arg0, %arg1 {{.*}}a0_width = 128 : i32
+// CHECK: autollvm.add_pairwise %arg0, %arg1 {{.*}}a0_width = 128 : i32
 // CHECK-NOT: vector.deinterleave
 // CHECK: return
 func.func @hadd_i16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {
@@ -169,8 +169,8 @@ func.func @hadd_i16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {
 // The high half of a full product (a multi-result op inside the window),
 // then a clamped add: two steps, vpmulhw then vpaddsw.
 // CHECK-LABEL: func.func @mulhi_adds_i16
-// CHECK: %[[H:.*]] = autollvm.mulhi_epi %arg0, %arg1 {{.*}}a0_width = 128 : i32
-// CHECK: autollvm.adds_epi %arg2, %[[H]]
+// CHECK: %[[H:.*]] = autollvm.mul_s %arg0, %arg1 {{.*}}a0_width = 128 : i32
+// CHECK: autollvm.add_sat_s %arg2, %[[H]]
 // CHECK-NOT: arith.
 // CHECK: return
 func.func @mulhi_adds_i16(%a: vector<8xi16>, %b: vector<8xi16>, %c: vector<8xi16>) -> vector<8xi16> {
@@ -189,7 +189,7 @@ func.func @mulhi_adds_i16(%a: vector<8xi16>, %b: vector<8xi16>, %c: vector<8xi16
 // Squares summed in pairs onto an accumulator (one value read twice by the
 // product): vpdpwssd with the same operand twice.
 // CHECK-LABEL: func.func @sumsq_i16_acc
-// CHECK: autollvm.dpwssd_epi %arg0, %arg0, %arg1
+// CHECK: autollvm.dot_acc_s_widen %arg0, %arg0, %arg1
 // CHECK-NOT: arith.
 // CHECK: return
 func.func @sumsq_i16_acc(%x: vector<32xi16>, %acc: vector<16xi32>) -> vector<16xi32> {

@@ -36,7 +36,7 @@ func.func @zero_d(%a: vector<i32>, %b: vector<i32>) -> vector<i32> {
 // A saturating add inside a loop body is still found; the loop stays.
 // CHECK-LABEL: func.func @in_loop
 // CHECK: scf.for
-// CHECK: autollvm.adds_epi
+// CHECK: autollvm.add_sat_s
 // REMARK-NOT: internal error
 func.func @in_loop(%a: vector<32xi16>, %b: vector<32xi16>, %n: index) -> vector<32xi16> {
   %c0 = arith.constant 0 : index

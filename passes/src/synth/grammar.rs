@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 #[derive(Clone, Debug)]
 pub struct Candidate {
-    /// `autollvm.dpbusd_epi`.
+    /// `autollvm.dot_acc_su_widen`.
     pub class_op: String,
     /// `_mm512_dpbusd_epi32`.
     pub intrinsic: String,

@@ -54,7 +54,7 @@ pub enum Ref {
 /// One op a rewrite creates.
 #[derive(Clone, Debug, PartialEq)]
 pub struct NewOp {
-    /// `autollvm.adds_epi`, or `vector.shuffle` for a swizzle.
+    /// `autollvm.add_sat_s`, or `vector.shuffle` for a swizzle.
     pub op: String,
     pub attributes: Vec<(String, NewAttr)>,
     /// Where each operand comes from and the type the op takes it as.

@@ -7,7 +7,7 @@ use super::front::{self, FrontEndError};
 use super::harness::{self, HarnessConfig};
 use super::report;
 use super::validate::{self, HvxOutcome};
-use crate::classify::engine::{classify, name_classes, Numbers};
+use crate::classify::engine::{classify, Numbers};
 use crate::design::build;
 use crate::generate::{GenError, GenOptions};
 use crate::sema::ir::Semantics;
@@ -75,9 +75,8 @@ impl crate::isa::Isa for Hvx {
             .filter_map(|(t, _)| t.result.clone().ok())
             .collect();
         progress.update("hvx classify", 0, semantics.len());
-        let (mut classes, stats) =
+        let (classes, stats) =
             classify(&semantics, opts.timeout_ms, crate::classify::mask::MaskModel::None, Numbers::OrMembersValues);
-        name_classes(&mut classes, |tag| tag.trim_start_matches("V6_").to_string());
         progress.update("hvx classify", semantics.len(), semantics.len());
         let dialect = build::target_dialect(
             "hydride_hvx",

@@ -16,19 +16,6 @@ const COST_CPU: &str = "znver4";
 
 pub struct X86;
 
-/// `_mm512_mask_adds_epi16` → `adds_epi`: the operation without vector
-/// width, mask form and element count.
-pub fn class_stem(intrinsic: &str) -> String {
-    let mut s = intrinsic.trim_start_matches('_');
-    for prefix in ["mm512_", "mm256_", "mm_", "mask2_", "maskz_", "mask_"] {
-        s = s.strip_prefix(prefix).unwrap_or(s);
-    }
-    for prefix in ["mask2_", "maskz_", "mask_"] {
-        s = s.strip_prefix(prefix).unwrap_or(s);
-    }
-    s.trim_end_matches(|c: char| c.is_ascii_digit()).to_string()
-}
-
 impl X86 {
     fn validation(&self, opts: &GenOptions) -> Result<Option<ValidationConfig>, GenError> {
         if !opts.validate {
@@ -68,13 +55,12 @@ impl Isa for X86 {
         progress.update("classify", 0, semantics.len());
         // Merging fits numbers to the signature only: the autollvm dialect
         // and the synthesis grammar are built from these classes.
-        let (mut classes, stats) = classify(
+        let (classes, stats) = classify(
             &semantics,
             opts.timeout_ms,
             crate::classify::mask::MaskModel::WriteMask,
             crate::classify::engine::Numbers::OfSignature,
         );
-        crate::classify::engine::name_classes(&mut classes, class_stem);
         progress.update("classify", semantics.len(), semantics.len());
         progress.update("lower", 0, semantics.len());
         let scratch =

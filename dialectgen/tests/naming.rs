@@ -1,0 +1,121 @@
+//! Class names come from the semantics: the committed class databases'
+//! names are what the namer gives their templates, names are unique, and a
+//! class's name does not depend on the order or company of other classes.
+
+use dialectgen::classify::engine::SimilarityClass;
+use dialectgen::classify::naming::{name_classes, semantic_name};
+use std::path::Path;
+
+#[derive(serde::Deserialize)]
+struct Database {
+    classes: Vec<SimilarityClass>,
+}
+
+fn committed(isa: &str) -> Vec<SimilarityClass> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../generated").join(isa).join("class-database.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str::<Database>(&text).unwrap().classes
+}
+
+const ISAS: [&str; 3] = ["x86", "arm", "hvx"];
+
+#[test]
+fn committed_names_are_the_namers() {
+    let mut differ = Vec::new();
+    for isa in ISAS {
+        let classes = committed(isa);
+        let mut renamed = classes.clone();
+        name_classes(&mut renamed);
+        for (c, r) in classes.iter().zip(&renamed) {
+            if std::env::var_os("HYDRIDE_PRINT_NAMES").is_some() {
+                let members: Vec<&str> = c.members.iter().take(4).map(|m| m.intrinsic.as_str()).collect();
+                println!("{isa} {:40} {}", r.name, members.join(" "));
+                if std::env::var("HYDRIDE_PRINT_NAMES").is_ok_and(|v| members.contains(&v.as_str())) {
+                    println!("{}", dialectgen::sema::print::semantics_to_string(&c.template));
+                }
+            }
+            if c.name != r.name {
+                differ
+                    .push(format!("{isa}: {} is named {}, the namer says {}", c.members[0].intrinsic, c.name, r.name));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "regenerate with scripts/regen:\n{}", differ.join("\n"));
+}
+
+#[test]
+fn names_are_unique_and_readable() {
+    for isa in ISAS {
+        let classes = committed(isa);
+        let mut names: Vec<&str> = classes.iter().map(|c| c.name.as_str()).collect();
+        assert!(names.iter().all(|n| !n.is_empty()
+            && n.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+            && n.starts_with(|c: char| c.is_ascii_lowercase())));
+        names.sort();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(before, names.len(), "{isa}: a name is used twice");
+    }
+}
+
+#[test]
+fn a_name_does_not_depend_on_the_other_classes() {
+    let classes = committed("x86");
+    // Reversed order: the same names.
+    let mut reversed: Vec<SimilarityClass> = classes.iter().rev().cloned().collect();
+    name_classes(&mut reversed);
+    for (c, r) in classes.iter().zip(reversed.iter().rev()) {
+        assert_eq!(c.name, r.name);
+    }
+    // A class whose semantic name no other class shares keeps it alone.
+    for c in &classes {
+        let base = semantic_name(c);
+        let shared = classes.iter().filter(|o| semantic_name(o) == base).count();
+        let mut alone = vec![c.clone()];
+        name_classes(&mut alone);
+        assert_eq!(alone[0].name, base);
+        if shared == 1 {
+            assert_eq!(c.name, base);
+        } else {
+            assert!(c.name.starts_with(&format!("{base}_")), "{} vs {base}", c.name);
+        }
+    }
+}
+
+#[test]
+fn known_classes_read_as_what_they_compute() {
+    let classes = committed("x86");
+    let name_of = |intrinsic: &str| {
+        classes
+            .iter()
+            .find(|c| c.members.iter().any(|m| m.intrinsic == intrinsic))
+            .map(|c| c.name.clone())
+            .unwrap_or_else(|| panic!("no class has {intrinsic}"))
+    };
+    let expected = [
+        ("_mm512_adds_epi16", "add_sat_s"),
+        ("_mm512_adds_epu8", "add_sat_u"),
+        ("_mm512_subs_epu16", "sub_sat_u"),
+        ("_mm512_avg_epu8", "avg_u"),
+        ("_mm512_dpbusd_epi32", "dot_acc_su_widen"),
+        ("_mm512_dpbusds_epi32", "dot_acc_sat_su_widen"),
+        ("_mm512_dpwssd_epi32", "dot_acc_s_widen"),
+        ("_mm512_maddubs_epi16", "dot_sat_su_widen"),
+        ("_mm512_cvtepi8_epi32", "extend_s"),
+        ("_mm512_mulhrs_epi16", "mul_high_round_s"),
+        ("_mm512_packs_epi32", "pack_sat_s"),
+        ("_mm512_packus_epi16", "pack_sat_u"),
+        ("_mm512_max_epu8", "max_u"),
+        ("_mm512_min_epi32", "min_s"),
+        ("_mm256_cmpgt_epi8", "cmp_gt_s"),
+        ("_mm512_srai_epi16", "shr_by_imm_s"),
+        ("_mm512_srl_epi32", "shr_by_scalar_u"),
+        ("_mm512_srav_epi16", "shr_s"),
+        ("_mm512_abs_epi8", "abs"),
+        ("_mm256_hadd_epi16", "add_pairwise"),
+        ("_mm_hadd_epi32", "add_pairwise"),
+    ];
+    for (intrinsic, name) in expected {
+        assert_eq!(name_of(intrinsic), name, "{intrinsic}");
+    }
+}
