@@ -69,7 +69,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 1
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[255:0], a1[255:0], a2[((v0 * 4) + 3):((v0 * 4) + 0)])
   //     ENDFOR
-  irdl.operation @blend_narrow {
+  irdl.operation @blend_narrow_in_lanes {
     %o0 = irdl.is vector<4xi64>
     %o1 = irdl.is vector<4xi64>
     %r = irdl.is vector<4xi64>
@@ -1263,7 +1263,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * bit)) + (bit + -1)):(((v0 * 128) + (v2 * bit)) + a0_elem_width)] + a1[(((v0 * 128) + (v2 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * bit)) + 0)])
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @add_pairwise {
+  irdl.operation @add_pairwise_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -1309,7 +1309,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * 16)) + 79):(((v0 * 128) + (v2 * 16)) + 64)] := Saturate((a1[(((v0 * 128) + (v2 * 32)) + 31):(((v0 * 128) + (v2 * 32)) + 16)] + a1[(((v0 * 128) + (v2 * 32)) + 15):(((v0 * 128) + (v2 * 32)) + 0)]), 16)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @add_pairwise_sat_s {
+  irdl.operation @add_pairwise_sat_s_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -1337,7 +1337,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + 63)):(((v0 * 128) + (v2 * a0_elem_width)) + 64)] := (a1[(((v0 * 128) + (v2 * bit)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * bit)) + 0)] - a1[(((v0 * 128) + (v2 * bit)) + (bit + -1)):(((v0 * 128) + (v2 * bit)) + a0_elem_width)])
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @sub_pairwise {
+  irdl.operation @sub_pairwise_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -1383,7 +1383,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * 16)) + 79):(((v0 * 128) + (v2 * 16)) + 64)] := Saturate((a1[(((v0 * 128) + (v2 * 32)) + 15):(((v0 * 128) + (v2 * 32)) + 0)] - a1[(((v0 * 128) + (v2 * 32)) + 31):(((v0 * 128) + (v2 * 32)) + 16)]), 16)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @sub_pairwise_sat_s {
+  irdl.operation @sub_pairwise_sat_s_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<8xi16>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -1896,7 +1896,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to 1
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a1[((v0 * 128) + 127):((v0 * 128) + 0)], a2[((v0 * 128) + 127):((v0 * 128) + 0)], a0[((v0 * 3) + 2):((v0 * 3) + 0)])
   //     ENDFOR
-  irdl.operation @dot_acc_s {
+  irdl.operation @dot_acc_s_in_lanes {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -2249,7 +2249,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := Saturate(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @pack_sat_s {
+  irdl.operation @pack_sat_s_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<32xi16>
@@ -2320,7 +2320,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v2 * result_elem_width)) + (result_elem_width + 63)):(((v0 * 128) + (v2 * result_elem_width)) + 64)] := SaturateU(a1[(((v0 * 128) + (v2 * a0_elem_width)) + (a0_elem_width + -1)):(((v0 * 128) + (v2 * a0_elem_width)) + 0)], result_elem_width)
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @pack_sat_u {
+  irdl.operation @pack_sat_u_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<32xi16>
@@ -2530,7 +2530,7 @@ irdl.dialect @autollvm {
   //       dst[(v1 + 15):v1] := (((((((v2[(v1 + 7):v1] + v2[(v1 + 15):(v1 + 8)]) + v2[(v1 + 23):(v1 + 16)]) + v2[(v1 + 31):(v1 + 24)]) + v2[(v1 + 39):(v1 + 32)]) + v2[(v1 + 47):(v1 + 40)]) + v2[(v1 + 55):(v1 + 48)]) + v2[(v1 + 63):(v1 + 56)])
   //       dst[(v1 + 63):(v1 + 16)] := 0
   //     ENDFOR
-  irdl.operation @sad_widen_713d {
+  irdl.operation @sad_widen {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -2687,7 +2687,7 @@ irdl.dialect @autollvm {
   //         dst[(((v0 * 128) + (v1 * 16)) + 79):(((v0 * 128) + (v1 * 16)) + 64)] := (a0 >> (a1[((v1 * 2) + 1):((v1 * 2) + 0)] * 16))[((v0 * 128) + 79):((v0 * 128) + 64)]
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @shr_by_imm_u_narrow_b8f0 {
+  irdl.operation @shr_by_imm_u_narrow_in_lanes_b8f0 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -2731,7 +2731,7 @@ irdl.dialect @autollvm {
   //       ENDFOR
   //       dst[((v0 * 128) + 127):((v0 * 128) + 64)] := a0[((v0 * 128) + 127):((v0 * 128) + 64)]
   //     ENDFOR
-  irdl.operation @shr_by_imm_u_narrow_9ca1 {
+  irdl.operation @shr_by_imm_u_narrow_in_lanes_9ca1 {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
     %o0_2 = irdl.is vector<8xi16>
@@ -3843,7 +3843,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound_2
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
   //     ENDFOR
-  irdl.operation @interleave_7175 {
+  irdl.operation @interleave_in_lanes {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
     %o0_2 = irdl.is vector<32xi16>
@@ -3925,7 +3925,7 @@ irdl.dialect @autollvm {
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * 128) + 127):((v0 * 128) + 0)] := f0(a0[((v0 * 128) + 127):((v0 * 128) + 0)], a1[((v0 * 128) + 127):((v0 * 128) + 0)])
   //     ENDFOR
-  irdl.operation @move_2d7e {
+  irdl.operation @move_in_lanes {
     %o0_0 = irdl.is vector<4xi64>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -4007,7 +4007,7 @@ irdl.dialect @autollvm {
   //       v0 := (v3 * 16)
   //       dst[(v0 + 15):v0] := v4[(v0 + 15):v0]
   //     ENDFOR
-  irdl.operation @sad_widen_9f8f {
+  irdl.operation @sad_widen_in_lanes {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<32xi8>
     %o0_2 = irdl.is vector<64xi8>
@@ -5101,7 +5101,7 @@ irdl.dialect @autollvm {
   //       RETURN dst[127:0]
   //     END
   //     dst[127:0] := f0(a0[127:0], a1[127:0])
-  irdl.operation @interleave_8c86 {
+  irdl.operation @interleave {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<4xi32>
     %o0_2 = irdl.is vector<8xi16>
@@ -6633,7 +6633,7 @@ irdl.dialect @autollvm {
   //     FOR v1 := 0 to 1
   //       dst[((v1 * 128) + 383):((v1 * 128) + 256)] := f0(a2[511:0], a1[((v1 * 2) + 5):((v1 * 2) + 4)])
   //     ENDFOR
-  irdl.operation @permute_imm_narrow_4404 {
+  irdl.operation @permute_imm_narrow_in_lanes {
     %o0_0 = irdl.is vector<16xi32>
     %o0_1 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1)
@@ -7660,7 +7660,7 @@ irdl.dialect @autollvm {
   //   Semantics with the class parameters as named values:
   //     dst[bit:0] := (a0[127:0] >> (a1[bit_2:0] * (bit + 1)))[bit:0]
   //     dst[31:(bit + 1)] := 0
-  irdl.operation @shr_by_imm_u_narrow_1096 {
+  irdl.operation @shr_by_imm_u_narrow {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
     %o0_2 = irdl.is vector<4xi32>

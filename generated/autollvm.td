@@ -57,7 +57,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_blend_narrowOp : Autollvm_Op<"blend_narrow"> {
+def Autollvm_blend_narrow_in_lanesOp : Autollvm_Op<"blend_narrow_in_lanes"> {
   let summary = "2 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
 Members (2): _mm256_permute2f128_si256, _mm256_permute2x128_si256.
@@ -701,7 +701,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_pairwiseOp : Autollvm_Op<"add_pairwise"> {
+def Autollvm_add_pairwise_in_lanesOp : Autollvm_Op<"add_pairwise_in_lanes"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): _mm256_hadd_epi16, _mm256_hadd_epi32, _mm_hadd_epi16, _mm_hadd_epi32.
@@ -731,7 +731,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_pairwise_sat_sOp : Autollvm_Op<"add_pairwise_sat_s"> {
+def Autollvm_add_pairwise_sat_s_in_lanesOp : Autollvm_Op<"add_pairwise_sat_s_in_lanes"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm256_hadds_epi16, _mm_hadds_epi16.
@@ -757,7 +757,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_pairwiseOp : Autollvm_Op<"sub_pairwise"> {
+def Autollvm_sub_pairwise_in_lanesOp : Autollvm_Op<"sub_pairwise_in_lanes"> {
   let summary = "4 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (4): _mm256_hsub_epi16, _mm256_hsub_epi32, _mm_hsub_epi16, _mm_hsub_epi32.
@@ -787,7 +787,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_pairwise_sat_sOp : Autollvm_Op<"sub_pairwise_sat_s"> {
+def Autollvm_sub_pairwise_sat_s_in_lanesOp : Autollvm_Op<"sub_pairwise_sat_s_in_lanes"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm256_hsubs_epi16, _mm_hsubs_epi16.
@@ -1002,7 +1002,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_dot_acc_sOp : Autollvm_Op<"dot_acc_s"> {
+def Autollvm_dot_acc_s_in_lanesOp : Autollvm_Op<"dot_acc_s_in_lanes"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (2): _mm256_mpsadbw_epu8, _mm_mpsadbw_epu8.
@@ -1205,7 +1205,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_pack_sat_sOp : Autollvm_Op<"pack_sat_s", [AttrSizedOperandSegments]> {
+def Autollvm_pack_sat_s_in_lanesOp : Autollvm_Op<"pack_sat_s_in_lanes", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): _mm256_packs_epi16, _mm256_packs_epi32, _mm256_mask_packs_epi32 (merge masking), _mm256_maskz_packs_epi32 (zero masking), _mm512_mask_packs_epi32 (merge masking), _mm512_maskz_packs_epi32 (zero masking), _mm512_packs_epi32, _mm_mask_packs_epi32 (merge masking), _mm_maskz_packs_epi32 (zero masking), _mm256_mask_packs_epi16 (merge masking), _mm256_maskz_packs_epi16 (zero masking), _mm512_mask_packs_epi16 (merge masking), _mm512_maskz_packs_epi16 (zero masking), _mm512_packs_epi16, _mm_mask_packs_epi16 (merge masking), _mm_maskz_packs_epi16 (zero masking), _mm_packs_epi16, _mm_packs_epi32.
@@ -1240,7 +1240,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_pack_sat_uOp : Autollvm_Op<"pack_sat_u", [AttrSizedOperandSegments]> {
+def Autollvm_pack_sat_u_in_lanesOp : Autollvm_Op<"pack_sat_u_in_lanes", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): _mm256_packus_epi16, _mm256_packus_epi32, _mm256_mask_packus_epi32 (merge masking), _mm256_maskz_packus_epi32 (zero masking), _mm512_mask_packus_epi32 (merge masking), _mm512_maskz_packus_epi32 (zero masking), _mm512_packus_epi32, _mm_mask_packus_epi32 (merge masking), _mm_maskz_packus_epi32 (zero masking), _mm256_mask_packus_epi16 (merge masking), _mm256_maskz_packus_epi16 (zero masking), _mm512_mask_packus_epi16 (merge masking), _mm512_maskz_packus_epi16 (zero masking), _mm512_packus_epi16, _mm_mask_packus_epi16 (merge masking), _mm_maskz_packus_epi16 (zero masking), _mm_packus_epi16, _mm_packus_epi32.
@@ -1347,7 +1347,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sad_widen_713dOp : Autollvm_Op<"sad_widen_713d"> {
+def Autollvm_sad_widenOp : Autollvm_Op<"sad_widen"> {
   let summary = "3 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (3): _mm256_sad_epu8, _mm512_sad_epu8, _mm_sad_epu8.
@@ -1455,7 +1455,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_by_imm_u_narrow_b8f0Op : Autollvm_Op<"shr_by_imm_u_narrow_b8f0", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_u_narrow_in_lanes_b8f0Op : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes_b8f0", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_shufflehi_epi16, _mm256_mask_shufflehi_epi16 (merge masking), _mm256_maskz_shufflehi_epi16 (zero masking), _mm512_mask_shufflehi_epi16 (merge masking), _mm512_maskz_shufflehi_epi16 (zero masking), _mm512_shufflehi_epi16, _mm_mask_shufflehi_epi16 (merge masking), _mm_maskz_shufflehi_epi16 (zero masking), _mm_shufflehi_epi16.
@@ -1485,7 +1485,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_by_imm_u_narrow_9ca1Op : Autollvm_Op<"shr_by_imm_u_narrow_9ca1", [AttrSizedOperandSegments]> {
+def Autollvm_shr_by_imm_u_narrow_in_lanes_9ca1Op : Autollvm_Op<"shr_by_imm_u_narrow_in_lanes_9ca1", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
 Members (9): _mm256_shufflelo_epi16, _mm256_mask_shufflelo_epi16 (merge masking), _mm256_maskz_shufflelo_epi16 (zero masking), _mm512_mask_shufflelo_epi16 (merge masking), _mm512_maskz_shufflelo_epi16 (zero masking), _mm512_shufflelo_epi16, _mm_mask_shufflelo_epi16 (merge masking), _mm_maskz_shufflelo_epi16 (zero masking), _mm_shufflelo_epi16.
@@ -2002,7 +2002,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_interleave_7175Op : Autollvm_Op<"interleave_7175", [AttrSizedOperandSegments]> {
+def Autollvm_interleave_in_lanesOp : Autollvm_Op<"interleave_in_lanes", [AttrSizedOperandSegments]> {
   let summary = "36 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
 Members (36): _mm256_unpackhi_epi8, _mm256_unpackhi_epi16, _mm256_unpackhi_epi32, _mm256_unpacklo_epi8, _mm256_unpacklo_epi16, _mm256_unpacklo_epi32, _mm256_mask_unpackhi_epi8 (merge masking), _mm256_maskz_unpackhi_epi8 (zero masking), _mm512_mask_unpackhi_epi8 (merge masking), _mm512_maskz_unpackhi_epi8 (zero masking), _mm512_unpackhi_epi8, _mm256_mask_unpackhi_epi16 (merge masking), _mm256_maskz_unpackhi_epi16 (zero masking), _mm512_mask_unpackhi_epi16 (merge masking), _mm512_maskz_unpackhi_epi16 (zero masking), _mm512_unpackhi_epi16, _mm256_mask_unpacklo_epi8 (merge masking), _mm256_maskz_unpacklo_epi8 (zero masking), _mm512_mask_unpacklo_epi8 (merge masking), _mm512_maskz_unpacklo_epi8 (zero masking), _mm512_unpacklo_epi8, _mm256_mask_unpacklo_epi16 (merge masking), _mm256_maskz_unpacklo_epi16 (zero masking), _mm512_mask_unpacklo_epi16 (merge masking), _mm512_maskz_unpacklo_epi16 (zero masking), _mm512_unpacklo_epi16, _mm256_mask_unpackhi_epi32 (merge masking), _mm256_maskz_unpackhi_epi32 (zero masking), _mm256_mask_unpacklo_epi32 (merge masking), _mm256_maskz_unpacklo_epi32 (zero masking), _mm512_mask_unpackhi_epi32 (merge masking), _mm512_maskz_unpackhi_epi32 (zero masking), _mm512_unpackhi_epi32, _mm512_mask_unpacklo_epi32 (merge masking), _mm512_maskz_unpacklo_epi32 (zero masking), _mm512_unpacklo_epi32.
@@ -2041,7 +2041,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_2d7eOp : Autollvm_Op<"move_2d7e", [AttrSizedOperandSegments]> {
+def Autollvm_move_in_lanesOp : Autollvm_Op<"move_in_lanes", [AttrSizedOperandSegments]> {
   let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (12): _mm256_unpackhi_epi64, _mm256_unpacklo_epi64, _mm256_mask_unpackhi_epi64 (merge masking), _mm256_maskz_unpackhi_epi64 (zero masking), _mm256_mask_unpacklo_epi64 (merge masking), _mm256_maskz_unpacklo_epi64 (zero masking), _mm512_mask_unpackhi_epi64 (merge masking), _mm512_maskz_unpackhi_epi64 (zero masking), _mm512_unpackhi_epi64, _mm512_mask_unpacklo_epi64 (merge masking), _mm512_maskz_unpacklo_epi64 (zero masking), _mm512_unpacklo_epi64.
@@ -2095,7 +2095,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sad_widen_9f8fOp : Autollvm_Op<"sad_widen_9f8f", [AttrSizedOperandSegments]> {
+def Autollvm_sad_widen_in_lanesOp : Autollvm_Op<"sad_widen_in_lanes", [AttrSizedOperandSegments]> {
   let summary = "9 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (9): _mm256_dbsad_epu8, _mm256_mask_dbsad_epu8 (merge masking), _mm256_maskz_dbsad_epu8 (zero masking), _mm512_dbsad_epu8, _mm512_mask_dbsad_epu8 (merge masking), _mm512_maskz_dbsad_epu8 (zero masking), _mm_dbsad_epu8, _mm_mask_dbsad_epu8 (merge masking), _mm_maskz_dbsad_epu8 (zero masking).
@@ -2593,7 +2593,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_interleave_8c86Op : Autollvm_Op<"interleave_8c86", [AttrSizedOperandSegments]> {
+def Autollvm_interleaveOp : Autollvm_Op<"interleave", [AttrSizedOperandSegments]> {
   let summary = "18 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
 Members (18): _mm_mask_unpackhi_epi8 (merge masking), _mm_maskz_unpackhi_epi8 (zero masking), _mm_mask_unpackhi_epi16 (merge masking), _mm_maskz_unpackhi_epi16 (zero masking), _mm_mask_unpacklo_epi8 (merge masking), _mm_maskz_unpacklo_epi8 (zero masking), _mm_mask_unpacklo_epi16 (merge masking), _mm_maskz_unpacklo_epi16 (zero masking), _mm_mask_unpackhi_epi32 (merge masking), _mm_maskz_unpackhi_epi32 (zero masking), _mm_mask_unpacklo_epi32 (merge masking), _mm_maskz_unpacklo_epi32 (zero masking), _mm_unpackhi_epi8, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpacklo_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32.
@@ -3501,7 +3501,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_permute_imm_narrow_4404Op : Autollvm_Op<"permute_imm_narrow_4404", [AttrSizedOperandSegments]> {
+def Autollvm_permute_imm_narrow_in_lanesOp : Autollvm_Op<"permute_imm_narrow_in_lanes", [AttrSizedOperandSegments]> {
   let summary = "6 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
 Members (6): _mm512_mask_shuffle_i32x4 (merge masking), _mm512_maskz_shuffle_i32x4 (zero masking), _mm512_shuffle_i32x4, _mm512_mask_shuffle_i64x2 (merge masking), _mm512_maskz_shuffle_i64x2 (zero masking), _mm512_shuffle_i64x2.
@@ -4122,7 +4122,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_shr_by_imm_u_narrow_1096Op : Autollvm_Op<"shr_by_imm_u_narrow_1096"> {
+def Autollvm_shr_by_imm_u_narrowOp : Autollvm_Op<"shr_by_imm_u_narrow"> {
   let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
 Members (4): _mm_extract_epi16, _mm_extract_epi8, _mm_extract_epi32, _mm_extract_epi64.

@@ -103,8 +103,8 @@ fn known_classes_read_as_what_they_compute() {
         ("_mm512_maddubs_epi16", "dot_sat_su_widen"),
         ("_mm512_cvtepi8_epi32", "extend_s"),
         ("_mm512_mulhrs_epi16", "mul_high_round_s"),
-        ("_mm512_packs_epi32", "pack_sat_s"),
-        ("_mm512_packus_epi16", "pack_sat_u"),
+        ("_mm512_packs_epi32", "pack_sat_s_in_lanes"),
+        ("_mm512_packus_epi16", "pack_sat_u_in_lanes"),
         ("_mm512_max_epu8", "max_u"),
         ("_mm512_min_epi32", "min_s"),
         ("_mm256_cmpgt_epi8", "cmp_gt_s"),
@@ -112,8 +112,8 @@ fn known_classes_read_as_what_they_compute() {
         ("_mm512_srl_epi32", "shr_by_scalar_u"),
         ("_mm512_srav_epi16", "shr_s"),
         ("_mm512_abs_epi8", "abs"),
-        ("_mm256_hadd_epi16", "add_pairwise"),
-        ("_mm_hadd_epi32", "add_pairwise"),
+        ("_mm256_hadd_epi16", "add_pairwise_in_lanes"),
+        ("_mm_hadd_epi32", "add_pairwise_in_lanes"),
     ];
     for (intrinsic, name) in expected {
         assert_eq!(name_of(intrinsic), name, "{intrinsic}");

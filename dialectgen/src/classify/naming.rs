@@ -117,6 +117,9 @@ struct Features {
     shift_by: BTreeSet<ShiftBy>,
     /// A class parameter chooses between branches computing different things.
     alternatives: bool,
+    /// The operation runs within each 128-bit lane (a loop over lanes
+    /// around an inner loop or a helper).
+    in_lanes: bool,
     /// An immediate's bits choose between branches (a blend).
     chosen_by_immediate: bool,
     /// Signedness said outright (`AsInteger`, a saturation's flag, `Signed`).
@@ -177,6 +180,9 @@ impl<'a> Scan<'a> {
                 }
                 StmtKind::For { var, body, .. } => {
                     self.loop_body(var, body);
+                    if self.per_lane(var, body) {
+                        self.f.in_lanes = true;
+                    }
                     self.stmts(body)
                 }
                 StmtKind::While { cond, body } => {
@@ -388,6 +394,57 @@ impl<'a> Scan<'a> {
         } else {
             ShiftBy::Uniform
         }
+    }
+
+    /// Whether a loop over `var` steps through 128-bit lanes, each computed
+    /// by an inner loop or a helper function.
+    fn per_lane(&self, var: &str, body: &[Stmt]) -> bool {
+        let lane_step = |e: &Expr| {
+            let mut found = false;
+            let mut e = e.clone();
+            crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
+                if let Expr::Binary { op: BinOp::Mul, lhs, rhs } = x {
+                    let steps = |a: &Expr, b: &Expr| {
+                        matches!(a, Expr::Var(v) if v == var) && literal(b) == Some(128)
+                    };
+                    if steps(lhs, rhs) || steps(rhs, lhs) {
+                        found = true;
+                    }
+                }
+            });
+            found
+        };
+        let helper = |e: &Expr| matches!(e, Expr::Call { func, .. } if self.sema.function(func).is_some());
+        let mut by_lane = false;
+        let mut inner = false;
+        for st in body {
+            match &st.kind {
+                StmtKind::For { .. } => {
+                    let mut b = vec![st.clone()];
+                    crate::sema::visit::walk_stmts_mut(
+                        &mut b,
+                        &mut |e: &mut Expr| {
+                            if lane_step(e) {
+                                by_lane = true;
+                            }
+                        },
+                        &mut |_| {},
+                    );
+                    inner = true;
+                }
+                StmtKind::Assign { place, value } => {
+                    if place.range.as_ref().is_some_and(|(hi, lo)| lane_step(hi) || lane_step(lo)) && helper(value) {
+                        by_lane = true;
+                        inner = true;
+                    }
+                    if lane_step(value) {
+                        by_lane = true;
+                    }
+                }
+                _ => {}
+            }
+        }
+        by_lane && inner
     }
 
     /// Broadcasts and interleaves: what one loop's body reads per trip.
@@ -1109,6 +1166,9 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
     }
     if let Some(w) = shape_word(class) {
         words.push(w);
+    }
+    if f.in_lanes {
+        words.push("in_lanes");
     }
     words.join("_")
 }

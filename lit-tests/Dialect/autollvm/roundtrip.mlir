@@ -101,17 +101,17 @@ func.func @permute_imm_a076_v13(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> ve
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @blend_narrow(
-// CHECK: autollvm.blend_narrow
-func.func @blend_narrow(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.blend_narrow"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @blend_narrow_in_lanes(
+// CHECK: autollvm.blend_narrow_in_lanes
+func.func @blend_narrow_in_lanes(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @blend_narrow_v1(
-// CHECK: autollvm.blend_narrow
-func.func @blend_narrow_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.blend_narrow"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @blend_narrow_in_lanes_v1(
+// CHECK: autollvm.blend_narrow_in_lanes
+func.func @blend_narrow_in_lanes_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.blend_narrow_in_lanes"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -3748,87 +3748,87 @@ func.func @convert_sat_u_v107(%arg0: vector<4xi32>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @add_pairwise(
-// CHECK: autollvm.add_pairwise
-func.func @add_pairwise(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.add_pairwise"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @add_pairwise_in_lanes(
+// CHECK: autollvm.add_pairwise_in_lanes
+func.func @add_pairwise_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @add_pairwise_v1(
-// CHECK: autollvm.add_pairwise
-func.func @add_pairwise_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.add_pairwise"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @add_pairwise_in_lanes_v1(
+// CHECK: autollvm.add_pairwise_in_lanes
+func.func @add_pairwise_in_lanes_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @add_pairwise_v2(
-// CHECK: autollvm.add_pairwise
-func.func @add_pairwise_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_pairwise"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_pairwise_in_lanes_v2(
+// CHECK: autollvm.add_pairwise_in_lanes
+func.func @add_pairwise_in_lanes_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @add_pairwise_v3(
-// CHECK: autollvm.add_pairwise
-func.func @add_pairwise_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_pairwise"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @add_pairwise_in_lanes_v3(
+// CHECK: autollvm.add_pairwise_in_lanes
+func.func @add_pairwise_in_lanes_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @add_pairwise_sat_s(
-// CHECK: autollvm.add_pairwise_sat_s
-func.func @add_pairwise_sat_s(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.add_pairwise_sat_s"(%arg0, %arg1) { a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @add_pairwise_sat_s_in_lanes(
+// CHECK: autollvm.add_pairwise_sat_s_in_lanes
+func.func @add_pairwise_sat_s_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.add_pairwise_sat_s_in_lanes"(%arg0, %arg1) { a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @add_pairwise_sat_s_v1(
-// CHECK: autollvm.add_pairwise_sat_s
-func.func @add_pairwise_sat_s_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_pairwise_sat_s"(%arg0, %arg1) { a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @add_pairwise_sat_s_in_lanes_v1(
+// CHECK: autollvm.add_pairwise_sat_s_in_lanes
+func.func @add_pairwise_sat_s_in_lanes_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_pairwise_sat_s_in_lanes"(%arg0, %arg1) { a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sub_pairwise(
-// CHECK: autollvm.sub_pairwise
-func.func @sub_pairwise(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.sub_pairwise"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @sub_pairwise_in_lanes(
+// CHECK: autollvm.sub_pairwise_in_lanes
+func.func @sub_pairwise_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.sub_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @sub_pairwise_v1(
-// CHECK: autollvm.sub_pairwise
-func.func @sub_pairwise_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.sub_pairwise"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @sub_pairwise_in_lanes_v1(
+// CHECK: autollvm.sub_pairwise_in_lanes
+func.func @sub_pairwise_in_lanes_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.sub_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @sub_pairwise_v2(
-// CHECK: autollvm.sub_pairwise
-func.func @sub_pairwise_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_pairwise"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @sub_pairwise_in_lanes_v2(
+// CHECK: autollvm.sub_pairwise_in_lanes
+func.func @sub_pairwise_in_lanes_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sub_pairwise_v3(
-// CHECK: autollvm.sub_pairwise
-func.func @sub_pairwise_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_pairwise"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @sub_pairwise_in_lanes_v3(
+// CHECK: autollvm.sub_pairwise_in_lanes
+func.func @sub_pairwise_in_lanes_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sub_pairwise_sat_s(
-// CHECK: autollvm.sub_pairwise_sat_s
-func.func @sub_pairwise_sat_s(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.sub_pairwise_sat_s"(%arg0, %arg1) { a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @sub_pairwise_sat_s_in_lanes(
+// CHECK: autollvm.sub_pairwise_sat_s_in_lanes
+func.func @sub_pairwise_sat_s_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.sub_pairwise_sat_s_in_lanes"(%arg0, %arg1) { a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @sub_pairwise_sat_s_v1(
-// CHECK: autollvm.sub_pairwise_sat_s
-func.func @sub_pairwise_sat_s_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_pairwise_sat_s"(%arg0, %arg1) { a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @sub_pairwise_sat_s_in_lanes_v1(
+// CHECK: autollvm.sub_pairwise_sat_s_in_lanes
+func.func @sub_pairwise_sat_s_in_lanes_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_pairwise_sat_s_in_lanes"(%arg0, %arg1) { a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -5043,17 +5043,17 @@ func.func @move_0381_v1(%arg0: vector<16xi8>) -> i32 {
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @dot_acc_s(
-// CHECK: autollvm.dot_acc_s
-func.func @dot_acc_s(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.dot_acc_s"(%arg0, %arg1) { a0 = 1 : i32, a1_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+// CHECK-LABEL: func.func @dot_acc_s_in_lanes(
+// CHECK: autollvm.dot_acc_s_in_lanes
+func.func @dot_acc_s_in_lanes(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { a0 = 1 : i32, a1_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_v1(
-// CHECK: autollvm.dot_acc_s
-func.func @dot_acc_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.dot_acc_s"(%arg0, %arg1) { a0 = 1 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @dot_acc_s_in_lanes_v1(
+// CHECK: autollvm.dot_acc_s_in_lanes
+func.func @dot_acc_s_in_lanes_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.dot_acc_s_in_lanes"(%arg0, %arg1) { a0 = 1 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -5645,255 +5645,255 @@ func.func @or_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<32xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<32xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v1(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<16xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v1(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<16xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v2(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v2(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v3(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v3(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v4(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v4(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v5(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v5(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v6(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v6(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v7(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v7(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v8(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v8(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v9(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v9(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v10(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v10(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v11(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v11(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v12(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v12(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v13(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v13(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v14(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v14(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v15(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v15(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v16(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v16(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_s_v17(
-// CHECK: autollvm.pack_sat_s
-func.func @pack_sat_s_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+// CHECK-LABEL: func.func @pack_sat_s_in_lanes_v17(
+// CHECK: autollvm.pack_sat_s_in_lanes
+func.func @pack_sat_s_in_lanes_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_s_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<32xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<32xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v1(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<16xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v1(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<16xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v2(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v2(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v3(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v3(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v3(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v4(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v4(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v4(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v5(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v5(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v6(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v6(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<32xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v7(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v7(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v8(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v8(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v9(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v9(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v9(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v10(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v10(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v10(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v11(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v11(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v11(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v12(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v12(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v12(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v13(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v13(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<64xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v14(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v14(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v15(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v15(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v16(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v16(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @pack_sat_u_v17(
-// CHECK: autollvm.pack_sat_u
-func.func @pack_sat_u_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
-  %0 = "autollvm.pack_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+// CHECK-LABEL: func.func @pack_sat_u_in_lanes_v17(
+// CHECK: autollvm.pack_sat_u_in_lanes
+func.func @pack_sat_u_in_lanes_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_u_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, loop_bound_2 = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -6177,24 +6177,24 @@ func.func @permute_var_widen_5eaf_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @sad_widen_713d(
-// CHECK: autollvm.sad_widen_713d
-func.func @sad_widen_713d(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_713d"(%arg0, %arg1) { loop_bound = 31 : i32, loop_bound_2 = 3 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
+// CHECK-LABEL: func.func @sad_widen(
+// CHECK: autollvm.sad_widen
+func.func @sad_widen(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<16xi16> {
+  %0 = "autollvm.sad_widen"(%arg0, %arg1) { loop_bound = 31 : i32, loop_bound_2 = 3 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_713d_v1(
-// CHECK: autollvm.sad_widen_713d
-func.func @sad_widen_713d_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_713d"(%arg0, %arg1) { loop_bound = 63 : i32, loop_bound_2 = 7 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
+// CHECK-LABEL: func.func @sad_widen_v1(
+// CHECK: autollvm.sad_widen
+func.func @sad_widen_v1(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
+  %0 = "autollvm.sad_widen"(%arg0, %arg1) { loop_bound = 63 : i32, loop_bound_2 = 7 : i32, a0_width = 512 : i32 } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_713d_v2(
-// CHECK: autollvm.sad_widen_713d
-func.func @sad_widen_713d_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_713d"(%arg0, %arg1) { loop_bound = 15 : i32, loop_bound_2 = 1 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+// CHECK-LABEL: func.func @sad_widen_v2(
+// CHECK: autollvm.sad_widen
+func.func @sad_widen_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_widen"(%arg0, %arg1) { loop_bound = 15 : i32, loop_bound_2 = 1 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -6324,129 +6324,129 @@ func.func @permute_var_widen_2273_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>)
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0(%arg0: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v1(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v1(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v2(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v2(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v3(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v3(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v4(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v4(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v5(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v5(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v6(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v6(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v7(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v7(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_b8f0_v8(
-// CHECK: autollvm.shr_by_imm_u_narrow_b8f0
-func.func @shr_by_imm_u_narrow_b8f0_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v8(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_b8f0
+func.func @shr_by_imm_u_narrow_in_lanes_b8f0_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_b8f0"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1(%arg0: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1(%arg0: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v1(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v1(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v2(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v2(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v2(%arg0: vector<16xi16>, %arg1: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v3(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v3(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v3(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v4(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v4(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v4(%arg0: vector<32xi16>, %arg1: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v5(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v5(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v5(%arg0: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v6(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v6(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v7(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v7(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v7(%arg0: vector<8xi16>, %arg1: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0, %arg1) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_9ca1_v8(
-// CHECK: autollvm.shr_by_imm_u_narrow_9ca1
-func.func @shr_by_imm_u_narrow_9ca1_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.shr_by_imm_u_narrow_9ca1"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v8(
+// CHECK: autollvm.shr_by_imm_u_narrow_in_lanes_9ca1
+func.func @shr_by_imm_u_narrow_in_lanes_9ca1_v8(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm_u_narrow_in_lanes_9ca1"(%arg0) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -8914,339 +8914,339 @@ func.func @xor_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> 
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @interleave_7175(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v1(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v1(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v2(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v2(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v3(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v3(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v3(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v4(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v4(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v5(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v5(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v5(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v5(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v6(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v6(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v6(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v6(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v7(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v7(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v7(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v7(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v8(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v8(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v9(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v9(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v9(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v9(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v10(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v10(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v10(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v10(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v11(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v11(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v12(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v12(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v13(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v13(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v14(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v14(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v15(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v15(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v16(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v16(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v16(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v16(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v17(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v17(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v17(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v17(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v18(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v18(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v18(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v18(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v19(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v19(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v19(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v19(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v20(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v20(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+// CHECK-LABEL: func.func @interleave_in_lanes_v20(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v20(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v21(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v21(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v21(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v22(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v22(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v22(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v23(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v23(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v23(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v23(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v24(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v24(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v24(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v24(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v25(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v25(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+// CHECK-LABEL: func.func @interleave_in_lanes_v25(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v25(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v26(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v26(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v26(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v27(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v27(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v27(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v28(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v28(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v28(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v28(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v29(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v29(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v29(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v29(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v30(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v30(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v31(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v31(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v32(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v32(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v32(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v32(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v33(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v33(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v33(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v33(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v34(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v34(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v34(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v34(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_7175_v35(
-// CHECK: autollvm.interleave_7175
-func.func @interleave_7175_v35(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.interleave_7175"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+// CHECK-LABEL: func.func @interleave_in_lanes_v35(
+// CHECK: autollvm.interleave_in_lanes
+func.func @interleave_in_lanes_v35(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.interleave_in_lanes"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, loop_bound_2 = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @move_2d7e(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1) { masking = "none", bit = 127 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @move_in_lanes(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1) { masking = "none", bit = 127 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v1(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v1(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v1(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v2(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 127 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v2(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v2(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 127 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v3(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2) { masking = "zero", bit = 127 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v3(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", bit = 127 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v4(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 63 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v4(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 63 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v5(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2) { masking = "zero", bit = 63 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v5(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", bit = 63 : i32, loop_bound = 1 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v6(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v6(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 127 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v6(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v6(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 127 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v7(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v7(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2) { masking = "zero", bit = 127 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v7(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v7(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", bit = 127 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v8(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v8(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v8(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v8(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v9(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 63 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v9(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", bit = 63 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v10(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v10(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1, %arg2) { masking = "zero", bit = 63 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v10(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v10(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1, %arg2) { masking = "zero", bit = 63 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @move_2d7e_v11(
-// CHECK: autollvm.move_2d7e
-func.func @move_2d7e_v11(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.move_2d7e"(%arg0, %arg1) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+// CHECK-LABEL: func.func @move_in_lanes_v11(
+// CHECK: autollvm.move_in_lanes
+func.func @move_in_lanes_v11(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.move_in_lanes"(%arg0, %arg1) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -9271,66 +9271,66 @@ func.func @mask_move_1364_v2(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vect
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, loop_bound_3 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<16xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, loop_bound_3 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v1(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, loop_bound_3 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v1(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v1(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, loop_bound_3 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v2(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, loop_bound_3 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v2(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v2(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<16xi1>) -> vector<16xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", loop_bound = 1 : i32, loop_bound_2 = 3 : i32, loop_bound_3 = 15 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v3(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, loop_bound_3 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v3(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v3(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<32xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, loop_bound_3 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v4(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, loop_bound_3 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v4(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v4(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, loop_bound_3 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v5(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, loop_bound_3 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v5(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<32xi1>) -> vector<32xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", loop_bound = 3 : i32, loop_bound_2 = 7 : i32, loop_bound_3 = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v6(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, loop_bound_2 = 1 : i32, loop_bound_3 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v6(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", loop_bound = 0 : i32, loop_bound_2 = 1 : i32, loop_bound_3 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v7(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 1 : i32, loop_bound_3 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v7(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 1 : i32, loop_bound_3 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @sad_widen_9f8f_v8(
-// CHECK: autollvm.sad_widen_9f8f
-func.func @sad_widen_9f8f_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sad_widen_9f8f"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 1 : i32, loop_bound_3 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @sad_widen_in_lanes_v8(
+// CHECK: autollvm.sad_widen_in_lanes
+func.func @sad_widen_in_lanes_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.sad_widen_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 1 : i32, loop_bound_3 = 7 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
@@ -12932,129 +12932,129 @@ func.func @and_cmp_eq_to_mask_v23(%arg0: vector<8xi64>, %arg1: vector<8xi64>) ->
   return %0 : vector<8xi1>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @interleave(
+// CHECK: autollvm.interleave
+func.func @interleave(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v1(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @interleave_v1(
+// CHECK: autollvm.interleave
+func.func @interleave_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v2(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @interleave_v2(
+// CHECK: autollvm.interleave
+func.func @interleave_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v3(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @interleave_v3(
+// CHECK: autollvm.interleave
+func.func @interleave_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v4(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @interleave_v4(
+// CHECK: autollvm.interleave
+func.func @interleave_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v5(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @interleave_v5(
+// CHECK: autollvm.interleave
+func.func @interleave_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v6(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @interleave_v6(
+// CHECK: autollvm.interleave
+func.func @interleave_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v7(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+// CHECK-LABEL: func.func @interleave_v7(
+// CHECK: autollvm.interleave
+func.func @interleave_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v8(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+// CHECK-LABEL: func.func @interleave_v8(
+// CHECK: autollvm.interleave
+func.func @interleave_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v9(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v9(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+// CHECK-LABEL: func.func @interleave_v9(
+// CHECK: autollvm.interleave
+func.func @interleave_v9(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v10(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v10(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+// CHECK-LABEL: func.func @interleave_v10(
+// CHECK: autollvm.interleave
+func.func @interleave_v10(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v11(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+// CHECK-LABEL: func.func @interleave_v11(
+// CHECK: autollvm.interleave
+func.func @interleave_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.interleave"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v12(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v12(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @interleave_v12(
+// CHECK: autollvm.interleave
+func.func @interleave_v12(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.interleave"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 71 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v13(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @interleave_v13(
+// CHECK: autollvm.interleave
+func.func @interleave_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.interleave"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 79 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v14(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @interleave_v14(
+// CHECK: autollvm.interleave
+func.func @interleave_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.interleave"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 95 : i32, bit_4 = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v15(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @interleave_v15(
+// CHECK: autollvm.interleave
+func.func @interleave_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.interleave"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 7 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v16(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @interleave_v16(
+// CHECK: autollvm.interleave
+func.func @interleave_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.interleave"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 15 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @interleave_8c86_v17(
-// CHECK: autollvm.interleave_8c86
-func.func @interleave_8c86_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.interleave_8c86"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @interleave_v17(
+// CHECK: autollvm.interleave
+func.func @interleave_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.interleave"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 31 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -15410,45 +15410,45 @@ func.func @mask_move_2cae(%arg0: vector<16xi1>) -> vector<16xi1> {
   return %0 : vector<16xi1>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_4404(
-// CHECK: autollvm.permute_imm_narrow_4404
-func.func @permute_imm_narrow_4404(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_4404"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @permute_imm_narrow_in_lanes(
+// CHECK: autollvm.permute_imm_narrow_in_lanes
+func.func @permute_imm_narrow_in_lanes(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_4404_v1(
-// CHECK: autollvm.permute_imm_narrow_4404
-func.func @permute_imm_narrow_4404_v1(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_4404"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+// CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v1(
+// CHECK: autollvm.permute_imm_narrow_in_lanes
+func.func @permute_imm_narrow_in_lanes_v1(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_4404_v2(
-// CHECK: autollvm.permute_imm_narrow_4404
-func.func @permute_imm_narrow_4404_v2(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.permute_imm_narrow_4404"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+// CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v2(
+// CHECK: autollvm.permute_imm_narrow_in_lanes
+func.func @permute_imm_narrow_in_lanes_v2(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_4404_v3(
-// CHECK: autollvm.permute_imm_narrow_4404
-func.func @permute_imm_narrow_4404_v3(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_4404"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+// CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v3(
+// CHECK: autollvm.permute_imm_narrow_in_lanes
+func.func @permute_imm_narrow_in_lanes_v3(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2, %arg3) { a1 = 1 : i32, masking = "merge", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_4404_v4(
-// CHECK: autollvm.permute_imm_narrow_4404
-func.func @permute_imm_narrow_4404_v4(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_4404"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+// CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v4(
+// CHECK: autollvm.permute_imm_narrow_in_lanes
+func.func @permute_imm_narrow_in_lanes_v4(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1, %arg2) { a1 = 1 : i32, masking = "zero", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @permute_imm_narrow_4404_v5(
-// CHECK: autollvm.permute_imm_narrow_4404
-func.func @permute_imm_narrow_4404_v5(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.permute_imm_narrow_4404"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+// CHECK-LABEL: func.func @permute_imm_narrow_in_lanes_v5(
+// CHECK: autollvm.permute_imm_narrow_in_lanes
+func.func @permute_imm_narrow_in_lanes_v5(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
+  %0 = "autollvm.permute_imm_narrow_in_lanes"(%arg0, %arg1) { a1 = 1 : i32, masking = "none", a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
@@ -17188,31 +17188,31 @@ func.func @move_606a(%arg0: vector<2xi64>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_1096(
-// CHECK: autollvm.shr_by_imm_u_narrow_1096
-func.func @shr_by_imm_u_narrow_1096(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow_1096"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> i32 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_1096_v1(
-// CHECK: autollvm.shr_by_imm_u_narrow_1096
-func.func @shr_by_imm_u_narrow_1096_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow_1096"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v1(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v1(%arg0: vector<16xi8>) -> i32 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_1096_v2(
-// CHECK: autollvm.shr_by_imm_u_narrow_1096
-func.func @shr_by_imm_u_narrow_1096_v2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow_1096"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v2(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v2(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_1096_v3(
-// CHECK: autollvm.shr_by_imm_u_narrow_1096
-func.func @shr_by_imm_u_narrow_1096_v3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow_1096"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v3(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v3(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 

@@ -123,7 +123,7 @@ func.func @packus_i16(%a: vector<32xi16>) -> vector<32xi8> {
 // 8 x i16 saturated to u8: packuswb of the input with itself, then its low
 // half (a swizzle step).
 // CHECK-LABEL: func.func @packus_i16_x8
-// CHECK: %[[P:.*]] = autollvm.pack_sat_u %arg0, %arg0 {{.*}}a0_width = 128 : i32
+// CHECK: %[[P:.*]] = autollvm.pack_sat_u_in_lanes %arg0, %arg0 {{.*}}a0_width = 128 : i32
 // CHECK: vector.shuffle {{.*}} [0] : vector<2xi64>, vector<2xi64>
 // CHECK-NOT: arith.
 // CHECK: return
@@ -138,7 +138,7 @@ func.func @packus_i16_x8(%a: vector<8xi16>) -> vector<8xi8> {
 
 // Two i16 vectors saturated to i8 and concatenated: packsswb.
 // CHECK-LABEL: func.func @packs_i16_x16
-// CHECK: autollvm.pack_sat_s %arg0, %arg1 {{.*}}a0_width = 128 : i32
+// CHECK: autollvm.pack_sat_s_in_lanes %arg0, %arg1 {{.*}}a0_width = 128 : i32
 // CHECK-NOT: arith.
 // CHECK: return
 func.func @packs_i16_x16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16xi8> {
@@ -156,7 +156,7 @@ func.func @packs_i16_x16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16xi8> 
 
 // Pairwise sums of two concatenated vectors (deinterleave, add): phaddw.
 // CHECK-LABEL: func.func @hadd_i16
-// CHECK: autollvm.add_pairwise %arg0, %arg1 {{.*}}a0_width = 128 : i32
+// CHECK: autollvm.add_pairwise_in_lanes %arg0, %arg1 {{.*}}a0_width = 128 : i32
 // CHECK-NOT: vector.deinterleave
 // CHECK: return
 func.func @hadd_i16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {

@@ -8,7 +8,7 @@
 // RUN: not %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{two-steps=1})' %s 2>&1 | FileCheck %s --check-prefix=BAD
 
 // TWO-LABEL: func.func @packus_i16_x8
-// TWO: autollvm.pack_sat_u
+// TWO: autollvm.pack_sat_u_in_lanes
 // TWO: vector.shuffle
 // ONE: remark: window of 3 ops left unchanged (target x86-avx512): no program of one or two target instructions computes this window
 // ONE-LABEL: func.func @packus_i16_x8
