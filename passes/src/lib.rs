@@ -9,6 +9,7 @@
 
 pub mod ffi;
 pub mod ir;
+pub mod lines;
 pub mod llvm_calls;
 pub mod synth;
 pub mod variants;

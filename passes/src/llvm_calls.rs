@@ -9,16 +9,20 @@ use std::sync::OnceLock;
 /// Calls per target op name (`hydride_x86.mm512_dpbusd_epi32`), each read
 /// from its JSON text the first time it is asked for.
 pub struct CallTable {
-    calls: HashMap<&'static str, (&'static RawValue, OnceLock<Option<LlvmCall>>)>,
+    calls: HashMap<&'static str, (&'static str, OnceLock<Option<LlvmCall>>)>,
 }
 
 impl CallTable {
     pub fn parse(json: &'static str) -> Result<CallTable, String> {
-        let raw: HashMap<&'static str, &'static RawValue> =
-            serde_json::from_str(json).map_err(|e| format!("LLVM call table: {e}"))?;
-        let calls =
-            raw.into_iter().filter(|(op, _)| !op.starts_with('_')).map(|(op, v)| (op, (v, OnceLock::new()))).collect();
-        Ok(CallTable { calls })
+        let entries = match crate::lines::entries(json) {
+            Some(entries) => entries,
+            None => {
+                let raw: HashMap<&'static str, &'static RawValue> =
+                    serde_json::from_str(json).map_err(|e| format!("LLVM call table: {e}"))?;
+                raw.into_iter().filter(|(op, _)| !op.starts_with('_')).map(|(op, v)| (op, v.get())).collect()
+            }
+        };
+        Ok(CallTable { calls: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect() })
     }
 
     /// The table built into the plugin.
@@ -33,7 +37,7 @@ impl CallTable {
     /// The call of `op`; `None` if it has none (or its entry does not read).
     pub fn get(&self, op: &str) -> Option<&LlvmCall> {
         let (raw, parsed) = self.calls.get(op)?;
-        parsed.get_or_init(|| serde_json::from_str(raw.get()).ok()).as_ref()
+        parsed.get_or_init(|| serde_json::from_str(raw).ok()).as_ref()
     }
 
     pub fn len(&self) -> usize {

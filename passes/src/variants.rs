@@ -34,7 +34,7 @@ impl OpInstance {
 /// from its JSON text the first time it is asked for: a process reads only
 /// the ops it meets.
 pub struct VariantTable {
-    ops: HashMap<&'static str, (&'static RawValue, OnceLock<Vec<Variant>>)>,
+    ops: HashMap<&'static str, (&'static str, OnceLock<Vec<Variant>>)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -46,13 +46,14 @@ pub enum TableError {
 impl VariantTable {
     pub fn parse(text: &'static str) -> Result<VariantTable, TableError> {
         // Borrowed from the text: no entry is copied until it is read.
-        let map: HashMap<&'static str, &'static RawValue> = serde_json::from_str(text)?;
-        let ops = map
-            .into_iter()
-            .filter(|(name, _)| !name.starts_with('_'))
-            .map(|(n, v)| (n, (v, OnceLock::new())))
-            .collect();
-        Ok(VariantTable { ops })
+        let entries = match crate::lines::entries(text) {
+            Some(entries) => entries,
+            None => {
+                let map: HashMap<&'static str, &'static RawValue> = serde_json::from_str(text)?;
+                map.into_iter().filter(|(name, _)| !name.starts_with('_')).map(|(n, v)| (n, v.get())).collect()
+            }
+        };
+        Ok(VariantTable { ops: entries.into_iter().map(|(n, v)| (n, (v, OnceLock::new()))).collect() })
     }
 
     /// The table generated with the dialects, embedded in the plugin.
@@ -81,14 +82,15 @@ impl VariantTable {
     }
 
     /// An op's variants, read on first use (an entry that does not read has none).
-    fn read<'t>(raw: &RawValue, parsed: &'t OnceLock<Vec<Variant>>) -> &'t Vec<Variant> {
-        parsed.get_or_init(|| serde_json::from_str(raw.get()).unwrap_or_default())
+    fn read<'t>(raw: &str, parsed: &'t OnceLock<Vec<Variant>>) -> &'t Vec<Variant> {
+        parsed.get_or_init(|| serde_json::from_str(raw).unwrap_or_default())
     }
 
     /// The variant `op` is an instance of.
     pub fn find(&self, op: &OpInstance) -> Result<&Variant, String> {
-        let variants = self.ops.get(op.name.as_str()).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;
-        let variants = Self::read(&variants.0, &variants.1);
+        let variants =
+            self.ops.get(op.name.as_str()).ok_or_else(|| format!("`{}` is not in the variant table", op.name))?;
+        let variants = Self::read(variants.0, &variants.1);
         if variants.is_empty() {
             return Err(format!("the variant table's entry for `{}` does not read; rebuild the plugin", op.name));
         }

@@ -404,9 +404,7 @@ impl<'a> Scan<'a> {
             let mut e = e.clone();
             crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
                 if let Expr::Binary { op: BinOp::Mul, lhs, rhs } = x {
-                    let steps = |a: &Expr, b: &Expr| {
-                        matches!(a, Expr::Var(v) if v == var) && literal(b) == Some(128)
-                    };
+                    let steps = |a: &Expr, b: &Expr| matches!(a, Expr::Var(v) if v == var) && literal(b) == Some(128);
                     if steps(lhs, rhs) || steps(rhs, lhs) {
                         found = true;
                     }

@@ -209,7 +209,7 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
                 .map(|&l| if l == leaf_count { part.values[first].clone() } else { screen.inputs[first][l].clone() })
                 .collect();
             let args = super::program::arguments(c, &operands, &[], &|v, _| BigUint::from(v));
-            let got = dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, &c.semantics).run(&args).ok();
+            let got = dialectgen::eval::Machine::new(&mut dialectgen::eval::Concrete, c.semantics()).run(&args).ok();
             (got.as_ref() == screen.expected[first].as_ref() && screen.agrees(&program)).then_some(program)
         })
         .collect();

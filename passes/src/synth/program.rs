@@ -191,14 +191,14 @@ impl Program {
                         .iter()
                         .zip(&imms)
                         .map(|((pos, _, _), &v)| {
-                            let w = c.semantics.args[*pos].width;
+                            let w = c.semantics().args[*pos].width;
                             ((v, w), dom.literal(&BigUint::from(v), w))
                         })
                         .collect();
                     let literal =
                         |v: u32, w: u32| literals.iter().find(|(k, _)| *k == (v, w)).expect("made above").1.clone();
                     let args = arguments(c, &ops, &imms, &literal);
-                    Machine::new(&mut *dom, &c.semantics).run(&args).map_err(|e| e.to_string())?
+                    Machine::new(&mut *dom, c.semantics()).run(&args).map_err(|e| e.to_string())?
                 }
                 StepOp::Swizzle(z) => z.apply(dom, &ops),
             };
@@ -218,12 +218,12 @@ fn fetch<'a, T>(s: &Source, leaves: &'a [T], values: &'a [T]) -> &'a T {
 /// A candidate's arguments in its semantics' order: operand values as
 /// given, immediates made by `imm(value, width)`.
 pub fn arguments<T: Clone>(c: &Candidate, operands: &[T], imms: &[u32], imm: &dyn Fn(u32, u32) -> T) -> Vec<T> {
-    let mut args: Vec<Option<T>> = vec![None; c.semantics.args.len()];
+    let mut args: Vec<Option<T>> = vec![None; c.semantics().args.len()];
     for ((pos, _), v) in c.operands.iter().zip(operands) {
         args[*pos] = Some(v.clone());
     }
     for ((pos, _, _), &v) in c.immediates.iter().zip(imms) {
-        args[*pos] = Some(imm(v, c.semantics.args[*pos].width));
+        args[*pos] = Some(imm(v, c.semantics().args[*pos].width));
     }
     args.into_iter().map(|a| a.expect("every argument bound")).collect()
 }

@@ -176,7 +176,7 @@ pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Opti
     let [(pos, _, bits)] = c.immediates.as_slice() else {
         return c.immediates.is_empty().then(Vec::new);
     };
-    let width = c.semantics.args[*pos].width;
+    let width = c.semantics().args[*pos].width;
     let (elem, all_lanes) = (c.result.elem_bits, c.result.lanes());
     z3::with_z3_config(&z3::Config::new(), || {
         let imm = BV::new_const("imm", width);
@@ -189,7 +189,7 @@ pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Opti
             operands.iter().zip(expected).filter_map(|(s, w)| w.as_ref().map(|w| (s, w))).collect();
         let agrees = |v: u32, s: &Vec<BigUint>, want: &BigUint| {
             let args = arguments(c, s, &[v], &|v, _| BigUint::from(v));
-            matches!(Machine::new(&mut Concrete, &c.semantics).run(&args), Ok(got) if got == *want)
+            matches!(Machine::new(&mut Concrete, c.semantics()).run(&args), Ok(got) if got == *want)
         };
         let mut next = defined.first().copied();
         let mut lanes = all_lanes.min(4);
@@ -197,9 +197,9 @@ pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Opti
             let (s, want) = next?;
             let ops: Vec<BV> = s.iter().zip(&c.operands).map(|(x, (_, t))| dom.literal(x, t.bits())).collect();
             let args = arguments(c, &ops, &[0], &|_, _| imm.clone());
-            let got = dialectgen::eval::typing::formula_over(&c.semantics, &args).ok()?;
-            let want = dom.literal(want, c.semantics.result.width);
-            let top = (lanes * elem).min(c.semantics.result.width) - 1;
+            let got = dialectgen::eval::typing::formula_over(c.semantics(), &args).ok()?;
+            let want = dom.literal(want, c.semantics().result.width);
+            let top = (lanes * elem).min(c.semantics().result.width) - 1;
             solver.assert(got.extract(top, 0).eq(want.extract(top, 0)));
             if solver.check() != z3::SatResult::Sat {
                 return None;
