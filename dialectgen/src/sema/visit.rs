@@ -35,6 +35,46 @@ pub fn walk_expr_mut(e: &mut Expr, f: &mut impl FnMut(&mut Expr)) {
     f(e);
 }
 
+/// Calls `f` on every expression, children before parents, without changing it.
+pub fn walk_expr(e: &Expr, f: &mut impl FnMut(&Expr)) {
+    match e {
+        Expr::Int(_) | Expr::Var(_) => {}
+        Expr::Slice { base, hi, lo } => {
+            walk_expr(base, f);
+            walk_expr(hi, f);
+            walk_expr(lo, f);
+        }
+        Expr::Bit { base, index } => {
+            walk_expr(base, f);
+            walk_expr(index, f);
+        }
+        Expr::Unary { arg, .. } => walk_expr(arg, f),
+        Expr::Binary { lhs, rhs, .. } => {
+            walk_expr(lhs, f);
+            walk_expr(rhs, f);
+        }
+        Expr::CompareBy { predicate: code, lhs, rhs } | Expr::OperateBy { code, lhs, rhs, .. } => {
+            walk_expr(code, f);
+            walk_expr(lhs, f);
+            walk_expr(rhs, f);
+        }
+        Expr::Select { cond, then, otherwise } => {
+            walk_expr(cond, f);
+            walk_expr(then, f);
+            walk_expr(otherwise, f);
+        }
+        Expr::Call { args, .. } => args.iter().for_each(|a| walk_expr(a, f)),
+    }
+    f(e);
+}
+
+/// Whether `pred` holds for `e` or any expression inside it.
+pub fn any_expr(e: &Expr, mut pred: impl FnMut(&Expr) -> bool) -> bool {
+    let mut found = false;
+    walk_expr(e, &mut |x| found = found || pred(x));
+    found
+}
+
 /// The statement's own expressions and bound names, not those of the
 /// blocks nested in it.
 pub fn own_exprs_mut(s: &mut Stmt, on_expr: &mut impl FnMut(&mut Expr), on_name: &mut impl FnMut(&mut String)) {

@@ -1,21 +1,15 @@
-//! Names for similarity classes, derived from what their template computes:
-//! the operation, how elements are read (signed, unsigned, mixed),
-//! widening or narrowing, saturation, rounding, pairwise or lane-wise
-//! structure. Equal templates give equal names on every regeneration, and
-//! the name of one class does not depend on which other classes exist,
-//! except where two classes would share a name: then each takes a
-//! fingerprint of its template as a suffix.
-//!
-//! Nothing here knows an ISA: the features are read off the semantics IR.
+//! What a class template computes, read off its statements: the
+//! operations applied to data (not to indices), signedness at the places
+//! it matters, saturation, rounding, and how elements are chosen.
 
-use super::engine::{member_semantics, SimilarityClass};
+use super::shape::{register_copies, unwrap_register};
 use crate::sema::ir::{ArgKind, BinOp, Expr, OperatorFamily, Semantics, Stmt, StmtKind, UnOp};
-use crate::sema::print::semantics_to_string;
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sema::visit::{any_expr, walk_expr};
+use std::collections::BTreeSet;
 
 /// How a value's elements read as integers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Sign {
+pub(super) enum Sign {
     Signed,
     Unsigned,
     /// Chosen by a class parameter (a signedness flag).
@@ -25,7 +19,7 @@ enum Sign {
 /// The operations a template applies to data (not to indices), in the
 /// order their words appear in a name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Op {
+pub(super) enum Op {
     Galois,
     Abs,
     Neg,
@@ -52,7 +46,7 @@ enum Op {
 }
 
 impl Op {
-    fn word(self) -> &'static str {
+    pub(super) fn word(self) -> &'static str {
         match self {
             Op::Galois => "galois",
             Op::Abs => "abs",
@@ -83,60 +77,60 @@ impl Op {
 
 /// What a template does, read off its statements.
 #[derive(Default)]
-struct Features {
-    ops: BTreeSet<Op>,
+pub(super) struct Features {
+    pub(super) ops: BTreeSet<Op>,
     /// Signedness of the operands of sign-sensitive operations.
-    signs: BTreeSet<Sign>,
+    pub(super) signs: BTreeSet<Sign>,
     /// Fixed comparison predicates (`eq`, `gt`, …).
-    predicates: BTreeSet<&'static str>,
-    saturates: bool,
-    extends: bool,
+    pub(super) predicates: BTreeSet<&'static str>,
+    pub(super) saturates: bool,
+    pub(super) extends: bool,
     /// A narrowing that wraps (`Truncate`, a wrapping `NarrowAs`).
-    truncates: bool,
+    pub(super) truncates: bool,
     /// A power of two added where the sum is then shifted right or its low bits dropped.
-    rounds: bool,
+    pub(super) rounds: bool,
     /// Products in one result element.
-    products: usize,
+    pub(super) products: usize,
     /// Registers read as factors of a product.
-    factors: BTreeSet<String>,
+    pub(super) factors: BTreeSet<String>,
     /// A comparison whose predicate is a parameter (ordered ones among its values).
-    ordered_by_parameter: bool,
+    pub(super) ordered_by_parameter: bool,
     /// An addition or subtraction of two elements of one operand.
-    pairwise: bool,
+    pub(super) pairwise: bool,
     /// An element is selected by data (a vector's element, a local computed from one).
-    data_index: bool,
+    pub(super) data_index: bool,
     /// What is computed depends on an immediate or parameter through `CASE`.
-    case_on_argument: bool,
+    pub(super) case_on_argument: bool,
     /// A condition on data chooses between values.
-    conditional: bool,
+    pub(super) conditional: bool,
     /// A literal added to a value.
-    added_literals: BTreeSet<num_bigint::BigInt>,
+    pub(super) added_literals: BTreeSet<num_bigint::BigInt>,
     /// A value's low bits dropped by a slice of a local (`v1[16:1]`).
-    drops_low_bits: bool,
+    pub(super) drops_low_bits: bool,
     /// Where shift amounts come from.
-    shift_by: BTreeSet<ShiftBy>,
+    pub(super) shift_by: BTreeSet<ShiftBy>,
     /// A class parameter chooses between branches computing different things.
-    alternatives: bool,
+    pub(super) alternatives: bool,
     /// The operation runs within each 128-bit lane (a loop over lanes
     /// around an inner loop or a helper).
-    in_lanes: bool,
+    pub(super) in_lanes: bool,
     /// An immediate's bits choose between branches (a blend).
-    chosen_by_immediate: bool,
+    pub(super) chosen_by_immediate: bool,
     /// Signedness said outright (`AsInteger`, a saturation's flag, `Signed`).
-    explicit_signs: BTreeSet<Sign>,
+    pub(super) explicit_signs: BTreeSet<Sign>,
     /// Signedness of extensions.
-    extend_signs: BTreeSet<Sign>,
+    pub(super) extend_signs: BTreeSet<Sign>,
     /// A loop that runs while a condition on data holds (counting).
-    counts_while: bool,
+    pub(super) counts_while: bool,
     /// One element read in every trip of a loop (a bound that does not step).
-    broadcasts: bool,
+    pub(super) broadcasts: bool,
     /// One loop body writes the result from two different registers.
-    interleaves: bool,
+    pub(super) interleaves: bool,
 }
 
 /// Where a shift amount comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum ShiftBy {
+pub(super) enum ShiftBy {
     /// A number fixed by the class (a literal or a parameter).
     Constant,
     /// An immediate.
@@ -147,7 +141,7 @@ enum ShiftBy {
     PerElement,
 }
 
-struct Scan<'a> {
+pub(super) struct Scan<'a> {
     sema: &'a Semantics,
     /// Locals holding a whole argument register (`v1 := ZeroExtend(a0, 128)[bit:0]`).
     registers: BTreeSet<String>,
@@ -380,15 +374,10 @@ impl<'a> Scan<'a> {
             let names: BTreeSet<String> = self.sema.args.iter().filter(immediate).map(|a| a.name.clone()).collect();
             return if mentions_any(e, &names) { ShiftBy::Immediate } else { ShiftBy::Constant };
         }
-        let mut steps = false;
-        let mut e = e.clone();
-        crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
-            if let Expr::Slice { hi, lo, .. } = x {
-                if mentions_any(hi, &self.loop_vars) || mentions_any(lo, &self.loop_vars) {
-                    steps = true;
-                }
-            }
-        });
+        let steps = any_expr(
+            e,
+            |x| matches!(x, Expr::Slice { hi, lo, .. } if mentions_any(hi, &self.loop_vars) || mentions_any(lo, &self.loop_vars)),
+        );
         if steps {
             ShiftBy::PerElement
         } else {
@@ -399,18 +388,12 @@ impl<'a> Scan<'a> {
     /// Whether a loop over `var` steps through 128-bit lanes, each computed
     /// by an inner loop or a helper function.
     fn per_lane(&self, var: &str, body: &[Stmt]) -> bool {
+        let steps = |a: &Expr, b: &Expr| matches!(a, Expr::Var(v) if v == var) && literal(b) == Some(128);
         let lane_step = |e: &Expr| {
-            let mut found = false;
-            let mut e = e.clone();
-            crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
-                if let Expr::Binary { op: BinOp::Mul, lhs, rhs } = x {
-                    let steps = |a: &Expr, b: &Expr| matches!(a, Expr::Var(v) if v == var) && literal(b) == Some(128);
-                    if steps(lhs, rhs) || steps(rhs, lhs) {
-                        found = true;
-                    }
-                }
-            });
-            found
+            any_expr(
+                e,
+                |x| matches!(x, Expr::Binary { op: BinOp::Mul, lhs, rhs } if steps(lhs, rhs) || steps(rhs, lhs)),
+            )
         };
         let helper = |e: &Expr| matches!(e, Expr::Call { func, .. } if self.sema.function(func).is_some());
         let mut by_lane = false;
@@ -495,8 +478,7 @@ impl<'a> Scan<'a> {
             BinOp::Mul => {
                 self.f.products += 1;
                 for e in [lhs, rhs] {
-                    let mut e = e.clone();
-                    crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
+                    walk_expr(e, &mut |x| {
                         if let Expr::Slice { base, .. } = x {
                             if let Expr::Var(v) = &**base {
                                 self.f.factors.insert(v.clone());
@@ -613,37 +595,28 @@ impl<'a> Scan<'a> {
 
 /// `x := x + …product…`: a product summed into a running total (a loop's
 /// reduction counts as several products in one element).
-fn accumulates_product(var: &str, value: &Expr) -> bool {
+pub(super) fn accumulates_product(var: &str, value: &Expr) -> bool {
     let Expr::Binary { op: BinOp::Add, lhs, rhs } = value else { return false };
     let total = |e: &Expr| matches!(unwrap_register(e), Expr::Var(v) if v == var);
-    let has_mul = |e: &Expr| {
-        let mut found = false;
-        let mut e = e.clone();
-        crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
-            if matches!(x, Expr::Binary { op: BinOp::Mul, .. }) {
-                found = true;
-            }
-        });
-        found
-    };
+    let has_mul = |e: &Expr| any_expr(e, |x| matches!(x, Expr::Binary { op: BinOp::Mul, .. }));
     (total(lhs) && has_mul(rhs)) || (total(rhs) && has_mul(lhs))
 }
 
-fn literal(e: &Expr) -> Option<i64> {
+pub(super) fn literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::Int(n) => i64::try_from(n).ok(),
         _ => None,
     }
 }
 
-fn flag_sign(e: Option<&Expr>) -> Option<Sign> {
+pub(super) fn flag_sign(e: Option<&Expr>) -> Option<Sign> {
     match e? {
         Expr::Int(n) => Some(if n == &num_bigint::BigInt::from(0) { Sign::Signed } else { Sign::Unsigned }),
         _ => Some(Sign::ByParameter),
     }
 }
 
-fn predicate_word(op: BinOp) -> &'static str {
+pub(super) fn predicate_word(op: BinOp) -> &'static str {
     match op {
         BinOp::Eq => "eq",
         BinOp::Ne => "ne",
@@ -656,7 +629,7 @@ fn predicate_word(op: BinOp) -> &'static str {
 }
 
 /// The variable an element read comes from (`a0[..]`, `SignExtend(a0[..])`).
-fn element_of(e: &Expr) -> Option<&str> {
+pub(super) fn element_of(e: &Expr) -> Option<&str> {
     match e {
         Expr::Slice { base, .. } => match &**base {
             Expr::Var(v) => Some(v),
@@ -671,42 +644,29 @@ fn element_of(e: &Expr) -> Option<&str> {
 }
 
 /// Whether `e` reads a register argument's bits or a local computed from them.
-fn reads_data(e: &Expr, scan: &Scan) -> bool {
-    let mut found = false;
-    let mut e = e.clone();
-    crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
-        if let Expr::Slice { base, .. } | Expr::Bit { base, .. } = x {
-            if let Expr::Var(v) = &**base {
-                let data = match scan.arg(v) {
-                    Some(a) => a.kind != ArgKind::Immediate,
-                    None => !scan.index_vars.contains(v),
-                };
-                if data {
-                    found = true;
-                }
-            }
-        }
-    });
-    found
+pub(super) fn reads_data(e: &Expr, scan: &Scan) -> bool {
+    any_expr(e, |x| match x {
+        Expr::Slice { base, .. } | Expr::Bit { base, .. } => match &**base {
+            Expr::Var(v) => match scan.arg(v) {
+                Some(a) => a.kind != ArgKind::Immediate,
+                None => !scan.index_vars.contains(v),
+            },
+            _ => false,
+        },
+        _ => false,
+    })
 }
 
 /// Whether `e` mentions an argument (an immediate's bits, a vector's).
-fn mentions_argument(e: &Expr, sema: &Semantics) -> bool {
-    let mut found = false;
-    let mut e = e.clone();
-    crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
-        if let Expr::Var(v) = x {
-            let param = sema.functions.iter().any(|f| f.params.contains(v));
-            if param || sema.args.iter().any(|a| &a.name == v) {
-                found = true;
-            }
-        }
-    });
-    found
+pub(super) fn mentions_argument(e: &Expr, sema: &Semantics) -> bool {
+    any_expr(e, |x| {
+        matches!(x, Expr::Var(v)
+            if sema.functions.iter().any(|f| f.params.contains(v)) || sema.args.iter().any(|a| &a.name == v))
+    })
 }
 
 /// Whether the result depends on any argument at all.
-fn reads_any_argument(s: &Semantics) -> bool {
+pub(super) fn reads_any_argument(s: &Semantics) -> bool {
     let mut body = s.body.clone();
     let mut found = false;
     crate::sema::visit::walk_stmts_mut(
@@ -724,22 +684,13 @@ fn reads_any_argument(s: &Semantics) -> bool {
 }
 
 /// Whether `e` mentions one of `vars`.
-fn mentions_any(e: &Expr, vars: &BTreeSet<String>) -> bool {
-    let mut found = false;
-    let mut e = e.clone();
-    crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
-        if let Expr::Var(v) = x {
-            if vars.contains(v) {
-                found = true;
-            }
-        }
-    });
-    found
+pub(super) fn mentions_any(e: &Expr, vars: &BTreeSet<String>) -> bool {
+    any_expr(e, |x| matches!(x, Expr::Var(v) if vars.contains(v)))
 }
 
 /// Loop counters, and locals assigned from expressions that mention them
 /// (`v1 := v0 * 8`), in statement order.
-fn loop_vars(s: &Semantics) -> BTreeSet<String> {
+pub(super) fn loop_vars(s: &Semantics) -> BTreeSet<String> {
     fn walk(body: &[Stmt], vars: &mut BTreeSet<String>) {
         for st in body {
             match &st.kind {
@@ -765,11 +716,10 @@ fn loop_vars(s: &Semantics) -> BTreeSet<String> {
 }
 
 /// Variables used inside bit positions, loop bounds and `CASE` scrutinees.
-fn index_vars(s: &Semantics) -> BTreeSet<String> {
+pub(super) fn index_vars(s: &Semantics) -> BTreeSet<String> {
     let mut vars = BTreeSet::new();
     let mut add = |e: &Expr| {
-        let mut e = e.clone();
-        crate::sema::visit::walk_expr_mut(&mut e, &mut |x: &mut Expr| {
+        walk_expr(e, &mut |x| {
             if let Expr::Var(v) = x {
                 vars.insert(v.clone());
             }
@@ -846,7 +796,7 @@ fn index_vars(s: &Semantics) -> BTreeSet<String> {
     vars
 }
 
-fn features(s: &Semantics) -> Features {
+pub(super) fn features(s: &Semantics) -> Features {
     let mut scan = Scan {
         sema: s,
         registers: register_copies(s),
@@ -862,359 +812,4 @@ fn features(s: &Semantics) -> Features {
     let pow2 = |n: &num_bigint::BigInt| n > &num_bigint::BigInt::from(0) && (n & (n - 1u32)) == 0u32.into();
     f.rounds = f.added_literals.iter().any(pow2) && (f.ops.contains(&Op::Shr) || f.drops_low_bits);
     f
-}
-
-/// The innermost value under register-level wrappers (extension to a
-/// register width, a slice).
-fn unwrap_register(e: &Expr) -> &Expr {
-    match e {
-        Expr::Call { func, args } if matches!(func.as_str(), "ZeroExtend" | "SignExtend") && !args.is_empty() => {
-            unwrap_register(&args[0])
-        }
-        Expr::Slice { base, .. } => unwrap_register(base),
-        _ => e,
-    }
-}
-
-/// Locals that hold a whole argument (`v1 := ZeroExtend(a0, 128)[bit:0]`),
-/// as front ends copy registers before reading their elements.
-fn register_copies(s: &Semantics) -> BTreeSet<String> {
-    let mut copies = BTreeSet::new();
-    for st in &s.body {
-        if let StmtKind::Assign { place, value } = &st.kind {
-            if place.range.is_none() {
-                if let Expr::Var(v) = unwrap_register(value) {
-                    if s.args.iter().any(|a| &a.name == v && a.kind == ArgKind::Vector) || copies.contains(v) {
-                        copies.insert(place.var.clone());
-                    }
-                }
-            }
-        }
-    }
-    copies
-}
-
-/// Locals whose whole value becomes the result (`dst := v0[bit:0]`,
-/// `v0 := ZeroExtend(v3, 128)`), found backwards from the result.
-fn result_copies(s: &Semantics) -> BTreeSet<String> {
-    let mut copies = BTreeSet::from([s.result.name.clone()]);
-    for st in s.body.iter().rev() {
-        if let StmtKind::Assign { place, value } = &st.kind {
-            if copies.contains(&place.var) {
-                if let Expr::Var(v) = unwrap_register(value) {
-                    copies.insert(v.clone());
-                }
-            }
-        }
-    }
-    copies
-}
-
-/// Element widths of a concrete instance: those its vector arguments are
-/// read in and those its result is written in.
-fn element_widths(s: &Semantics) -> (BTreeSet<u32>, BTreeSet<u32>) {
-    let (mut reads, mut writes) = (BTreeSet::new(), BTreeSet::new());
-    let width = |hi: &Expr, lo: &Expr| -> Option<u32> {
-        let (h, l) = (index_value(hi)?, index_value(lo)?);
-        u32::try_from(h - l + 1).ok().filter(|w| *w > 0)
-    };
-    let mut vectors: BTreeSet<String> =
-        s.args.iter().filter(|a| a.kind == ArgKind::Vector).map(|a| a.name.clone()).collect();
-    vectors.extend(register_copies(s));
-    let results = result_copies(s);
-    let mut body = s.body.clone();
-    let mut on_expr = |e: &mut Expr| {
-        if let Expr::Slice { base, hi, lo } = e {
-            if matches!(&**base, Expr::Var(v) if vectors.contains(v.as_str())) {
-                reads.extend(width(hi, lo));
-            }
-        }
-    };
-    crate::sema::visit::walk_stmts_mut(&mut body, &mut on_expr, &mut |_| {});
-    fn dst_writes(
-        body: &[Stmt],
-        results: &BTreeSet<String>,
-        out: &mut BTreeSet<u32>,
-        width: &dyn Fn(&Expr, &Expr) -> Option<u32>,
-    ) {
-        for st in body {
-            if let StmtKind::Assign { place, value } = &st.kind {
-                if results.contains(&place.var) && !matches!(value, Expr::Int(_)) {
-                    if let Some((hi, lo)) = &place.range {
-                        out.extend(width(hi, lo));
-                    }
-                }
-            }
-            for b in crate::sema::visit::child_blocks(st) {
-                dst_writes(b, results, out, width);
-            }
-        }
-    }
-    dst_writes(&s.body, &results, &mut writes, &width);
-    (reads, writes)
-}
-
-/// An index expression's value with every variable at 0 (loop counters at
-/// their first trip): enough to measure a slice whose bounds move together.
-fn index_value(e: &Expr) -> Option<i128> {
-    match e {
-        Expr::Int(n) => i128::try_from(n).ok(),
-        Expr::Var(_) => Some(0),
-        Expr::Binary { op, lhs, rhs } => {
-            let (a, b) = (index_value(lhs)?, index_value(rhs)?);
-            match op {
-                BinOp::Add => a.checked_add(b),
-                BinOp::Sub => a.checked_sub(b),
-                BinOp::Mul => a.checked_mul(b),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
-}
-
-/// Shapes a concrete instance's result has: one element only (`scalar`),
-/// or its high half computed over a copy of an operand (`high`).
-fn result_shape(s: &Semantics) -> Option<&'static str> {
-    let (_, writes) = element_widths(s);
-    if writes.first().is_some_and(|w| *w == s.result.width) && s.result.width <= 64 && s.result.kind != ArgKind::Mask {
-        return Some("scalar");
-    }
-    let results = result_copies(s);
-    let mut copied_operand = false;
-    let mut high_half = false;
-    for st in &s.body {
-        if let StmtKind::Assign { place, value } = &st.kind {
-            if !results.contains(&place.var) {
-                continue;
-            }
-            match &place.range {
-                None => {
-                    if let Expr::Var(v) = unwrap_register(value) {
-                        if s.args.iter().any(|a| &a.name == v && a.kind == ArgKind::Vector) {
-                            copied_operand = true;
-                        }
-                    }
-                }
-                Some((hi, lo)) => {
-                    let half = i128::from(s.result.width / 2);
-                    if index_value(lo) == Some(half) && index_value(hi) == Some(2 * half - 1) {
-                        high_half = true;
-                    }
-                }
-            }
-        }
-    }
-    (copied_operand && high_half).then_some("high")
-}
-
-/// A shape every member's result has (see [`result_shape`]).
-fn shape_word(class: &SimilarityClass) -> Option<&'static str> {
-    let mut shapes = class.members.iter().map(|m| result_shape(&member_semantics(class, m)));
-    let first = shapes.next()??;
-    shapes.all(|w| w == Some(first)).then_some(first)
-}
-
-/// How result elements compare with the elements read, in every member.
-fn resize_word(class: &SimilarityClass) -> Option<&'static str> {
-    let mut words = class.members.iter().map(|m| {
-        let (reads, writes) = element_widths(&member_semantics(class, m));
-        match (reads.first(), writes.first()) {
-            (Some(r), Some(w)) if w > r => Some("widen"),
-            (Some(r), Some(w)) if w < r => Some("narrow"),
-            _ => None,
-        }
-    });
-    let first = words.next()??;
-    words.all(|w| w == Some(first)).then_some(first)
-}
-
-/// The name a class's semantics give it, before any collision suffix.
-pub fn semantic_name(class: &SimilarityClass) -> String {
-    let t = &class.template;
-    let f = features(t);
-    let has = |o: Op| f.ops.contains(&o);
-    let mut words: Vec<&str> = Vec::new();
-    let mask_only = t.result.kind == ArgKind::Mask
-        && t.args.iter().all(|a| matches!(a.kind, ArgKind::Mask | ArgKind::Immediate | ArgKind::Scalar));
-    if mask_only {
-        words.push("mask");
-    }
-    let arithmetic: Vec<Op> = f.ops.iter().copied().collect();
-    let mut sign_matters = f.saturates || f.ordered_by_parameter;
-    if has(Op::Galois) {
-        words.push("galois_affine_inv");
-    } else if has(Op::Mul) && f.products >= 2 && (has(Op::Add) || has(Op::AddOrSub)) {
-        words.push("dot");
-        let registers = t.args.iter().filter(|a| a.kind == ArgKind::Vector);
-        if registers.clone().any(|a| !f.factors.contains(&a.name)) {
-            words.push("acc");
-        }
-        sign_matters = true;
-    } else if has(Op::Abs) && has(Op::Sub) && has(Op::Add) && !has(Op::Mul) {
-        words.push("sad");
-        sign_matters = true;
-    } else if has(Op::Add) && has(Op::Shr) && f.rounds && !has(Op::Mul) && f.ops.len() == 2 {
-        words.push("avg");
-        sign_matters = true;
-    } else if has(Op::Mul) && (has(Op::Shr) || f.drops_low_bits) {
-        words.push("mul_high");
-        sign_matters = true;
-    } else if has(Op::Shl) && has(Op::Shr) && has(Op::Or) && !has(Op::Mul) {
-        // Registers shifted (not only giving per-element amounts).
-        let mut registers = t.args.iter().filter(|a| a.kind == ArgKind::Vector).count();
-        if f.shift_by.contains(&ShiftBy::PerElement) {
-            registers -= 1;
-        }
-        words.push(if registers <= 1 { "rotate" } else { "funnel_shift" });
-    } else if f.counts_while {
-        words.push("count_leading");
-    } else if !arithmetic.is_empty() {
-        for o in &arithmetic {
-            if matches!(o, Op::Min | Op::Max | Op::Shr | Op::Div | Op::Rem | Op::Mul | Op::Shift) {
-                sign_matters = true;
-            }
-            if *o == Op::Compare && f.predicates.iter().any(|p| !matches!(*p, "eq" | "ne")) {
-                sign_matters = true;
-            }
-        }
-        let shown: Vec<&str> = arithmetic.iter().map(|o| o.word()).take(4).collect();
-        if f.alternatives && shown.len() > 1 {
-            // `add_or_sub`: a parameter picks the operation.
-            for (i, w) in shown.iter().enumerate() {
-                if i > 0 {
-                    words.push("or");
-                }
-                words.push(w);
-            }
-        } else {
-            words.extend(shown);
-        }
-        if has(Op::Compare) && f.predicates.len() == 1 {
-            words.extend(f.predicates.iter());
-        }
-    } else if f.extends && !f.saturates && !f.truncates {
-        words.push("extend");
-        sign_matters = true;
-    } else if f.saturates {
-        let registers = t.args.iter().filter(|a| a.kind == ArgKind::Vector).count();
-        words.push(match resize_word(class) {
-            Some("narrow") if registers >= 2 => "pack",
-            Some("narrow") => "narrow",
-            _ => "convert",
-        });
-        sign_matters = true;
-    } else if f.truncates {
-        words.push("truncate");
-    } else if f.data_index {
-        words.push("permute_var");
-    } else if f.broadcasts {
-        words.push("broadcast");
-    } else if f.interleaves {
-        words.push("interleave");
-    } else if f.conditional {
-        words.push("select");
-    } else if f.chosen_by_immediate {
-        words.push("blend");
-    } else if f.case_on_argument {
-        words.push("permute_imm");
-    } else if !reads_any_argument(t) {
-        words.push("zero");
-    } else {
-        words.push("move");
-    }
-    if f.pairwise && !words.contains(&"dot") && !words.contains(&"sad") {
-        words.push("pairwise");
-    }
-    if f.saturates {
-        words.push("sat");
-    }
-    if has(Op::Shl) || has(Op::Shr) || has(Op::Shift) {
-        match f.shift_by.iter().collect::<Vec<_>>().as_slice() {
-            [ShiftBy::Immediate] => words.push("by_imm"),
-            [ShiftBy::Uniform] => words.push("by_scalar"),
-            _ => {}
-        }
-    }
-    if f.rounds && !words.contains(&"avg") {
-        words.push("round");
-    }
-    if !words.contains(&"permute_var") && f.data_index {
-        words.push("var_index");
-    }
-    if sign_matters {
-        let said = [&f.signs, &f.explicit_signs, &f.extend_signs].into_iter().find(|s| !s.is_empty());
-        let said = said.unwrap_or(&f.signs);
-        let signs: Vec<Sign> = said.iter().copied().collect();
-        match signs.as_slice() {
-            [Sign::Signed] => words.push("s"),
-            [Sign::Unsigned] => words.push("u"),
-            [Sign::Signed, Sign::Unsigned] => words.push("su"),
-            _ => {}
-        }
-    }
-    if let Some(w) = resize_word(class).filter(|_| t.result.kind != ArgKind::Mask) {
-        let says_it = ["extend", "narrow", "truncate", "pack", "convert"];
-        if !words.iter().any(|w| says_it.contains(w)) {
-            words.push(w);
-        }
-    }
-    if t.result.kind == ArgKind::Mask && !mask_only {
-        words.push("to_mask");
-    }
-    if let Some(w) = shape_word(class) {
-        words.push(w);
-    }
-    if f.in_lanes {
-        words.push("in_lanes");
-    }
-    words.join("_")
-}
-
-/// A fingerprint of a class's template (FNV-1a of its printed semantics,
-/// mask forms included), four hex digits or more where four collide.
-fn fingerprint(class: &SimilarityClass) -> u64 {
-    let text = format!("{}\n{:?}", semantics_to_string(&class.template), class.maskings);
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
-}
-
-/// Names every class by [`semantic_name`]; classes that would share a name
-/// take their template's fingerprint as a suffix (as many hex digits as
-/// keep them apart), so a name never depends on the order classes come in.
-pub fn name_classes(classes: &mut [SimilarityClass]) {
-    let names: Vec<String> = classes.iter().map(semantic_name).collect();
-    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (i, n) in names.iter().enumerate() {
-        groups.entry(n).or_default().push(i);
-    }
-    let mut final_names = names.clone();
-    for (base, members) in &groups {
-        if members.len() == 1 {
-            continue;
-        }
-        let prints: Vec<u64> = members.iter().map(|&i| fingerprint(&classes[i])).collect();
-        let digits = (4..=16)
-            .find(|d| {
-                let cut: BTreeSet<String> = prints.iter().map(|p| format!("{p:016x}")[..*d].to_string()).collect();
-                cut.len() == prints.len()
-            })
-            .unwrap_or(16);
-        for (&i, p) in members.iter().zip(&prints) {
-            final_names[i] = format!("{base}_{}", &format!("{p:016x}")[..digits]);
-        }
-    }
-    // Identical templates and mask forms (never expected): first member's name decides the order.
-    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
-    let mut order: Vec<usize> = (0..classes.len()).collect();
-    order.sort_by(|&a, &b| classes[a].members[0].intrinsic.cmp(&classes[b].members[0].intrinsic));
-    for i in order {
-        let n = seen.entry(final_names[i].clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            final_names[i] = format!("{}_{n}", final_names[i]);
-        }
-    }
-    for (c, n) in classes.iter_mut().zip(final_names) {
-        c.name = n;
-    }
 }

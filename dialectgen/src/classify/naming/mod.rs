@@ -1,0 +1,209 @@
+//! Names for similarity classes, derived from what their template computes:
+//! the operation, how elements are read (signed, unsigned, mixed),
+//! widening or narrowing, saturation, rounding, pairwise or lane-wise
+//! structure. Equal templates give equal names on every regeneration, and
+//! the name of one class does not depend on which other classes exist,
+//! except where two classes would share a name: then each takes a
+//! fingerprint of its template as a suffix.
+//!
+//! Nothing here knows an ISA: the features are read off the semantics IR.
+
+mod features;
+mod shape;
+
+use super::engine::SimilarityClass;
+use crate::sema::ir::ArgKind;
+use crate::sema::print::semantics_to_string;
+use features::{features, reads_any_argument, Op, ShiftBy, Sign};
+use shape::{resize_word, shape_word};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The name a class's semantics give it, before any collision suffix.
+pub fn semantic_name(class: &SimilarityClass) -> String {
+    let t = &class.template;
+    let f = features(t);
+    let has = |o: Op| f.ops.contains(&o);
+    let mut words: Vec<&str> = Vec::new();
+    let mask_only = t.result.kind == ArgKind::Mask
+        && t.args.iter().all(|a| matches!(a.kind, ArgKind::Mask | ArgKind::Immediate | ArgKind::Scalar));
+    if mask_only {
+        words.push("mask");
+    }
+    let arithmetic: Vec<Op> = f.ops.iter().copied().collect();
+    let mut sign_matters = f.saturates || f.ordered_by_parameter;
+    if has(Op::Galois) {
+        words.push("galois_affine_inv");
+    } else if has(Op::Mul) && f.products >= 2 && (has(Op::Add) || has(Op::AddOrSub)) {
+        words.push("dot");
+        let registers = t.args.iter().filter(|a| a.kind == ArgKind::Vector);
+        if registers.clone().any(|a| !f.factors.contains(&a.name)) {
+            words.push("acc");
+        }
+        sign_matters = true;
+    } else if has(Op::Abs) && has(Op::Sub) && has(Op::Add) && !has(Op::Mul) {
+        words.push("sad");
+        sign_matters = true;
+    } else if has(Op::Add) && has(Op::Shr) && f.rounds && !has(Op::Mul) && f.ops.len() == 2 {
+        words.push("avg");
+        sign_matters = true;
+    } else if has(Op::Mul) && (has(Op::Shr) || f.drops_low_bits) {
+        words.push("mul_high");
+        sign_matters = true;
+    } else if has(Op::Shl) && has(Op::Shr) && has(Op::Or) && !has(Op::Mul) {
+        // Registers shifted (not only giving per-element amounts).
+        let mut registers = t.args.iter().filter(|a| a.kind == ArgKind::Vector).count();
+        if f.shift_by.contains(&ShiftBy::PerElement) {
+            registers -= 1;
+        }
+        words.push(if registers <= 1 { "rotate" } else { "funnel_shift" });
+    } else if f.counts_while {
+        words.push("count_leading");
+    } else if !arithmetic.is_empty() {
+        for o in &arithmetic {
+            if matches!(o, Op::Min | Op::Max | Op::Shr | Op::Div | Op::Rem | Op::Mul | Op::Shift) {
+                sign_matters = true;
+            }
+            if *o == Op::Compare && f.predicates.iter().any(|p| !matches!(*p, "eq" | "ne")) {
+                sign_matters = true;
+            }
+        }
+        let shown: Vec<&str> = arithmetic.iter().map(|o| o.word()).take(4).collect();
+        if f.alternatives && shown.len() > 1 {
+            // `add_or_sub`: a parameter picks the operation.
+            for (i, w) in shown.iter().enumerate() {
+                if i > 0 {
+                    words.push("or");
+                }
+                words.push(w);
+            }
+        } else {
+            words.extend(shown);
+        }
+        if has(Op::Compare) && f.predicates.len() == 1 {
+            words.extend(f.predicates.iter());
+        }
+    } else if f.extends && !f.saturates && !f.truncates {
+        words.push("extend");
+        sign_matters = true;
+    } else if f.saturates {
+        let registers = t.args.iter().filter(|a| a.kind == ArgKind::Vector).count();
+        words.push(match resize_word(class) {
+            Some("narrow") if registers >= 2 => "pack",
+            Some("narrow") => "narrow",
+            _ => "convert",
+        });
+        sign_matters = true;
+    } else if f.truncates {
+        words.push("truncate");
+    } else if f.data_index {
+        words.push("permute_var");
+    } else if f.broadcasts {
+        words.push("broadcast");
+    } else if f.interleaves {
+        words.push("interleave");
+    } else if f.conditional {
+        words.push("select");
+    } else if f.chosen_by_immediate {
+        words.push("blend");
+    } else if f.case_on_argument {
+        words.push("permute_imm");
+    } else if !reads_any_argument(t) {
+        words.push("zero");
+    } else {
+        words.push("move");
+    }
+    if f.pairwise && !words.contains(&"dot") && !words.contains(&"sad") {
+        words.push("pairwise");
+    }
+    if f.saturates {
+        words.push("sat");
+    }
+    if has(Op::Shl) || has(Op::Shr) || has(Op::Shift) {
+        match f.shift_by.iter().collect::<Vec<_>>().as_slice() {
+            [ShiftBy::Immediate] => words.push("by_imm"),
+            [ShiftBy::Uniform] => words.push("by_scalar"),
+            _ => {}
+        }
+    }
+    if f.rounds && !words.contains(&"avg") {
+        words.push("round");
+    }
+    if !words.contains(&"permute_var") && f.data_index {
+        words.push("var_index");
+    }
+    if sign_matters {
+        let said = [&f.signs, &f.explicit_signs, &f.extend_signs].into_iter().find(|s| !s.is_empty());
+        let said = said.unwrap_or(&f.signs);
+        let signs: Vec<Sign> = said.iter().copied().collect();
+        match signs.as_slice() {
+            [Sign::Signed] => words.push("s"),
+            [Sign::Unsigned] => words.push("u"),
+            [Sign::Signed, Sign::Unsigned] => words.push("su"),
+            _ => {}
+        }
+    }
+    if let Some(w) = resize_word(class).filter(|_| t.result.kind != ArgKind::Mask) {
+        let says_it = ["extend", "narrow", "truncate", "pack", "convert"];
+        if !words.iter().any(|w| says_it.contains(w)) {
+            words.push(w);
+        }
+    }
+    if t.result.kind == ArgKind::Mask && !mask_only {
+        words.push("to_mask");
+    }
+    if let Some(w) = shape_word(class) {
+        words.push(w);
+    }
+    if f.in_lanes {
+        words.push("in_lanes");
+    }
+    words.join("_")
+}
+
+/// A fingerprint of a class's template (FNV-1a of its printed semantics,
+/// mask forms included), four hex digits or more where four collide.
+fn fingerprint(class: &SimilarityClass) -> u64 {
+    let text = format!("{}\n{:?}", semantics_to_string(&class.template), class.maskings);
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+}
+
+/// Names every class by [`semantic_name`]; classes that would share a name
+/// take their template's fingerprint as a suffix (as many hex digits as
+/// keep them apart), so a name never depends on the order classes come in.
+pub fn name_classes(classes: &mut [SimilarityClass]) {
+    let names: Vec<String> = classes.iter().map(semantic_name).collect();
+    let mut groups: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for (i, n) in names.iter().enumerate() {
+        groups.entry(n).or_default().push(i);
+    }
+    let mut final_names = names.clone();
+    for (base, members) in &groups {
+        if members.len() == 1 {
+            continue;
+        }
+        let prints: Vec<u64> = members.iter().map(|&i| fingerprint(&classes[i])).collect();
+        let digits = (4..=16)
+            .find(|d| {
+                let cut: BTreeSet<String> = prints.iter().map(|p| format!("{p:016x}")[..*d].to_string()).collect();
+                cut.len() == prints.len()
+            })
+            .unwrap_or(16);
+        for (&i, p) in members.iter().zip(&prints) {
+            final_names[i] = format!("{base}_{}", &format!("{p:016x}")[..digits]);
+        }
+    }
+    // Identical templates and mask forms (never expected): first member's name decides the order.
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    let mut order: Vec<usize> = (0..classes.len()).collect();
+    order.sort_by(|&a, &b| classes[a].members[0].intrinsic.cmp(&classes[b].members[0].intrinsic));
+    for i in order {
+        let n = seen.entry(final_names[i].clone()).or_insert(0);
+        *n += 1;
+        if *n > 1 {
+            final_names[i] = format!("{}_{n}", final_names[i]);
+        }
+    }
+    for (c, n) in classes.iter_mut().zip(final_names) {
+        c.name = n;
+    }
+}
