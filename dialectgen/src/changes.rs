@@ -46,7 +46,8 @@ impl Snapshot {
             for m in &class.members {
                 let plain = serde_json::to_string(&member_semantics(class, m)).unwrap_or_default();
                 let mask = serde_json::to_string(&(&m.masking, &m.mask)).unwrap_or_default();
-                instructions.insert(m.intrinsic.clone(), format!("{:016x}", fnv(&(plain + &mask))));
+                instructions
+                    .insert(m.intrinsic.clone(), format!("{:016x}", crate::fnv::fnv1a((plain + &mask).as_bytes())));
             }
             if let Some(prefix) = op_prefix {
                 self.ops.insert(format!("{prefix}.{}", class.name), members.clone());
@@ -90,11 +91,6 @@ impl Snapshot {
         snapshot.add_ops(ops.filter(|k| !k.starts_with('_') && !k.starts_with("autollvm.")).cloned());
         Ok(snapshot)
     }
-}
-
-/// FNV-1a, 64 bits: a fingerprint, not a defence.
-fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
 }
 
 /// The changes from one snapshot to the next.

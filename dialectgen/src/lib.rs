@@ -5,6 +5,7 @@ pub mod changes;
 pub mod classify;
 pub mod design;
 pub mod eval;
+pub mod fnv;
 pub mod generate;
 pub mod isa;
 pub mod llvm_ir;

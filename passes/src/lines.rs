@@ -2,12 +2,24 @@
 //! (`"name": value,`). Indexing them by line costs a scan of the text, not a
 //! JSON parse: a process parses only the entries it reads.
 
-/// The entries of an object in that shape, keys without their quotes and
-/// values as JSON text; `None` when the text is not in that shape (the
-/// caller then reads it as JSON). The object closes on a line of its own;
-/// the first line (`{"_generated_by": …,`)
-/// and keys starting with `_` are left out.
-pub fn entries(text: &'static str) -> Option<Vec<(&'static str, &'static str)>> {
+use serde_json::value::RawValue;
+
+/// The entries of a JSON object, keys without their quotes and values as
+/// JSON text, keys starting with `_` (`_generated_by`) left out: indexed by
+/// line when the object is written one entry per line, else read as JSON.
+pub fn index(text: &'static str) -> Result<Vec<(&'static str, &'static str)>, serde_json::Error> {
+    if let Some(entries) = entries(text) {
+        return Ok(entries);
+    }
+    let map: std::collections::HashMap<&'static str, &'static RawValue> = serde_json::from_str(text)?;
+    Ok(map.into_iter().filter(|(key, _)| !key.starts_with('_')).map(|(key, v)| (key, v.get())).collect())
+}
+
+/// The entries of an object written one per line, or `None` when the text
+/// is not in that shape: the first line opens the object (and may hold an
+/// entry, `{"_generated_by": …,`, which is left out), the object closes on a
+/// line of its own.
+fn entries(text: &'static str) -> Option<Vec<(&'static str, &'static str)>> {
     let mut lines = text.lines();
     if !lines.next()?.starts_with('{') {
         return None;
@@ -43,7 +55,7 @@ pub fn entries(text: &'static str) -> Option<Vec<(&'static str, &'static str)>> 
 
 #[cfg(test)]
 mod tests {
-    use super::entries;
+    use super::{entries, index};
 
     #[test]
     fn one_entry_per_line_is_indexed() {
@@ -56,5 +68,13 @@ mod tests {
         assert_eq!(entries("{\"a\": 1, \"b\": 2}"), None);
         assert_eq!(entries("[1, 2]"), None);
         assert_eq!(entries("{\"_g\": 1,\n\"a\": 1,\n"), None);
+    }
+
+    #[test]
+    fn other_shapes_are_read_as_json() {
+        let mut got = index("{\"_g\": 0, \"a\": [1], \"b\": 2}").unwrap();
+        got.sort();
+        assert_eq!(got, vec![("a", "[1]"), ("b", "2")]);
+        assert!(index("{\"a\": ").is_err());
     }
 }

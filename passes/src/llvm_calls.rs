@@ -2,7 +2,6 @@
 //! for `convert-hydride-x86-to-llvm` (`crate::ir::to_llvm`).
 
 use dialectgen::isa::x86::llvm_call::LlvmCall;
-use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -14,14 +13,7 @@ pub struct CallTable {
 
 impl CallTable {
     pub fn parse(json: &'static str) -> Result<CallTable, String> {
-        let entries = match crate::lines::entries(json) {
-            Some(entries) => entries,
-            None => {
-                let raw: HashMap<&'static str, &'static RawValue> =
-                    serde_json::from_str(json).map_err(|e| format!("LLVM call table: {e}"))?;
-                raw.into_iter().filter(|(op, _)| !op.starts_with('_')).map(|(op, v)| (op, v.get())).collect()
-            }
-        };
+        let entries = crate::lines::index(json).map_err(|e| format!("LLVM call table: {e}"))?;
         Ok(CallTable { calls: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect() })
     }
 

@@ -8,7 +8,6 @@
 //! generator wrote: one per instruction an op stands for.
 
 use dialectgen::design::{Allowed, TargetOp, Variant};
-use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
@@ -46,13 +45,7 @@ pub enum TableError {
 impl VariantTable {
     pub fn parse(text: &'static str) -> Result<VariantTable, TableError> {
         // Borrowed from the text: no entry is copied until it is read.
-        let entries = match crate::lines::entries(text) {
-            Some(entries) => entries,
-            None => {
-                let map: HashMap<&'static str, &'static RawValue> = serde_json::from_str(text)?;
-                map.into_iter().filter(|(name, _)| !name.starts_with('_')).map(|(n, v)| (n, v.get())).collect()
-            }
-        };
+        let entries = crate::lines::index(text)?;
         Ok(VariantTable { ops: entries.into_iter().map(|(n, v)| (n, (v, OnceLock::new()))).collect() })
     }
 

@@ -32,7 +32,7 @@ impl Rng {
 }
 
 pub fn seed_of(name: &str) -> u64 {
-    name.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    crate::fnv::fnv1a(name.as_bytes())
 }
 
 /// Element patterns: zero, all ones, signed min, signed max, one, 0x55…, 0xAA….

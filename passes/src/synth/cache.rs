@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// FNV-1a of `text`: file names, checksums, the database version.
 pub fn fnv(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    dialectgen::fnv::fnv1a(text.as_bytes())
 }
 
 pub struct Cache {

@@ -274,12 +274,11 @@ fn class_candidates(
     let mut candidates = Vec::new();
     let (class, head, members) = db_class.split()?;
     let class_op = format!("autollvm.{}", class.name);
+    let class_variants = variants.variants(&class_op);
     for (m, cost) in members {
         let target = format!("hydride_x86.{}", dialectgen::design::build::op_name(&m.intrinsic));
         let Some(call) = calls.get(&target).filter(|_| m.masking == Masking::None) else { continue };
-        let Some(variant) =
-            variants.variants(&class_op).iter().find(|v| v.target.as_ref().is_some_and(|t| t.op == target))
-        else {
+        let Some(variant) = class_variants.iter().find(|v| v.target.as_ref().is_some_and(|t| t.op == target)) else {
             continue;
         };
         let (args, result_arg) = member_signature(&head, &m);

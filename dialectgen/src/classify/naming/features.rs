@@ -173,7 +173,7 @@ impl<'a> Scan<'a> {
                     }
                 }
                 StmtKind::For { var, body, .. } => {
-                    self.loop_body(var, body);
+                    self.loop_body(body);
                     if self.per_lane(var, body) {
                         self.f.in_lanes = true;
                     }
@@ -229,19 +229,20 @@ impl<'a> Scan<'a> {
     /// extension or the register's element type.
     fn sign_of(&self, e: &Expr) -> Option<(Sign, bool)> {
         match e {
-            Expr::Call { func, args } => match func.as_str() {
-                "Signed" => Some((Sign::Signed, true)),
-                "Unsigned" => Some((Sign::Unsigned, true)),
-                "AsInteger" => flag_sign(args.get(1)).map(|s| (s, true)),
-                "WrapAs" | "SaturateAs" | "NarrowAs" => flag_sign(args.get(2)).map(|s| (s, true)),
-                "SignExtend" | "ZeroExtend" => {
-                    let inner = args.first().and_then(|a| self.sign_of(a)).filter(|(_, outright)| *outright);
-                    inner.or(Some((if func == "SignExtend" { Sign::Signed } else { Sign::Unsigned }, false)))
+            Expr::Call { func, args } => {
+                if let Some(s) = stated_sign(func, args) {
+                    return Some((s, true));
                 }
-                "SaturateU" => Some((Sign::Unsigned, false)),
-                "Saturate" | "Abs" | "Max" | "Min" | "ShiftInt" => args.first().and_then(|a| self.sign_of(a)),
-                _ => None,
-            },
+                match func.as_str() {
+                    "SignExtend" | "ZeroExtend" => {
+                        let inner = args.first().and_then(|a| self.sign_of(a)).filter(|(_, outright)| *outright);
+                        inner.or(Some((if func == "SignExtend" { Sign::Signed } else { Sign::Unsigned }, false)))
+                    }
+                    "SaturateU" => Some((Sign::Unsigned, false)),
+                    "Saturate" | "Abs" | "Max" | "Min" | "ShiftInt" => args.first().and_then(|a| self.sign_of(a)),
+                    _ => None,
+                }
+            }
             Expr::Slice { base, .. } | Expr::Bit { base, .. } => self.sign_of(base),
             Expr::Var(v) => self
                 .arg(v)
@@ -429,7 +430,7 @@ impl<'a> Scan<'a> {
     }
 
     /// Broadcasts and interleaves: what one loop's body reads per trip.
-    fn loop_body(&mut self, var: &str, body: &[Stmt]) {
+    fn loop_body(&mut self, body: &[Stmt]) {
         let mut sources = BTreeSet::new();
         for st in body {
             if let StmtKind::Assign { place, value } = &st.kind {
@@ -450,7 +451,6 @@ impl<'a> Scan<'a> {
                 }
             }
         }
-        let _ = var;
         if sources.len() >= 2 {
             self.f.interleaves = true;
         }
@@ -513,14 +513,7 @@ impl<'a> Scan<'a> {
         if matches!(arg0, Some(Expr::Int(_))) || arg0.is_some_and(|a| self.is_register(a)) {
             return;
         }
-        let explicit = match func {
-            "Signed" => Some(Sign::Signed),
-            "Unsigned" => Some(Sign::Unsigned),
-            "AsInteger" => flag_sign(args.get(1)),
-            "WrapAs" | "SaturateAs" | "NarrowAs" => flag_sign(args.get(2)),
-            _ => None,
-        };
-        if let Some(sign) = explicit {
+        if let Some(sign) = stated_sign(func, args) {
             self.f.explicit_signs.insert(sign);
         }
         match func {
@@ -605,6 +598,17 @@ pub(super) fn accumulates_product(var: &str, value: &Expr) -> bool {
 pub(super) fn literal(e: &Expr) -> Option<i64> {
     match e {
         Expr::Int(n) => i64::try_from(n).ok(),
+        _ => None,
+    }
+}
+
+/// The signedness a cast or a signedness flag states outright.
+fn stated_sign(func: &str, args: &[Expr]) -> Option<Sign> {
+    match func {
+        "Signed" => Some(Sign::Signed),
+        "Unsigned" => Some(Sign::Unsigned),
+        "AsInteger" => flag_sign(args.get(1)),
+        "WrapAs" | "SaturateAs" | "NarrowAs" => flag_sign(args.get(2)),
         _ => None,
     }
 }

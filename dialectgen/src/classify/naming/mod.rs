@@ -11,7 +11,7 @@
 mod features;
 mod shape;
 
-use super::engine::SimilarityClass;
+use super::engine::{member_semantics, SimilarityClass};
 use crate::sema::ir::ArgKind;
 use crate::sema::print::semantics_to_string;
 use features::{features, reads_any_argument, Op, ShiftBy, Sign};
@@ -22,6 +22,9 @@ use std::collections::{BTreeMap, BTreeSet};
 pub fn semantic_name(class: &SimilarityClass) -> String {
     let t = &class.template;
     let f = features(t);
+    // Every member's concrete semantics, for what widths and shapes they share.
+    let instances: Vec<_> = class.members.iter().map(|m| member_semantics(class, m)).collect();
+    let resize = resize_word(&instances);
     let has = |o: Op| f.ops.contains(&o);
     let mut words: Vec<&str> = Vec::new();
     let mask_only = t.result.kind == ArgKind::Mask
@@ -29,7 +32,6 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
     if mask_only {
         words.push("mask");
     }
-    let arithmetic: Vec<Op> = f.ops.iter().copied().collect();
     let mut sign_matters = f.saturates || f.ordered_by_parameter;
     if has(Op::Galois) {
         words.push("galois_affine_inv");
@@ -58,8 +60,8 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
         words.push(if registers <= 1 { "rotate" } else { "funnel_shift" });
     } else if f.counts_while {
         words.push("count_leading");
-    } else if !arithmetic.is_empty() {
-        for o in &arithmetic {
+    } else if !f.ops.is_empty() {
+        for o in &f.ops {
             if matches!(o, Op::Min | Op::Max | Op::Shr | Op::Div | Op::Rem | Op::Mul | Op::Shift) {
                 sign_matters = true;
             }
@@ -67,7 +69,7 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
                 sign_matters = true;
             }
         }
-        let shown: Vec<&str> = arithmetic.iter().map(|o| o.word()).take(4).collect();
+        let shown: Vec<&str> = f.ops.iter().map(|o| o.word()).take(4).collect();
         if f.alternatives && shown.len() > 1 {
             // `add_or_sub`: a parameter picks the operation.
             for (i, w) in shown.iter().enumerate() {
@@ -87,7 +89,7 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
         sign_matters = true;
     } else if f.saturates {
         let registers = t.args.iter().filter(|a| a.kind == ArgKind::Vector).count();
-        words.push(match resize_word(class) {
+        words.push(match resize {
             Some("narrow") if registers >= 2 => "pack",
             Some("narrow") => "narrow",
             _ => "convert",
@@ -142,7 +144,7 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
             _ => {}
         }
     }
-    if let Some(w) = resize_word(class).filter(|_| t.result.kind != ArgKind::Mask) {
+    if let Some(w) = resize.filter(|_| t.result.kind != ArgKind::Mask) {
         let says_it = ["extend", "narrow", "truncate", "pack", "convert"];
         if !words.iter().any(|w| says_it.contains(w)) {
             words.push(w);
@@ -151,7 +153,7 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
     if t.result.kind == ArgKind::Mask && !mask_only {
         words.push("to_mask");
     }
-    if let Some(w) = shape_word(class) {
+    if let Some(w) = shape_word(&instances) {
         words.push(w);
     }
     if f.in_lanes {
@@ -164,7 +166,7 @@ pub fn semantic_name(class: &SimilarityClass) -> String {
 /// mask forms included), four hex digits or more where four collide.
 fn fingerprint(class: &SimilarityClass) -> u64 {
     let text = format!("{}\n{:?}", semantics_to_string(&class.template), class.maskings);
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3))
+    crate::fnv::fnv1a(text.as_bytes())
 }
 
 /// Names every class by [`semantic_name`]; classes that would share a name

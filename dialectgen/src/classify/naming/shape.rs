@@ -2,7 +2,6 @@
 //! results widen or narrow what they read, hold one element, or fill the
 //! high half of an operand.
 
-use crate::classify::engine::{member_semantics, SimilarityClass};
 use crate::sema::ir::{ArgKind, BinOp, Expr, Semantics, Stmt, StmtKind};
 use std::collections::BTreeSet;
 
@@ -150,17 +149,19 @@ pub(super) fn result_shape(s: &Semantics) -> Option<&'static str> {
     (copied_operand && high_half).then_some("high")
 }
 
-/// A shape every member's result has (see [`result_shape`]).
-pub(super) fn shape_word(class: &SimilarityClass) -> Option<&'static str> {
-    let mut shapes = class.members.iter().map(|m| result_shape(&member_semantics(class, m)));
+/// A shape every member's result has (see [`result_shape`]), given the
+/// members' concrete semantics.
+pub(super) fn shape_word(instances: &[Semantics]) -> Option<&'static str> {
+    let mut shapes = instances.iter().map(result_shape);
     let first = shapes.next()??;
     shapes.all(|w| w == Some(first)).then_some(first)
 }
 
-/// How result elements compare with the elements read, in every member.
-pub(super) fn resize_word(class: &SimilarityClass) -> Option<&'static str> {
-    let mut words = class.members.iter().map(|m| {
-        let (reads, writes) = element_widths(&member_semantics(class, m));
+/// How result elements compare with the elements read, the same in every
+/// member (given their concrete semantics).
+pub(super) fn resize_word(instances: &[Semantics]) -> Option<&'static str> {
+    let mut words = instances.iter().map(|s| {
+        let (reads, writes) = element_widths(s);
         match (reads.first(), writes.first()) {
             (Some(r), Some(w)) if w > r => Some("widen"),
             (Some(r), Some(w)) if w < r => Some("narrow"),

@@ -33,10 +33,6 @@ enum Cached {
     Mismatch { detail: String, evidence: Evidence },
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3))
-}
-
 pub struct VerdictCache {
     dir: PathBuf,
     context: String,
@@ -44,7 +40,7 @@ pub struct VerdictCache {
 
 impl VerdictCache {
     pub fn new(dir: &Path, cfg: &ValidationConfig, cpu_flags: &str) -> VerdictCache {
-        let code = fnv1a(VERDICT_CODE.concat().as_bytes());
+        let code = crate::fnv::fnv1a(VERDICT_CODE.concat().as_bytes());
         let context = format!(
             "{code:016x}|{}|{:?}|{}|{}|{cpu_flags}",
             cfg.compiler.display(),
@@ -63,9 +59,9 @@ impl VerdictCache {
             call.args.iter().map(|a| &a.c_type).collect::<Vec<_>>(),
             call.ret_c_type
         );
-        let h = fnv1a(key.as_bytes());
+        let h = crate::fnv::fnv1a(key.as_bytes());
         // Two independent hashes make an accidental match implausible.
-        let h2 = fnv1a(format!("{}{key}", key.len()).as_bytes());
+        let h2 = crate::fnv::fnv1a(format!("{}{key}", key.len()).as_bytes());
         self.dir.join(format!("{}-{h:016x}{h2:016x}.json", sema.name))
     }
 
