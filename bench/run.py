@@ -1,7 +1,10 @@
-"""Runs the benchmark suite (bench/suite.py) through LLVM 22's own lowering
-and through hydride, both compiled for the same CPU: correctness against the
-scalar reference always; with timing, compile times (cold and warm memo),
-hot-loop instructions, llvm-mca cycles per iteration and native run time.
+"""Runs the benchmark suite (bench/suite.py) through four paths compiled for
+the same CPU: LLVM 22's own lowering of the MLIR, clang -O3 on the scalar C
+reference, Halide 21's pipelines (bench/halide/, ahead of time) and
+hydride. Correctness of every path against the scalar reference always;
+with timing, compile times (hydride cold and warm memo, Halide), hot-loop
+instructions, llvm-mca cycles per iteration and native run time, and
+hydride's speedup over LLVM's path and over the fastest peer.
 
 The target is `native` by default: hydride's `target=native` (what this host
 executes, less HYDRIDE_WITHHOLD_FEATURES) and `-march=native` less the same
@@ -25,7 +28,10 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+import peers  # noqa: E402
 import suite  # noqa: E402
+from asm import hot_loop, mca_cycles  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM = "/usr/lib/llvm-22/bin"
@@ -100,82 +106,18 @@ def to_llvm_ir(mlir, prefix=""):
     return ll
 
 
-def hot_loop(asm):
-    """The instructions of the innermost loop: the last block that branches back to itself."""
-    blocks, current, label = {}, [], None
-    best = None
-    for line in asm.splitlines():
-        m = re.match(r"^(\.LBB\w+):", line)
-        if m:
-            label, current = m.group(1), []
-            blocks[label] = current
-            continue
-        t = line.strip()
-        if not t or t.startswith((".", "#")) or label is None:
-            continue
-        current.append(t)
-        parts = t.split()
-        if parts[0].startswith("j") and len(parts) > 1 and parts[1] == label:
-            best = list(current)
-    return best or []
+PATHS = ["llvm", "clang", "halide", "hydride"]
+PEERS = ["llvm", "clang", "halide"]
 
 
-def mca_cycles(loop, cpu):
-    if not loop:
-        return float("nan")
-    text = "\n".join(loop) + "\n"
-    out = run([f"{LLVM}/llvm-mca", f"-mcpu={cpu}", "-iterations=100"], text)
-    m = re.search(r"Total Cycles:\s+(\d+)", out)
-    return int(m.group(1)) / 100 if m else float("nan")
+def assemble(ll_or_c, target, work, name, tag):
+    """Assembly of one path for the hot-loop figures."""
+    if tag == "clang":
+        return run(["clang-22", "-O3", *target.clang, "-S", "-o", "-", name], cwd=work)
+    return run([f"{LLVM}/llc", "-O3", *target.llc], ll_or_c)
 
 
-def harness(k, reps):
-    """C: reference, both paths, compare, time."""
-    decl = ", ".join("void *, void *, long, long, long" for _ in k.params)
-    args = lambda suffix: ", ".join(f"MR({a}{suffix if a in k.outputs else ''}, {n})" for a, _, n in k.params)
-    ref_args = ", ".join(f"{a}{'_ref' if a in k.outputs else ''}" for a, _, _ in k.params)
-    c = ["#include <stdint.h>", "#include <stdio.h>", "#include <stdlib.h>", "#include <string.h>", "#include <time.h>",
-         "#define MR(p, n) (void *)(p), (void *)(p), 0L, (long)(n), 1L",
-         f"void {k.name}({decl});", f"void hydride_{k.name}({decl});", k.c_reference,
-         "static uint64_t state = 0x9e3779b97f4a7c15ull;",
-         "static uint64_t next(void) { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; }",
-         "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e9 + t.tv_nsec; }",
-         "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }",
-         "int main(void) {"]
-    for a, bits, n in k.params:
-        t = suite.C_TYPE[bits]
-        names = [a + s for s in ("_ref", "_l", "_h")] if a in k.outputs else [a]
-        for nm in names:
-            c.append(f"  {t} *{nm} = aligned_alloc(64, ({n} * sizeof({t}) + 63) / 64 * 64); memset({nm}, 0, {n} * sizeof({t}));")
-        if a not in k.outputs:
-            c.append(f"  for (long i = 0; i < {n}; ++i) {a}[i] = ({t})next();")
-    c.append(f"  ref_{k.name}({ref_args});")
-    c.append(f"  {k.name}({args('_l')});")
-    c.append(f"  hydride_{k.name}({args('_h')});")
-    checks = []
-    for a, bits, n in k.params:
-        if a in k.outputs:
-            size = f"{n} * sizeof({suite.C_TYPE[bits]})"
-            checks.append(f"memcmp({a}_ref, {a}_l, {size}) == 0")
-            checks.append(f"memcmp({a}_ref, {a}_h, {size}) == 0")
-    c.append(f"  int llvm_ok = {checks[0]}, hydride_ok = {checks[1]};")
-    c.append(f"  enum {{ REPS = {reps} }}; double tl[REPS], th[REPS];")
-    # Calls per timed run: enough for about 2 ms, so short kernels are not timer noise.
-    c.append(f"  double c0 = now(); {k.name}({args('_l')}); double once = now() - c0;")
-    c.append("  long inner = once > 2e6 ? 1 : (long)(2e6 / (once + 1)) + 1;")
-    c.append("  for (int r = 0; r < REPS; ++r) {")
-    c.append(f"    double t0 = now(); for (long i = 0; i < inner; ++i) {k.name}({args('_l')}); double t1 = now();")
-    c.append(f"    for (long i = 0; i < inner; ++i) hydride_{k.name}({args('_h')}); double t2 = now();")
-    c.append("    tl[r] = (t1 - t0) / inner; th[r] = (t2 - t1) / inner;")
-    c.append("  }")
-    c.append("  qsort(tl, REPS, sizeof(double), cmp); qsort(th, REPS, sizeof(double), cmp);")
-    c.append('  printf("%d %d %.0f %.0f\\n", llvm_ok, hydride_ok, tl[REPS / 2], th[REPS / 2]);')
-    c.append("  return !(llvm_ok && hydride_ok);")
-    c.append("}")
-    return "\n".join(c) + "\n"
-
-
-def measure(k, work, runs, timing, target):
+def measure(k, work, runs, timing, target, halide):
     src = os.path.join(work, f"{k.name}.mlir")
     with open(src, "w") as f:
         f.write(k.mlir)
@@ -191,51 +133,96 @@ def measure(k, work, runs, timing, target):
             t = time.perf_counter()
             hydride_lower(k.mlir, cache, target)
             warm.append(time.perf_counter() - t)
-    ll_l = to_llvm_ir(k.mlir)
-    ll_h = to_llvm_ir(lowered, "hydride_")
     row = {"kernel": k.name, "target": target.label, "cpu": target.host["model"], "features": target.features,
-           "withheld": " ".join(target.host["withheld"])}
-    for tag, ll in (("llvm", ll_l), ("hydride", ll_h)):
-        asm = run([f"{LLVM}/llc", "-O3", *target.llc], ll)
-        loop = hot_loop(asm)
-        row[f"insts_{tag}"] = len(loop)
-        row[f"mca_{tag}"] = mca_cycles(loop, target.mca_cpu) if timing else float("nan")
+           "withheld": " ".join(target.host["withheld"]), "halide_target": "" if halide.missing else halide.target.halide}
+    objects = []
+    paths = [harness.Path("llvm", k.name, "memref")]
+    asm = {}
+    for tag, ll in (("llvm", to_llvm_ir(k.mlir)), ("hydride", to_llvm_ir(lowered, "hydride_"))):
+        asm[tag] = assemble(ll, target, work, None, tag)
         with open(os.path.join(work, f"{k.name}.{tag}.ll"), "w") as f:
             f.write(ll)
+        objects.append(f"{k.name}.{tag}.ll")
+    clang_c = f"{k.name}.clang.c"
+    with open(os.path.join(work, clang_c), "w") as f:
+        f.write(peers.clang_source(k))
+    asm["clang"] = assemble(None, target, work, clang_c, "clang")
+    run(["clang-22", "-O3", *target.clang, "-c", "-o", f"{k.name}.clang.o", clang_c], cwd=work)
+    objects.append(f"{k.name}.clang.o")
+    paths.append(harness.Path("clang", f"clang_{k.name}", "plain"))
+    row["compile_halide_s"] = float("nan")
+    if not halide.missing:
+        try:
+            entry = halide.entry(k.name)
+        except (KeyError, RuntimeError) as e:
+            raise Failure(str(e))
+        with open(entry["asm"]) as f:
+            asm["halide"] = f.read()
+        objects.append(entry["object"])
+        paths.append(harness.Path("halide", entry["function"], "halide", entry["args"]))
+        row["compile_halide_s"] = entry["compile_s"]
+    paths.append(harness.Path("hydride", f"hydride_{k.name}", "memref"))
+    for tag in PATHS:
+        loop = hot_loop(asm[tag]) if tag in asm else []
+        row[f"insts_{tag}"] = len(loop) if tag in asm else float("nan")
+        row[f"mca_{tag}"] = mca_cycles(loop, target.mca_cpu) if timing and tag in asm else float("nan")
     with open(os.path.join(work, f"{k.name}.c"), "w") as f:
-        f.write(harness(k, 9 if timing else 1))
+        f.write(harness.harness(k, paths, 9 if timing else 1))
     exe = os.path.join(work, k.name)
-    run(["clang-22", "-O2", *target.clang, "-Wno-override-module", "-o", exe,
-         f"{k.name}.c", f"{k.name}.llvm.ll", f"{k.name}.hydride.ll"], cwd=work)
+    include = [f"-I{halide.include}"] if not halide.missing else []
+    runtime = [halide.runtime, "-lpthread", "-ldl", "-lm"] if not halide.missing and halide.runtime else []
+    # The harness and its reference at -O1: the oracle is not the clang column's -O3 build.
+    run(["clang-22", "-O1", *target.clang, *include, "-Wno-override-module", "-fuse-ld=lld", "-o", exe,
+         f"{k.name}.c", *objects, *runtime], cwd=work)
     row["compile_cold_s"] = statistics.median(cold)
     row["compile_warm_s"] = statistics.median(warm) if warm else float("nan")
+    for tag in PATHS:
+        row[f"{tag}_ms"] = float("nan")
+    row["speedup"] = row["speedup_best_peer"] = float("nan")
+    row["best_peer"] = ""
     if target.lacking:
         # Never start a binary that needs features this host lacks.
         row["correct"] = "not run (host lacks " + " ".join(target.lacking) + ")"
-        row["speedup"] = float("nan")
         return row
     p = subprocess.run([exe], capture_output=True, text=True)
-    fields = p.stdout.split()
-    if len(fields) != 4:
+    results = {}
+    for line in p.stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0] in PATHS:
+            results[f[0]] = (int(f[1]), float(f[2]))
+    if set(results) != {p.tag for p in paths}:
         raise Failure(f"{k.name}: the harness failed ({p.returncode}): {p.stderr[-2000:]}")
-    llvm_ok, hydride_ok, t_l, t_h = int(fields[0]), int(fields[1]), float(fields[2]), float(fields[3])
-    row["correct"] = "yes" if (llvm_ok and hydride_ok) else f"NO (llvm {'ok' if llvm_ok else 'differs'}, hydride {'ok' if hydride_ok else 'differs'})"
-    row["speedup"] = t_l / t_h if timing and t_h > 0 else float("nan")
-    row["llvm_ms"], row["hydride_ms"] = t_l / 1e6, t_h / 1e6
+    wrong = [tag for tag, (ok, _) in results.items() if not ok]
+    row["correct"] = "yes" if not wrong else "NO (" + ", ".join(f"{t} differs" for t in wrong) + ")"
+    for tag, (_, ns) in results.items():
+        row[f"{tag}_ms"] = ns / 1e6
+    if timing and results["hydride"][1] > 0:
+        row["speedup"] = results["llvm"][1] / results["hydride"][1]
+        best = min((results[t][1], t) for t in PEERS if t in results)
+        row["best_peer"] = best[1]
+        row["speedup_best_peer"] = best[0] / results["hydride"][1]
     return row
 
 
-COLUMNS = ["kernel", "target", "cpu", "features", "withheld", "compile_cold_s", "compile_warm_s", "insts_llvm", "insts_hydride", "mca_llvm",
-           "mca_hydride", "speedup", "correct"]
+COLUMNS = ["kernel", "target", "cpu", "features", "withheld", "halide_target", "compile_cold_s", "compile_warm_s",
+           "compile_halide_s", *[f"{t}_ms" for t in PATHS], *[f"insts_{t}" for t in PATHS], *[f"mca_{t}" for t in PATHS],
+           "speedup", "best_peer", "speedup_best_peer", "correct"]
+# The markdown table: the figures, without the host columns the CSV repeats on every row.
+MD_COLUMNS = ["kernel", *[f"{t}_ms" for t in PATHS], *[f"insts_{t}" for t in PATHS], *[f"mca_{t}" for t in PATHS],
+              "compile_cold_s", "compile_halide_s", "speedup", "best_peer", "speedup_best_peer", "correct"]
 
 
 def fmt(v):
-    return f"{v:.3f}" if isinstance(v, float) else str(v)
+    if isinstance(v, float):
+        if v != v:
+            return "–"
+        return f"{v:.4f}" if abs(v) < 1 else f"{v:.3f}"
+    return str(v)
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--check", action="store_true", help="correctness only (both paths against the reference), no timing")
+    ap.add_argument("--check", action="store_true", help="correctness only (every path against the reference), no timing")
     ap.add_argument("--quick", action="store_true", help="one compile run per kernel (CI-sized)")
     ap.add_argument("--runs", type=int, default=3, help="compile runs per kernel (median); default 3")
     ap.add_argument("--only", default="", help="comma-separated kernel names")
@@ -261,18 +248,21 @@ def main():
     runs = 1 if a.quick else a.runs
     rows, failures = [], []
     with tempfile.TemporaryDirectory() as work:
+        halide = peers.Halide(a.target, target.host, target.mca_cpu, work, kernels)
+        print(halide.describe(), file=sys.stderr, flush=True)
         for i, k in enumerate(kernels):
             print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
             try:
-                row = measure(k, work, runs, timing, target)
+                row = measure(k, work, runs, timing, target, halide)
             except Failure as e:
                 failures.append(k.name)
                 print(f"  FAILED: {e}", file=sys.stderr)
                 continue
             rows.append(row)
-            print(f"  correct: {row['correct']}; cold {row['compile_cold_s']:.2f} s; hot loop {row['insts_llvm']} → "
-                  f"{row['insts_hydride']} instructions" + (f"; speedup {row['speedup']:.2f}" if timing else ""),
-                  file=sys.stderr, flush=True)
+            loops = ", ".join(f"{t} {fmt(row['insts_' + t])}" for t in PATHS)
+            print(f"  correct: {row['correct']}; cold {row['compile_cold_s']:.2f} s; hot-loop instructions: {loops}"
+                  + (f"; speedup over LLVM {row['speedup']:.2f}, over the best peer ({row['best_peer']}) "
+                     f"{row['speedup_best_peer']:.2f}" if timing else ""), file=sys.stderr, flush=True)
     wrong = [r["kernel"] for r in rows if r["correct"] not in ("yes",) and not r["correct"].startswith("not run")]
     # Results of different hosts and targets are kept apart.
     stem = f"bench-{target.label}"
@@ -283,18 +273,29 @@ def main():
             w.writerow(COLUMNS)
             for r in rows:
                 w.writerow([fmt(r[c]) for c in COLUMNS])
-        md = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-        md += ["| " + " | ".join(fmt(r[c]) for c in COLUMNS) + " |" for r in rows]
+        md = ["| " + " | ".join(MD_COLUMNS) + " |", "|" + "---|" * len(MD_COLUMNS)]
+        md += ["| " + " | ".join(fmt(r[c]) for c in MD_COLUMNS) + " |" for r in rows]
+        md += ["", f"target {target.label}, {target.host['model']}; {halide.describe()}"]
         with open(os.path.join(a.out, f"{stem}.md"), "w") as f:
             f.write("\n".join(md) + "\n")
         print("\n".join(md))
         chart = os.path.join(ROOT, "target", "release", "bench-chart")
         run([chart, "--csv", os.path.join(a.out, f"{stem}.csv"), "--out", os.path.join(a.out, f"{stem}.png")])
         print(f"\nwrote {a.out}/{stem}.csv, {stem}.md and {stem}.png (target {target.label}, {target.host['model']})")
-        geo = lambda xs: statistics.geometric_mean([x for x in xs if x == x and x > 0]) if xs else float("nan")
-        print(f"\ngeomean speedup over LLVM 22 (native time, median of 9 runs each): {geo([r['speedup'] for r in rows]):.3f}")
-        print(f"geomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s, "
-              f"warm {geo([r['compile_warm_s'] for r in rows]):.2f} s (median of {runs} runs each)")
+        def geo(xs):
+            xs = [x for x in xs if x == x and x > 0]
+            return statistics.geometric_mean(xs) if xs else float("nan")
+        print(f"\ngeomean compile time: cold {geo([r['compile_cold_s'] for r in rows]):.2f} s, "
+              f"warm {geo([r['compile_warm_s'] for r in rows]):.2f} s (median of {runs} runs each); "
+              f"Halide {geo([r['compile_halide_s'] for r in rows]):.2f} s")
+        if halide.missing:
+            print(f"note: {halide.describe()}")
+        ratio = lambda peer: geo([r[f"{peer}_ms"] / r["hydride_ms"] for r in rows if r["hydride_ms"] == r["hydride_ms"]])
+        print("hydride's geomean speedup (native time, median of 9 runs each; > 1 means hydride is faster):")
+        print(f"  over LLVM 22's path: {ratio('llvm'):.3f}")
+        print(f"  over clang -O3:      {ratio('clang'):.3f}")
+        print(f"  over Halide:         " + (f"{ratio('halide'):.3f}" if not halide.missing else "– (no Halide column)"))
+        print(f"  over the best peer:  {geo([r['speedup_best_peer'] for r in rows]):.3f}")
     else:
         for r in rows:
             print(f"{r['kernel']}: {r['correct']}")

@@ -204,6 +204,29 @@ class Kernel:
     params: list  # (name, elem bits, elements) of each memref, outputs last
     outputs: list  # names of output arrays
     what: str = ""
+    stencil: "Stencil" = None  # map kernels: the definition they were emitted from
+    dims: dict = None  # hand-written kernels: their sizes by name (for other implementations of them)
+
+
+@dataclass
+class Stencil:
+    """A map kernel's definition: out[y*stride + x] = expr over the rows
+    [radius, rows - radius) and columns [radius, x_end); taps are flat offsets
+    (dy*stride + dx) into the input arrays."""
+    expr: tuple
+    arrays: dict  # input name -> element bits
+    out: str
+    out_bits: int
+    rows: int
+    cols: int
+    stride: int
+    radius: int
+    x_end: int
+
+    def tap_xy(self, offset):
+        """(dx, dy) of a flat tap offset."""
+        dy = round(offset / self.stride)
+        return offset - dy * self.stride, dy
 
 
 def map_kernel(name, family, what, arrays, out, expr, rows, cols, radius=0, row_stride=None):
@@ -250,7 +273,8 @@ def map_kernel(name, family, what, arrays, out, expr, rows, cols, radius=0, row_
     c += [f"      {l}" for l in body.lines]
     c.append(f"      {out}[i] = {result_c};")
     c += ["    }", "}"]
-    return Kernel(name, family, "\n".join(lines) + "\n", "\n".join(c) + "\n", params, [out], what)
+    stencil = Stencil(expr, dict(arrays), out, out_bits, rows, cols, stride, radius, x_end)
+    return Kernel(name, family, "\n".join(lines) + "\n", "\n".join(c) + "\n", params, [out], what, stencil)
 
 
 def walk(e):
@@ -443,7 +467,8 @@ def pool(kind):
 }}
 """
     what = "2x2 max pooling, stride 2 (u8)" if kind == "max" else "2x2 average pooling with rounding, stride 2 (u8, u16 sums)"
-    return Kernel(f"{kind}_pool", "nn", mlir, ref, [("src", 8, WIDTH * HEIGHT), ("dst", 8, ow * oh)], ["dst"], what)
+    return Kernel(f"{kind}_pool", "nn", mlir, ref, [("src", 8, WIDTH * HEIGHT), ("dst", 8, ow * oh)], ["dst"], what,
+                  dims={"width": WIDTH, "height": HEIGHT, "out_width": ow, "out_height": oh, "x_end": x_end})
 
 
 def dot_loop(acc, a_index, w_index, k_len, a="%A", w="%W", indent="      "):
@@ -543,7 +568,8 @@ def matmul(name, what, batch, n_out, k_len, epilogue="bias", family="nn"):
     ref = f"""static void ref_{name}({cparams}) {{
 {layer_c("A", "W", "bias", batch, n_out, k_len, "int32_t r; " + c_tail)}}}
 """
-    return Kernel(name, family, mlir, ref, params, ["out"], what)
+    return Kernel(name, family, mlir, ref, params, ["out"], what,
+                  dims={"batch": batch, "n_out": n_out, "k": k_len, "epilogue": epilogue})
 
 
 def mlp_matmul():
@@ -573,7 +599,8 @@ def mlp_matmul():
 {layer_c("A", "W1", "b1", b, n1, k1, "y = y > 0 ? y : 0; y >>= 8; y = y < 255 ? y : 255; H[oi] = (uint8_t)y;")}\
 {layer_c("H", "W2", "b2", b, n2, n1, "out[oi] = (uint32_t)y;")}}}
 """
-    return Kernel("mlp_matmul", "mlp", mlir, ref, params, ["H", "out"], "two quantized layers: matmul+bias+relu, requantize to u8, matmul+bias (batch 4)")
+    return Kernel("mlp_matmul", "mlp", mlir, ref, params, ["H", "out"], "two quantized layers: matmul+bias+relu, requantize to u8, matmul+bias (batch 4)",
+                  dims={"batch": b, "n1": n1, "k1": k1, "n2": n2})
 
 
 def l2norm():
@@ -610,7 +637,8 @@ def l2norm():
   }}
 }}
 """
-    return Kernel("l2norm", "nn", mlir, ref, [("x", 16, rows * n), ("out", 32, rows)], ["out"], "squared L2 norm of each 64-element i16 row (i32)")
+    return Kernel("l2norm", "nn", mlir, ref, [("x", 16, rows * n), ("out", 32, rows)], ["out"], "squared L2 norm of each 64-element i16 row (i32)",
+                  dims={"rows": rows, "n": n})
 
 
 def softmax():
@@ -651,7 +679,8 @@ def softmax():
 }}
 """
     return Kernel("softmax", "nn", mlir, ref, [("x", 8, rows * n), ("out", 8, rows * n)], ["out"],
-                  "softmax's integer parts: row maximum, then max - x (u8; the exponential table is left out)")
+                  "softmax's integer parts: row maximum, then max - x (u8; the exponential table is left out)",
+                  dims={"rows": rows, "n": n})
 
 
 def conv_nn():
@@ -721,7 +750,8 @@ def conv_nn():
 }}
 """
     params = [("A", 8, h * w * c), ("W", 8, o * taps), ("bias", 32, o), ("out", 32, oh * ow * o)]
-    return Kernel("conv_nn", "nn", mlir, ref, params, ["out"], "NHWC 3x3 convolution, 64 u8 channels x 64 i8 filters, i32 out")
+    return Kernel("conv_nn", "nn", mlir, ref, params, ["out"], "NHWC 3x3 convolution, 64 u8 channels x 64 i8 filters, i32 out",
+                  dims={"h": h, "w": w, "c": c, "o": o})
 
 
 def depthwise_conv():
@@ -784,7 +814,8 @@ def depthwise_conv():
 }}
 """
     params = [("A", 8, h * w * c), ("W", 8, 9 * c), ("out", 32, oh * ow * c)]
-    return Kernel("depthwise_conv", "nn", mlir, ref, params, ["out"], "3x3 depthwise convolution, NHWC, 64 channels (u8 x i8 -> i32)")
+    return Kernel("depthwise_conv", "nn", mlir, ref, params, ["out"], "3x3 depthwise convolution, NHWC, 64 channels (u8 x i8 -> i32)",
+                  dims={"h": h, "w": w, "c": c})
 
 
 def all_kernels():

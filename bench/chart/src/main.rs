@@ -1,5 +1,7 @@
-//! `bench-chart`: the speedup column of the benchmark CSV as a bar chart
-//! (one bar per kernel, LLVM 22 = 1.0 drawn as a line).
+//! `bench-chart`: the run times of a benchmark CSV as a bar chart: per
+//! kernel, one bar per path (LLVM 22's lowering, clang -O3 on the C
+//! reference, Halide, hydride), each drawn as its speed relative to LLVM's
+//! path (LLVM time / path time, log scale; LLVM = 1.0 drawn as a line).
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
@@ -8,7 +10,7 @@ use plotters::style::{register_font, FontStyle};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(about = "Draw the speedups of a benchmark CSV (kernel, …, speedup, …) as a PNG bar chart")]
+#[command(about = "Draw the run times of a benchmark CSV (kernel, llvm_ms, clang_ms, halide_ms, hydride_ms, …) as a PNG bar chart")]
 struct Args {
     /// The CSV `scripts/bench` writes.
     #[arg(long, default_value = "results/bench-x86-avx512.csv")]
@@ -21,61 +23,115 @@ struct Args {
     font: PathBuf,
 }
 
-/// (kernel, speedup) rows of the CSV, in file order.
-fn speedups(text: &str) -> Result<Vec<(String, f64)>> {
+/// The paths, as (CSV column, legend, colour).
+const PATHS: [(&str, &str, RGBColor); 4] = [
+    ("llvm_ms", "LLVM 22 (MLIR's lowering)", RGBColor(120, 120, 120)),
+    ("clang_ms", "clang -O3 (C reference)", RGBColor(30, 100, 190)),
+    ("halide_ms", "Halide 21", RGBColor(230, 140, 20)),
+    ("hydride_ms", "hydride", RGBColor(46, 125, 50)),
+];
+
+/// A kernel's run time per path (None: the path has no figure).
+#[derive(Debug, PartialEq)]
+struct Row {
+    kernel: String,
+    ms: [Option<f64>; 4],
+}
+
+impl Row {
+    /// Speed of each path relative to LLVM's (LLVM time / path time).
+    fn relative(&self) -> [Option<f64>; 4] {
+        let llvm = self.ms[0];
+        self.ms.map(|t| match (llvm, t) {
+            (Some(l), Some(t)) if t > 0.0 => Some(l / t),
+            _ => None,
+        })
+    }
+}
+
+/// The rows of the CSV, in file order. A missing figure is written `–` or
+/// `nan`; a column that is absent altogether (an older CSV) has none.
+fn rows(text: &str) -> Result<Vec<Row>> {
     let mut lines = text.lines();
     let header: Vec<&str> = lines.next().context("the CSV is empty")?.split(',').collect();
-    let col = |name: &str| header.iter().position(|h| *h == name).with_context(|| format!("the CSV has no `{name}` column"));
-    let (kernel, speedup) = (col("kernel")?, col("speedup")?);
-    let mut rows = Vec::new();
+    let col = |name: &str| header.iter().position(|h| *h == name);
+    let kernel = col("kernel").context("the CSV has no `kernel` column")?;
+    let cols = PATHS.map(|(c, _, _)| col(c));
+    if cols[0].is_none() || cols[3].is_none() {
+        bail!("the CSV has no `llvm_ms` or `hydride_ms` column");
+    }
+    let mut out = Vec::new();
     for (n, line) in lines.enumerate() {
         let f: Vec<&str> = line.split(',').collect();
-        let (Some(k), Some(s)) = (f.get(kernel), f.get(speedup)) else { bail!("CSV line {}: too few fields", n + 2) };
-        let s: f64 = s.parse().with_context(|| format!("CSV line {}: speedup '{s}' is not a number", n + 2))?;
-        rows.push((k.to_string(), s));
+        let Some(k) = f.get(kernel) else { bail!("CSV line {}: too few fields", n + 2) };
+        let mut ms = [None; 4];
+        for (i, c) in cols.iter().enumerate() {
+            let Some(c) = c else { continue };
+            let Some(v) = f.get(*c) else { bail!("CSV line {}: too few fields", n + 2) };
+            ms[i] = match *v {
+                "–" | "nan" | "" => None,
+                v => Some(v.parse::<f64>().with_context(|| format!("CSV line {}: '{v}' is not a number", n + 2))?),
+            };
+        }
+        out.push(Row { kernel: k.to_string(), ms });
     }
-    Ok(rows)
+    Ok(out)
 }
+
+/// Slots per kernel: one per path and a gap.
+const SLOTS: usize = PATHS.len() + 1;
 
 fn main() -> Result<()> {
     let args = Args::parse();
     let text = std::fs::read_to_string(&args.csv).with_context(|| format!("reading {}", args.csv.display()))?;
-    let rows = speedups(&text)?;
-    if rows.is_empty() {
-        bail!("{}: no kernels", args.csv.display());
+    let rows = rows(&text)?;
+    let values: Vec<f64> = rows.iter().flat_map(|r| r.relative()).flatten().collect();
+    if values.is_empty() {
+        bail!("{}: no kernel has run times", args.csv.display());
     }
     let font = std::fs::read(&args.font).with_context(|| format!("reading the font {}", args.font.display()))?;
     let font: &'static [u8] = Box::leak(font.into_boxed_slice());
     register_font("sans-serif", FontStyle::Normal, font).map_err(|_| anyhow::anyhow!("{} is not a usable font", args.font.display()))?;
-    let top = rows.iter().map(|r| r.1).fold(1.0f64, f64::max) * 1.1;
-    let height = 120 + 26 * rows.len() as u32;
-    let root = BitMapBackend::new(&args.out, (1100, height)).into_drawing_area();
+    let lo = values.iter().copied().fold(1.0f64, f64::min) * 0.8;
+    let hi = values.iter().copied().fold(1.0f64, f64::max) * 2.5; // room on the right for the legend
+    let height = 160 + 12 * (SLOTS * rows.len()) as u32;
+    let root = BitMapBackend::new(&args.out, (1200, height)).into_drawing_area();
     root.fill(&WHITE)?;
-    // One bar per kernel, top to bottom in file order (segments 0..=n-1).
-    let last = rows.len() - 1;
+    let last = SLOTS * rows.len() - 1;
     let mut chart = ChartBuilder::on(&root)
-        .caption("hydride vs LLVM 22: native run time speedup (LLVM time / hydride time)", ("sans-serif", 22))
+        .caption("Run time relative to LLVM 22's path (LLVM time / path time; > 1 is faster)", ("sans-serif", 22))
         .margin(20)
         .x_label_area_size(40)
         .y_label_area_size(170)
-        .build_cartesian_2d(0.0..top, (0..last).into_segmented())?;
+        .build_cartesian_2d((lo..hi).log_scale(), (0..last).into_segmented())?;
+    // Kernels top to bottom in file order: kernel i's path j is slot last - (i * SLOTS + j).
+    let slot = |i: usize, j: usize| last - (i * SLOTS + j);
     chart
         .configure_mesh()
         .disable_y_mesh()
-        .y_labels(rows.len())
+        .y_labels(SLOTS * rows.len())
         .y_label_formatter(&|y| match y {
-            SegmentValue::CenterOf(i) => rows.get(last - *i).map(|r| r.0.clone()).unwrap_or_default(),
+            SegmentValue::CenterOf(s) if (last - *s) % SLOTS == 1 => rows.get((last - *s) / SLOTS).map(|r| r.kernel.clone()).unwrap_or_default(),
             _ => String::new(),
         })
         .y_label_style(("sans-serif", 15))
-        .x_desc("speedup (1.0 = LLVM 22)")
+        .x_desc("speed relative to LLVM 22 (log scale)")
         .draw()?;
-    chart.draw_series(rows.iter().enumerate().map(|(i, (_, s))| {
-        let color = if *s >= 1.0 { RGBColor(46, 125, 50) } else { RGBColor(198, 40, 40) };
-        let slot = last - i;
-        Rectangle::new([(0.0, SegmentValue::Exact(slot)), (*s, SegmentValue::Exact(slot + 1))], color.filled())
-    }))?;
+    for (j, (_, legend, color)) in PATHS.iter().enumerate() {
+        let bars = rows.iter().enumerate().filter_map(|(i, r)| r.relative()[j].map(|v| (slot(i, j), v)));
+        chart
+            .draw_series(bars.map(|(s, v)| Rectangle::new([(lo, SegmentValue::Exact(s)), (v, SegmentValue::Exact(s + 1))], color.filled())))?
+            .label(*legend)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+    }
     chart.draw_series(LineSeries::new([(1.0, SegmentValue::Exact(0)), (1.0, SegmentValue::Exact(last + 1))], BLACK))?;
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .label_font(("sans-serif", 15))
+        .draw()?;
     root.present()?;
     eprintln!("wrote {} ({} kernels)", args.out.display(), rows.len());
     Ok(())
@@ -87,9 +143,17 @@ mod tests {
 
     #[test]
     fn rows_come_from_the_named_columns() {
-        let csv = "kernel,target,speedup,correct\nsobel3x3,x86-avx512,1.250,yes\nadd,x86-avx512,0.900,yes\n";
-        assert_eq!(speedups(csv).unwrap(), vec![("sobel3x3".into(), 1.25), ("add".into(), 0.9)]);
-        assert!(speedups("kernel,correct\n").unwrap_err().to_string().contains("speedup"));
-        assert!(speedups("kernel,speedup\nx,fast\n").is_err());
+        let csv = "kernel,llvm_ms,clang_ms,halide_ms,hydride_ms,correct\nsobel3x3,2.0,4.0,–,1.0,yes\n";
+        let r = rows(csv).unwrap();
+        assert_eq!(r, vec![Row { kernel: "sobel3x3".into(), ms: [Some(2.0), Some(4.0), None, Some(1.0)] }]);
+        assert_eq!(r[0].relative(), [Some(1.0), Some(0.5), None, Some(2.0)]);
+        assert!(rows("kernel,correct\n").unwrap_err().to_string().contains("llvm_ms"));
+        assert!(rows("kernel,llvm_ms,hydride_ms\nx,fast,1\n").is_err());
+    }
+
+    #[test]
+    fn a_csv_without_peer_columns_still_has_llvm_and_hydride() {
+        let r = rows("kernel,llvm_ms,hydride_ms\nadd,3,1.5\n").unwrap();
+        assert_eq!(r[0].relative(), [Some(1.0), None, None, Some(2.0)]);
     }
 }

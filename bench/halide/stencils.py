@@ -1,0 +1,170 @@
+"""Map kernels (image filters, element-wise layers): the suite's expression
+lowered to a Halide expression over (x, y), with the schedules a Halide
+programmer writes: vectorized at the output type's natural width; box blur,
+binomial blur and dilation written separably, their horizontal pass kept in
+a sliding window of rows; intrinsics where the definition is one
+(saturating add)."""
+
+import re
+
+import halide as hl
+
+from args import Pipeline, image, vector_size
+
+x, y = hl.Var("x"), hl.Var("y")
+
+
+def u(bits):
+    return hl.UInt(bits)
+
+
+def s(bits):
+    return hl.Int(bits)
+
+
+class Lowering:
+    """The suite's expression tuples as Halide expressions. Every value is
+    held, as in the C reference, as the unsigned bit pattern of its width;
+    signed operations reinterpret."""
+
+    def __init__(self, stencil, inputs):
+        self.stencil, self.inputs, self.memo = stencil, inputs, {}
+
+    def width(self, e):
+        import suite
+        return suite.width(e, self.stencil.arrays)
+
+    def __call__(self, e):
+        if e not in self.memo:
+            self.memo[e] = self.lower(e)
+        return self.memo[e]
+
+    def lower(self, e):
+        kind = e[0]
+        if kind == "tap":
+            dx, dy = self.stencil.tap_xy(e[2])
+            return self.inputs[e[1]][x + dx, y + dy]
+        if kind == "const":
+            return hl.cast(u(e[2]), e[1] % (1 << e[2]))
+        if kind == "ext":
+            v, src = self(e[1]), self.width(e[1])
+            if e[3]:
+                return hl.reinterpret(u(e[2]), hl.cast(s(e[2]), hl.reinterpret(s(src), v)))
+            return hl.cast(u(e[2]), v)
+        if kind == "trunc":
+            return hl.cast(u(e[2]), self(e[1]))
+        a, b, w = self(e[1]), self(e[2]), self.width(e)
+        signed = lambda f: hl.reinterpret(u(w), f(hl.reinterpret(s(w), a), hl.reinterpret(s(w), b)))
+        return {
+            "addi": lambda: a + b,
+            "subi": lambda: a - b,
+            "muli": lambda: a * b,
+            "maxui": lambda: hl.max(a, b),
+            "minui": lambda: hl.min(a, b),
+            "maxsi": lambda: signed(hl.max),
+            "minsi": lambda: signed(hl.min),
+            "shrui": lambda: a >> b,
+            "shrsi": lambda: hl.reinterpret(u(w), hl.reinterpret(s(w), a) >> b),
+            "divui": lambda: a / b,
+        }[kind]()
+
+
+def views(kernel, p):
+    """The input parameters and the output's dimensions of a map kernel."""
+    st = kernel.stencil
+    inputs = {name: p.param(name, u(bits), image(st.cols, st.rows, st.stride)) for name, bits in st.arrays.items()}
+    r = st.radius
+    out_dims = [(r, st.x_end - r, 1), (r, st.rows - 2 * r, st.stride)]
+    return inputs, out_dims, r * st.stride + r
+
+
+def schedule_rows(out, horizontal, target, rows_per_strip=64):
+    """The output vectorized along x; the horizontal pass computed a row at a
+    time into a sliding window kept for each strip of output rows."""
+    v = vector_size(target, out.type())
+    yo, yi = hl.Var("yo"), hl.Var("yi")
+    out.split(y, yo, yi, rows_per_strip).vectorize(x, v)
+    # The horizontal pass at the output's lane count, so both stages step together.
+    horizontal.store_at(out, yo).compute_at(out, yi).vectorize(x, v)
+
+
+def separable(kernel, target, horizontal_of, vertical_of, finish):
+    """out = finish(vertical_of(h)) with h = horizontal_of(src): the pass
+    along x once per row, the pass along y over it."""
+    p = Pipeline()
+    inputs, out_dims, offset = views(kernel, p)
+    src = inputs["src"]
+    h = hl.Func("horizontal")
+    h[x, y] = horizontal_of(lambda dx: src[x + dx, y])
+    out = hl.Func(kernel.name)
+    out[x, y] = finish(vertical_of(lambda dy: h[x, y + dy]))
+    schedule_rows(out, h, target)
+    p.output(out, kernel.stencil.out, out_dims, offset)
+    return p
+
+
+def total(terms):
+    acc = terms[0]
+    for t in terms[1:]:
+        acc = acc + t
+    return acc
+
+
+def dilate(kernel, target, k):
+    r = k // 2
+    window = lambda at: _fold(hl.max, [at(d) for d in range(-r, r + 1)])
+    return separable(kernel, target, window, window, lambda v: v)
+
+
+def _fold(f, xs):
+    acc = xs[0]
+    for v in xs[1:]:
+        acc = f(acc, v)
+    return acc
+
+
+def box_blur(kernel, target, k):
+    r = k // 2
+    return separable(kernel, target,
+                     lambda at: total([hl.u16(at(d)) for d in range(-r, r + 1)]),
+                     lambda at: total([at(d) for d in range(-r, r + 1)]),
+                     lambda v: hl.u8(v / (k * k)))
+
+
+def gaussian(kernel, target, k):
+    import suite
+    r = k // 2
+    w = suite.binomial(k)
+    weight_total = sum(w) ** 2
+    bits = 16 if 255 * weight_total + weight_total // 2 < 65536 else 32
+    shift = weight_total.bit_length() - 1
+    weighted = lambda at: total([at(d) if w[d + r] == 1 else at(d) * w[d + r] for d in range(-r, r + 1)])
+    return separable(kernel, target,
+                     lambda at: weighted(lambda d: hl.cast(u(bits), at(d))),
+                     weighted,
+                     lambda v: hl.u8((v + weight_total // 2) >> shift))
+
+
+def direct(kernel, target, intrinsic=None):
+    """The definition as written, vectorized along x at the output's width."""
+    p = Pipeline()
+    inputs, out_dims, offset = views(kernel, p)
+    out = hl.Func(kernel.name)
+    out[x, y] = intrinsic(inputs) if intrinsic else Lowering(kernel.stencil, inputs)(kernel.stencil.expr)
+    out.vectorize(x, vector_size(target, out.type()))
+    p.output(out, kernel.stencil.out, out_dims, offset)
+    return p
+
+
+SEPARABLE = {"dilate": dilate, "box_blur": box_blur, "gaussian": gaussian}
+INTRINSIC = {
+    # The saturating u8 add is Halide's saturating_add.
+    "add": lambda inputs: hl.saturating_add(inputs["a"][x, y], inputs["b"][x, y]),
+}
+
+
+def stencil_pipeline(kernel, target):
+    m = re.fullmatch(r"([a-z_]+?)(\d)x\d", kernel.name)
+    if m and m.group(1) in SEPARABLE:
+        return SEPARABLE[m.group(1)](kernel, target, int(m.group(2)))
+    return direct(kernel, target, INTRINSIC.get(kernel.name))
