@@ -7,8 +7,9 @@ instructions, llvm-mca cycles per iteration and native run time, and
 hydride's speedup over LLVM's path and over the fastest peer.
 
 The target is `native` by default: hydride's `target=native` (what this host
-executes, less HYDRIDE_WITHHOLD_FEATURES) and `-march=native` less the same
-features for both paths. `--target x86-avx512` (Zen 4) or `--target x86-avx2`
+executes, less HYDRIDE_WITHHOLD_FEATURES), `-march=native` less the same
+features for LLVM and clang, and the Halide target of the same features
+(bench/halide/targets.py). `--target x86-avx512` (Zen 4) or `--target x86-avx2`
 (x86-64-v3) compile for that CPU on any host; their binaries run only where
 the host has the features (checked before starting them), else execution is
 skipped and says which features are missing.
