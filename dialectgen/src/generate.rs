@@ -95,6 +95,13 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
             serde_json::json!({ "instructions": s.instructions, "classes": s.classes, "unproved_pairs": s.unproved_pairs, "masked_members": s.masked_members, "rejected": s.rejected }),
         );
     }
+    progress.update("classify all ISAs", 0, isas.iter().map(|(_, o)| o.semantics.len()).sum());
+    let combined = crate::classify::cross_isa::classify_across(
+        &isas.iter().map(|(name, o)| (*name, o.semantics.as_slice())).collect::<Vec<_>>(),
+        opts.timeout_ms,
+    );
+    progress.update("classify all ISAs", combined.instructions, combined.instructions);
+    summary.insert("combined".into(), serde_json::to_value(&combined)?);
     write(&opts.out.join("classes.json"), &(serde_json::to_string_pretty(&summary)? + "\n"))?;
 
     let dialect_template = opts.templates.join("irdl_dialect.mlir.tera");

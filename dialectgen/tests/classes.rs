@@ -146,3 +146,23 @@ fn print_canonical_forms() {
         println!("{}\n", p.key);
     }
 }
+
+#[test]
+fn classes_across_isas_name_the_isas_of_their_members() {
+    use dialectgen::classify::cross_isa::classify_across;
+    let all = fixture_semantics();
+    // The 256-bit add as if another ISA had it, beside the x86 rest.
+    let (other, x86): (Vec<Semantics>, Vec<Semantics>) = all.into_iter().partition(|s| s.name == "_mm256_add_epi8");
+    let combined = classify_across(&[("x86", &x86), ("other", &other)], 5000);
+    assert_eq!(combined.instructions, 9);
+    assert_eq!(combined.unproved_pairs, 0);
+    assert!(combined.rejected.is_empty());
+    assert_eq!(combined.classes, 4, "the same classes as x86 alone");
+    assert_eq!(combined.cross_isa_classes, 1);
+    let add = &combined.cross_isa[0];
+    assert_eq!(add.members["other"], 1);
+    assert!(add.examples["x86"].iter().any(|n| n == "_mm_add_epi16"), "{:?}", add.examples);
+    assert_eq!(combined.classes_by_member_isas["other+x86"], 1);
+    assert_eq!(combined.classes_by_member_isas["x86"], 3);
+    assert_eq!(combined.classes_percent, 44.4);
+}
