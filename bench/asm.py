@@ -63,14 +63,21 @@ def hot_loop(asm):
     return [i for p in hot_packets(asm) for i in p]
 
 
+class McaError(Exception):
+    pass
+
+
 def mca_cycles(loop, cpu, triple=None):
-    """llvm-mca's cycles per iteration of the loop on `cpu` (100 iterations)."""
+    """llvm-mca's cycles per iteration of the loop on `cpu` (100 iterations);
+    NaN for no loop, McaError if llvm-mca fails on one."""
     if not loop:
         return float("nan")
     args = [f"{LLVM}/llvm-mca", f"-mcpu={cpu}", "-iterations=100"] + ([f"-mtriple={triple}"] if triple else [])
     p = subprocess.run(args, input="\n".join(loop) + "\n", capture_output=True, text=True)
     m = re.search(r"Total Cycles:\s+(\d+)", p.stdout)
-    return int(m.group(1)) / 100 if p.returncode == 0 and m else float("nan")
+    if p.returncode != 0 or not m:
+        raise McaError(f"llvm-mca -mcpu={cpu} failed (exit {p.returncode}): {p.stderr[-2000:]}")
+    return int(m.group(1)) / 100
 
 
 def cycles_per_iteration(asm, mca_cpu, triple=None):

@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import harness  # noqa: E402
 import peers  # noqa: E402
 import suite  # noqa: E402
-from asm import hot_loop, mca_cycles  # noqa: E402
+from asm import McaError, hot_loop, mca_cycles  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LLVM = "/usr/lib/llvm-22/bin"
@@ -111,14 +111,18 @@ PATHS = ["llvm", "clang", "halide", "hydride"]
 PEERS = ["llvm", "clang", "halide"]
 
 
-def assemble(source, level, target, work):
+# The clang column: the C reference at this level.
+CLANG_LEVEL = "-O3"
+
+
+def assemble(source, target, work):
     """Assembly of one path for the hot-loop figures. The MLIR paths' IR goes
     through llc alone, so their loops stay one vector step per iteration as
     the lowering wrote them (clang -O2, which builds the objects that run,
-    unrolls them by different factors); clang's column is its -O3 output."""
+    unrolls them by different factors); clang's column is its own output."""
     if source.endswith(".ll"):
         return run([f"{LLVM}/llc", "-O3", *target.llc, "-o", "-", source], cwd=work)
-    return run(["clang-22", level, *target.clang, "-S", "-o", "-", source], cwd=work)
+    return run(["clang-22", CLANG_LEVEL, *target.clang, "-S", "-o", "-", source], cwd=work)
 
 
 def measure(k, work, runs, timing, target, halide):
@@ -146,14 +150,14 @@ def measure(k, work, runs, timing, target, halide):
     for tag, ll in (("llvm", to_llvm_ir(k.mlir)), ("hydride", to_llvm_ir(lowered, "hydride_"))):
         with open(os.path.join(work, f"{k.name}.{tag}.ll"), "w") as f:
             f.write(ll)
-        asm[tag] = assemble(f"{k.name}.{tag}.ll", "-O2", target, work)
+        asm[tag] = assemble(f"{k.name}.{tag}.ll", target, work)
         run(["clang-22", "-O2", *target.clang, "-Wno-override-module", "-c", "-o", f"{k.name}.{tag}.o", f"{k.name}.{tag}.ll"], cwd=work)
         objects.append(f"{k.name}.{tag}.o")
     clang_c = f"{k.name}.clang.c"
     with open(os.path.join(work, clang_c), "w") as f:
         f.write(peers.clang_source(k))
-    asm["clang"] = assemble(clang_c, "-O3", target, work)
-    run(["clang-22", "-O3", *target.clang, "-c", "-o", f"{k.name}.clang.o", clang_c], cwd=work)
+    asm["clang"] = assemble(clang_c, target, work)
+    run(["clang-22", CLANG_LEVEL, *target.clang, "-c", "-o", f"{k.name}.clang.o", clang_c], cwd=work)
     objects.append(f"{k.name}.clang.o")
     paths.append(harness.Path("clang", f"clang_{k.name}", "plain"))
     row["compile_halide_s"] = float("nan")
@@ -189,14 +193,14 @@ def measure(k, work, runs, timing, target, halide):
         # Never start a binary that needs features this host lacks.
         row["correct"] = "not run (host lacks " + " ".join(target.lacking) + ")"
         return row
-    p = subprocess.run([exe], capture_output=True, text=True)
+    proc = subprocess.run([exe], capture_output=True, text=True)
     results = {}
-    for line in p.stdout.splitlines():
+    for line in proc.stdout.splitlines():
         f = line.split()
         if len(f) == 3 and f[0] in PATHS:
             results[f[0]] = (int(f[1]), float(f[2]))
     if set(results) != {p.tag for p in paths}:
-        raise Failure(f"{k.name}: the harness failed ({p.returncode}): {p.stderr[-2000:]}")
+        raise Failure(f"{k.name}: the harness failed ({proc.returncode}): {proc.stderr[-2000:]}")
     wrong = [tag for tag, (ok, _) in results.items() if not ok]
     row["correct"] = "yes" if not wrong else "NO (" + ", ".join(f"{t} differs" for t in wrong) + ")"
     for tag, (_, ns) in results.items():
@@ -259,7 +263,7 @@ def main():
             print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
             try:
                 row = measure(k, work, runs, timing, target, halide)
-            except Failure as e:
+            except (Failure, McaError) as e:
                 failures.append(k.name)
                 print(f"  FAILED: {e}", file=sys.stderr)
                 continue

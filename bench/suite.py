@@ -216,7 +216,6 @@ class Stencil:
     expr: tuple
     arrays: dict  # input name -> element bits
     out: str
-    out_bits: int
     rows: int
     cols: int
     stride: int
@@ -273,7 +272,7 @@ def map_kernel(name, family, what, arrays, out, expr, rows, cols, radius=0, row_
     c += [f"      {l}" for l in body.lines]
     c.append(f"      {out}[i] = {result_c};")
     c += ["    }", "}"]
-    stencil = Stencil(expr, dict(arrays), out, out_bits, rows, cols, stride, radius, x_end)
+    stencil = Stencil(expr, dict(arrays), out, rows, cols, stride, radius, x_end)
     return Kernel(name, family, "\n".join(lines) + "\n", "\n".join(c) + "\n", params, [out], what, stencil)
 
 

@@ -11,6 +11,7 @@ Runs with the Python that has Halide (scripts/setup puts it in .venv):
 """
 
 import argparse
+import importlib.metadata
 import json
 import os
 import sys
@@ -55,7 +56,7 @@ def main():
     kernels = suite.all_kernels()
     if a.only:
         kernels = [k for k in kernels if k.name in a.only.split(",")]
-    manifest = {"halide": hl.__version__ if hasattr(hl, "__version__") else "21", "target": str(target),
+    manifest = {"halide": importlib.metadata.version("halide"), "target": str(target),
                 "runtime": None, "kernels": {}}
     if target.arch == hl.TargetArch.X86 or target.arch == hl.TargetArch.ARM:
         runtime = os.path.join(a.out, "halide_runtime.o")

@@ -3,6 +3,9 @@ matmul, MLP), the two-layer MLP, and convolutions (NHWC, depthwise). u8
 activations times i8 weights, i32 sums; sums and biases are added in u32 so
 that wrap-around matches the C reference's unsigned arithmetic."""
 
+import operator
+from functools import reduce
+
 import halide as hl
 
 from args import Pipeline, vector_size
@@ -27,7 +30,7 @@ def epilogue(kind, y_u, extra):
     raise KeyError(kind)
 
 
-def dense(p, name, a, w, bias, batch, n_out, k, target, finish):
+def dense(name, a, w, bias, batch, n_out, k, target, finish):
     """Output Func(n, b) = finish(y_u) for one layer."""
     dot = Dot(name + "_dot", [n, b], k, lambda r, kk: hl.i32(a[kk, b]) * hl.i32(w[kk, n]), target)
     out = hl.Func(name)
@@ -47,7 +50,7 @@ def matmul(kernel, target):
     w = p.param("W", hl.Int(8), [(0, k, 1), (0, n_out, k)])
     bias = p.param("bias", hl.UInt(32), [(0, n_out, 1)])
     extra = p.param("R", hl.UInt(32), [(0, n_out, 1), (0, batch, n_out)]) if d["epilogue"] == "add" else None
-    out = dense(p, kernel.name, a, w, bias, batch, n_out, k, target, lambda y_u: epilogue(d["epilogue"], y_u, extra))
+    out = dense(kernel.name, a, w, bias, batch, n_out, k, target, lambda y_u: epilogue(d["epilogue"], y_u, extra))
     p.output(out, "out", [(0, n_out, 1), (0, batch, n_out)])
     return p
 
@@ -62,8 +65,8 @@ def mlp_matmul(kernel, target):
     w2 = p.param("W2", hl.Int(8), [(0, n1, 1), (0, n2, n1)])
     b2 = p.param("b2", hl.UInt(32), [(0, n2, 1)])
     requantize = lambda y_u: hl.u8(hl.min(hl.max(hl.reinterpret(hl.Int(32), y_u), 0) >> 8, 255))
-    hidden = dense(p, "mlp_hidden", a, w1, b1, batch, n1, k1, target, requantize)
-    out = dense(p, "mlp_out", hidden, w2, b2, batch, n2, n1, target, lambda y_u: y_u)
+    hidden = dense("mlp_hidden", a, w1, b1, batch, n1, k1, target, requantize)
+    out = dense("mlp_out", hidden, w2, b2, batch, n2, n1, target, lambda y_u: y_u)
     p.output(hidden, "H", [(0, n1, 1), (0, batch, n1)])
     p.output(out, "out", [(0, n2, 1), (0, batch, n2)])
     return p
@@ -105,10 +108,7 @@ def depthwise_conv(kernel, target):
     wt = p.param("W", hl.Int(8), [(0, ch, 1), (0, 9, ch)])
     out = hl.Func("depthwise_conv")
     terms = [hl.i32(hl.widening_mul(a[c, x + t % 3, y + t // 3], wt[c, t])) for t in range(9)]
-    acc = terms[0]
-    for t in terms[1:]:
-        acc = acc + t
-    out[c, x, y] = acc
+    out[c, x, y] = reduce(operator.add, terms)
     v = min(ch, 4 * vector_size(target, hl.Int(32)))
     ci = hl.Var("ci")
     out.bound(c, 0, ch).split(c, c, ci, v).vectorize(ci).unroll(c)

@@ -5,9 +5,12 @@ binomial blur and dilation written separably, their horizontal pass kept in
 a sliding window of rows; intrinsics where the definition is one
 (saturating add)."""
 
+import operator
 import re
+from functools import reduce
 
 import halide as hl
+import suite
 
 from args import Pipeline, image, vector_size
 
@@ -31,7 +34,6 @@ class Lowering:
         self.stencil, self.inputs, self.memo = stencil, inputs, {}
 
     def width(self, e):
-        import suite
         return suite.width(e, self.stencil.arrays)
 
     def __call__(self, e):
@@ -104,23 +106,13 @@ def separable(kernel, target, horizontal_of, vertical_of, finish):
 
 
 def total(terms):
-    acc = terms[0]
-    for t in terms[1:]:
-        acc = acc + t
-    return acc
+    return reduce(operator.add, terms)
 
 
 def dilate(kernel, target, k):
     r = k // 2
-    window = lambda at: _fold(hl.max, [at(d) for d in range(-r, r + 1)])
+    window = lambda at: reduce(hl.max, [at(d) for d in range(-r, r + 1)])
     return separable(kernel, target, window, window, lambda v: v)
-
-
-def _fold(f, xs):
-    acc = xs[0]
-    for v in xs[1:]:
-        acc = f(acc, v)
-    return acc
 
 
 def box_blur(kernel, target, k):
@@ -132,7 +124,6 @@ def box_blur(kernel, target, k):
 
 
 def gaussian(kernel, target, k):
-    import suite
     r = k // 2
     w = suite.binomial(k)
     weight_total = sum(w) ** 2
