@@ -43,3 +43,17 @@ for target, lacking in host["lacks"].items():
     else:
         lit_config.note(f"execution of {target} code skipped on this host ({host['model']}): it lacks "
                         f"{', '.join(lacking)}; its lowering and assembly are still checked")
+
+# Cross targets run under qemu-user on any x86-64 host: AArch64 with every
+# extension (`-cpu max`), Hexagon as a v67 core with HVX.
+import shutil
+freestanding = "-O2 -ffreestanding -nostdlib -static -fuse-ld=lld -Wno-override-module"
+config.substitutions.append(("%clang_aarch64", "clang-22 --target=aarch64-linux-gnu -march=armv8.6-a+dotprod+i8mm " + freestanding))
+config.substitutions.append(("%clang_hexagon", "clang-22 --target=hexagon -mcpu=hexagonv66 -mhvx -mhvx-length=128b " + freestanding))
+config.substitutions.append(("%differential", "python3 " + os.path.join(config.test_source_root, "Run", "Inputs", "differential.py")))
+config.substitutions.append(("%run_inputs", os.path.join(config.test_source_root, "Run", "Inputs")))
+for qemu in ["qemu-aarch64", "qemu-hexagon"]:
+    if shutil.which(qemu):
+        config.available_features.add(qemu)
+    else:
+        lit_config.note(f"{qemu} not found: execution under it skipped (scripts/setup installs qemu-user)")

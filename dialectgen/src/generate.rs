@@ -6,7 +6,11 @@
 //! summary, the op variant table and the dialects' round-trip tests.
 
 use crate::design::{build, ods, render::render, render::render_value, DialectDesign};
+use crate::classify::cross_isa::{classify_across, prefixed};
+use crate::classify::engine::SimilarityClass;
 use crate::isa::{registry, IsaOutput, Progress};
+use crate::sema::ir::Semantics;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// Written into every generated file's header.
@@ -96,18 +100,26 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         );
     }
     progress.update("classify all ISAs", 0, isas.iter().map(|(_, o)| o.semantics.len()).sum());
-    let combined = crate::classify::cross_isa::classify_across(
-        &isas.iter().map(|(name, o)| (*name, o.semantics.as_slice())).collect::<Vec<_>>(),
-        opts.timeout_ms,
-    );
+    let per_isa: Vec<(&str, &[Semantics])> = isas.iter().map(|(name, o)| (*name, o.semantics.as_slice())).collect();
+    let names: Vec<(&str, &[SimilarityClass])> = isas.iter().map(|(name, o)| (*name, o.classes.as_slice())).collect();
+    let (classes, combined) = classify_across(&per_isa, &names, opts.timeout_ms);
     progress.update("classify all ISAs", combined.instructions, combined.instructions);
     summary.insert("combined".into(), serde_json::to_value(&combined)?);
     write(&opts.out.join("classes.json"), &(serde_json::to_string_pretty(&summary)? + "\n"))?;
 
+    // The combined classes' database: what synthesis for every target reads,
+    // each member with its own ISA's lowering.
+    let lowerings: HashMap<String, serde_json::Value> =
+        isas.iter().flat_map(|(name, o)| member_lowerings(name, &o.files)).collect();
+    write(&opts.out.join("class-database.json"), &class_database("all", &[], &classes, |n| lowerings.get(n))?)?;
+
     let dialect_template = opts.templates.join("irdl_dialect.mlir.tera");
     let ods_template = opts.templates.join("ods_dialect.td.tera");
-    let mut designs: Vec<DialectDesign> = Vec::new();
-    let mut autollvm_ops = 0;
+    let autollvm = build::autollvm_dialect(&classes, &prefixed(&per_isa), GENERATED_BY);
+    write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
+    write(&opts.out.join("autollvm.td"), &render_value(&ods_template, &ods::ods_dialect(&autollvm, None))?)?;
+    let autollvm_ops = autollvm.ops.len();
+    let mut designs: Vec<DialectDesign> = vec![autollvm];
     for (name, o) in &isas {
         write(
             &opts.out.join(name).join(format!("{}.irdl.mlir", o.dialect.name)),
@@ -117,15 +129,9 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
             &opts.out.join(name).join(format!("{}.td", o.dialect.name)),
             &render_value(&ods_template, &ods::ods_dialect(&o.dialect, Some(&lowering_table(&o.files))))?,
         )?;
-        if o.feeds_autollvm {
-            let autollvm = build::autollvm_dialect(&o.dialect.name, &o.classes, &o.semantics, GENERATED_BY);
-            write(&opts.out.join("autollvm.irdl.mlir"), &render(&dialect_template, &autollvm)?)?;
-            write(&opts.out.join("autollvm.td"), &render_value(&ods_template, &ods::ods_dialect(&autollvm, None))?)?;
-            let one_to_one = opts.lit_dir.join("Lower").join(name).join(format!("autollvm-to-{name}.mlir"));
-            write(&one_to_one, &render(&opts.templates.join("lower_one_to_one.mlir.tera"), &autollvm)?)?;
-            autollvm_ops = autollvm.ops.len();
-            designs.insert(0, autollvm);
-        }
+        let one_to_one = opts.lit_dir.join("Lower").join(name).join(format!("autollvm-to-{name}.mlir"));
+        let tests = one_to_one_tests(&designs[0], name, &o.dialect.name)?;
+        write(&one_to_one, &render_value(&opts.templates.join("lower_one_to_one.mlir.tera"), &tests)?)?;
         designs.push(o.dialect.clone());
     }
     write(&opts.out.join("op-variants.json"), &variant_table(&designs.iter().collect::<Vec<_>>())?)?;
@@ -134,6 +140,36 @@ pub fn generate(opts: &GenOptions, progress: &dyn Progress) -> Result<GenSummary
         write(&path, &render(&opts.templates.join("roundtrip.mlir.tera"), design)?)?;
     }
     Ok(GenSummary { isas, autollvm_ops })
+}
+
+/// The autollvm dialect's instances that lower to `dialect`, for the
+/// one-to-one lowering test of `convert-autollvm-to-<isa>`.
+fn one_to_one_tests(autollvm: &DialectDesign, isa: &str, dialect: &str) -> Result<serde_json::Value, GenError> {
+    let mut design = autollvm.clone();
+    for op in &mut design.ops {
+        op.examples.retain(|e| e.target.as_ref().is_some_and(|(t, _)| t.starts_with(&format!("{dialect}."))));
+    }
+    design.ops.retain(|op| !op.examples.is_empty());
+    let mut value = serde_json::to_value(&design)?;
+    value["isa"] = isa.into();
+    Ok(value)
+}
+
+/// Each member's lowering (`isa/instruction` → value) from an ISA's class
+/// database among its generated files.
+fn member_lowerings(isa: &str, files: &[(String, String)]) -> Vec<(String, serde_json::Value)> {
+    let Some((_, text)) = files.iter().find(|(rel, _)| rel.ends_with("class-database.json")) else {
+        return Vec::new();
+    };
+    let Ok(db) = serde_json::from_str::<serde_json::Value>(text) else { return Vec::new() };
+    db["classes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|c| c["members"].as_array().into_iter().flatten())
+        .filter_map(|m| Some((format!("{isa}/{}", m["intrinsic"].as_str()?), m.get("lowering")?.clone())))
+        .filter(|(_, l)| !l.is_null())
+        .collect()
 }
 
 /// The LLVM intrinsics of an ISA's ops, from the lowering table among its

@@ -153,7 +153,7 @@ fn classes_across_isas_name_the_isas_of_their_members() {
     let all = fixture_semantics();
     // The 256-bit add as if another ISA had it, beside the x86 rest.
     let (other, x86): (Vec<Semantics>, Vec<Semantics>) = all.into_iter().partition(|s| s.name == "_mm256_add_epi8");
-    let combined = classify_across(&[("x86", &x86), ("other", &other)], 5000);
+    let (_, combined) = classify_across(&[("x86", &x86), ("other", &other)], &[], 5000);
     assert_eq!(combined.instructions, 9);
     assert_eq!(combined.unproved_pairs, 0);
     assert!(combined.rejected.is_empty());
@@ -165,4 +165,25 @@ fn classes_across_isas_name_the_isas_of_their_members() {
     assert_eq!(combined.classes_by_member_isas["other+x86"], 1);
     assert_eq!(combined.classes_by_member_isas["x86"], 3);
     assert_eq!(combined.classes_percent, 44.4);
+}
+
+#[test]
+fn classes_across_isas_keep_the_names_of_their_isa_classes() {
+    use dialectgen::classify::cross_isa::classify_across;
+    use dialectgen::classify::engine::Numbers;
+    use dialectgen::classify::mask::MaskModel;
+    let all = fixture_semantics();
+    let (other, x86): (Vec<Semantics>, Vec<Semantics>) = all.into_iter().partition(|s| s.name == "_mm256_add_epi8");
+    let (alone, _) = classify(&x86, 5000, MaskModel::WriteMask, Numbers::OfSignature);
+    let (classes, _) = classify_across(&[("x86", &x86), ("other", &other)], &[("x86", &alone)], 5000);
+    let mut checked = 0;
+    for c in &classes {
+        for m in &c.members {
+            let Some(name) = m.intrinsic.strip_prefix("x86/") else { continue };
+            let own = alone.iter().find(|k| k.members.iter().any(|x| x.intrinsic == name)).unwrap();
+            assert_eq!(c.name, own.name, "{name}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 8);
 }

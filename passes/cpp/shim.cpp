@@ -17,8 +17,8 @@ extern "C" {
 struct HydrideDialect { MlirStringRef name, irdl; };
 struct HydrideLowerOptions { MlirStringRef target, cacheDir; bool remarks; unsigned proofMs, windowMs, maxOps, twoStep; };
 bool hydride_lower_to_autollvm(MlirOperation root, const HydrideLowerOptions *options);
-bool hydride_autollvm_to_x86(MlirOperation root);
-bool hydride_x86_to_llvm(MlirOperation root);
+bool hydride_autollvm_to_target(MlirOperation root, MlirStringRef isa);
+bool hydride_target_to_llvm(MlirOperation root, MlirStringRef isa);
 void hydride_insert_autollvm(mlir::DialectRegistry *registry); // compiled from ODS (autollvm.cpp)
 }
 namespace hydride { mlir::LogicalResult verifyVariant(mlir::Operation *op); } // autollvm.cpp
@@ -79,8 +79,10 @@ template <typename Self> struct Forward : mlir::PassWrapper<Self, mlir::Operatio
     static constexpr const char *argument = Arg, *output = Output, *description = Description;
 
 HYDRIDE_PASS(LowerToAutollvm, "lower-to-autollvm", "autollvm", "Replace arith/vector dataflow by autollvm class ops found by synthesis and proved equal by Z3")
-  Option<std::string> target{*this, "target", llvm::cl::desc("Target instruction set: native (what this host executes, less "
-      "HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86) or x86-avx2 (SSE2 to AVX2)"), llvm::cl::init("native")};
+  Option<std::string> target{*this, "target", llvm::cl::desc("Target instruction set: native (the x86 this host executes, less "
+      "HYDRIDE_WITHHOLD_FEATURES), x86-avx512 (all modelled x86), x86-avx2 (SSE2 to AVX2), aarch64-neon (Armv8.0 Advanced SIMD), "
+      "aarch64-neon-dotprod-i8mm (Armv8.6 with dot product and i8mm) or hexagon-hvx128 (HVX v66, 128-byte vectors)"),
+      llvm::cl::init("native")};
   Option<bool> remarks{*this, "remarks", llvm::cl::desc("Emit a remark for every window left unchanged, saying why")};
   Option<std::string> cacheDir{*this, "cache-dir", llvm::cl::desc("Synthesis memo directory (default: $HYDRIDE_CACHE_DIR, else ~/.cache/hydride)")};
   Option<unsigned> proofMs{*this, "proof-ms", llvm::cl::desc("Z3 budget per proof, in ms"), llvm::cl::init(20000)};
@@ -94,29 +96,40 @@ HYDRIDE_PASS(LowerToAutollvm, "lower-to-autollvm", "autollvm", "Replace arith/ve
     return hydride_lower_to_autollvm(root, &o);
   }
 };
-HYDRIDE_PASS(AutollvmToX86, "convert-autollvm-to-x86", "hydride_x86", "Replace each autollvm op by the hydride_x86 instruction op that implements its parameters and types")
-  bool run(MlirOperation root) { return hydride_autollvm_to_x86(root); }
-};
-HYDRIDE_PASS(X86ToLLVM, "convert-hydride-x86-to-llvm", "llvm", "Replace each hydride_x86 op by a call of its LLVM intrinsic (and a select for mask forms)")
-  bool run(MlirOperation root) { return hydride_x86_to_llvm(root); }
-};
+#define HYDRIDE_TARGET_PASSES(Isa, Name, Title) \
+  HYDRIDE_PASS(AutollvmTo##Name, "convert-autollvm-to-" Isa, "hydride_" Isa, "Replace each autollvm op by the hydride_" Isa \
+      " instruction op that implements its parameters and types") \
+    bool run(MlirOperation root) { return hydride_autollvm_to_target(root, wrap(llvm::StringRef(Isa))); } }; \
+  HYDRIDE_PASS(Name##ToLLVM, "convert-hydride-" Isa "-to-llvm", "llvm", "Replace each hydride_" Isa " op by what clang emits " \
+      "for its " Title " intrinsic: a call of its LLVM intrinsic (a select for mask forms) or a generic instruction") \
+    bool run(MlirOperation root) { return hydride_target_to_llvm(root, wrap(llvm::StringRef(Isa))); } };
+HYDRIDE_TARGET_PASSES("x86", X86, "x86")
+HYDRIDE_TARGET_PASSES("arm", Arm, "Arm NEON")
+HYDRIDE_TARGET_PASSES("hvx", Hvx, "Hexagon HVX")
 struct PipelineOptions : mlir::PassPipelineOptions<PipelineOptions> {
-  Option<std::string> target{*this, "target", llvm::cl::desc("lower-to-autollvm's target"), llvm::cl::init("native")};
+  Option<std::string> target{*this, "target", llvm::cl::desc("lower-to-autollvm's target (default: native for x86, "
+      "aarch64-neon-dotprod-i8mm for arm, hexagon-hvx128 for hvx)")};
 };
 } // namespace
 
 extern "C" void hydride_register_passes(const HydrideDialect *all, size_t count) {
   dialects = llvm::ArrayRef(all, count);
   mlir::PassRegistration<LowerToAutollvm>();
-  mlir::PassRegistration<AutollvmToX86>();
-  mlir::PassRegistration<X86ToLLVM>();
-  mlir::PassPipelineRegistration<PipelineOptions>("hydride-x86-to-llvm", "lower-to-autollvm{target=…}, convert-autollvm-to-x86, "
-      "convert-hydride-x86-to-llvm, then the upstream vector/arith/ub/func conversions to the LLVM dialect",
-      [](mlir::OpPassManager &pm, const PipelineOptions &o) {
-        (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + o.target + "},convert-autollvm-to-x86,convert-hydride-x86-to-llvm,"
-            "func.func(lower-vector-multi-reduction),convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
-            "convert-func-to-llvm,reconcile-unrealized-casts", pm);
-      });
+  mlir::PassRegistration<AutollvmToX86>(); mlir::PassRegistration<X86ToLLVM>();
+  mlir::PassRegistration<AutollvmToArm>(); mlir::PassRegistration<ArmToLLVM>();
+  mlir::PassRegistration<AutollvmToHvx>(); mlir::PassRegistration<HvxToLLVM>();
+  // One pipeline per ISA: synthesis for the target, the ISA's conversions, then upstream's to the LLVM dialect.
+  for (auto [isa, target] : {std::pair{"x86", "native"}, {"arm", "aarch64-neon-dotprod-i8mm"}, {"hvx", "hexagon-hvx128"}}) {
+    std::string name = std::string("hydride-") + isa + "-to-llvm", first = target;
+    mlir::PassPipelineRegistration<PipelineOptions>(name, "lower-to-autollvm{target=…} (default " + first + "), convert-autollvm-to-" +
+        isa + ", convert-hydride-" + isa + "-to-llvm, then the upstream vector/arith/ub/func conversions to the LLVM dialect",
+        [isa = std::string(isa), first](mlir::OpPassManager &pm, const PipelineOptions &o) {
+          std::string t = std::string(o.target).empty() ? first : std::string(o.target);
+          (void)mlir::parsePassPipeline("lower-to-autollvm{target=" + t + "},convert-autollvm-to-" + isa + ",convert-hydride-" + isa +
+              "-to-llvm,func.func(lower-vector-multi-reduction),convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
+              "convert-func-to-llvm,reconcile-unrealized-casts", pm);
+        });
+  }
 }
 
 extern "C" int hydride_opt_main(int argc, char **argv, const HydrideDialect *all, size_t count) {

@@ -4,7 +4,8 @@
 //! generated ops' verifier). Nothing crosses as text but names.
 #![allow(unsafe_code)]
 
-use crate::ir::{lower_to_autollvm, raw, read, to_llvm, to_x86};
+use crate::ir::{lower_to_autollvm, raw, read, target_to_llvm, to_target, x86_to_llvm};
+use crate::synth::target::Isa;
 use crate::synth::{cache, lower};
 use crate::variants::VariantTable;
 use melior::StringRef;
@@ -164,16 +165,45 @@ pub unsafe extern "C" fn hydride_lower_to_autollvm(root: MlirOperation, options:
     })
 }
 
-/// `convert-autollvm-to-x86` on the root op.
-#[unsafe(no_mangle)]
-pub extern "C" fn hydride_autollvm_to_x86(root: MlirOperation) -> bool {
-    guarded(root, "convert-autollvm-to-x86", |context, op| to_x86::run(context, op).is_ok())
+/// The ISA a pass names (`x86`, `arm`, `hvx`), from the shim.
+///
+/// # Safety
+/// `isa` is a readable string for the call.
+unsafe fn isa_of(root: MlirOperation, isa: MlirStringRef) -> Option<Isa> {
+    // SAFETY: guaranteed by the caller.
+    let name = unsafe { raw::string(isa) };
+    let found = Isa::parse(&name);
+    if found.is_none() {
+        raw::with_operation(root, |_, op| raw::emit(&op, false, &format!("hydride: no ISA named '{name}'")));
+    }
+    found
 }
 
-/// `convert-hydride-x86-to-llvm` on the root op.
+/// `convert-autollvm-to-<isa>` on the root op.
+///
+/// # Safety
+/// `isa` is a readable string for the call.
 #[unsafe(no_mangle)]
-pub extern "C" fn hydride_x86_to_llvm(root: MlirOperation) -> bool {
-    guarded(root, "convert-hydride-x86-to-llvm", |context, op| to_llvm::run(context, op).is_ok())
+pub unsafe extern "C" fn hydride_autollvm_to_target(root: MlirOperation, isa: MlirStringRef) -> bool {
+    // SAFETY: guaranteed by the caller.
+    let Some(isa) = (unsafe { isa_of(root, isa) }) else { return false };
+    let pass = format!("convert-autollvm-to-{}", isa.name());
+    guarded(root, &pass, |context, op| to_target::run(context, op, isa).is_ok())
+}
+
+/// `convert-hydride-<isa>-to-llvm` on the root op.
+///
+/// # Safety
+/// `isa` is a readable string for the call.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn hydride_target_to_llvm(root: MlirOperation, isa: MlirStringRef) -> bool {
+    // SAFETY: guaranteed by the caller.
+    let Some(isa) = (unsafe { isa_of(root, isa) }) else { return false };
+    let pass = format!("convert-hydride-{}-to-llvm", isa.name());
+    guarded(root, &pass, |context, op| match isa {
+        Isa::X86 => x86_to_llvm::run(context, op).is_ok(),
+        _ => target_to_llvm::run(context, op, isa).is_ok(),
+    })
 }
 
 /// Runs the `hydride-opt` driver on the process arguments.

@@ -12,6 +12,7 @@ pub mod ir;
 pub mod lines;
 pub mod llvm_calls;
 pub mod synth;
+pub mod target_calls;
 pub mod variants;
 
 /// Each target dialect's name and IRDL definition.

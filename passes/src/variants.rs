@@ -113,10 +113,15 @@ impl VariantTable {
         ))
     }
 
-    /// The target op an autollvm op instance lowers to.
-    pub fn target(&self, op: &OpInstance) -> Result<&TargetOp, String> {
-        let v = self.find(op)?;
-        v.target.as_ref().ok_or_else(|| format!("`{}` is not an op that lowers to a target", op.name))
+    /// The op of `dialect` (`hydride_arm`) an autollvm op instance lowers
+    /// to: the first variant it is an instance of whose target is there.
+    pub fn target_in(&self, op: &OpInstance, dialect: &str) -> Result<&TargetOp, String> {
+        self.find(op)?;
+        let targets = self.variants(&op.name).iter().filter(|v| matches(v, op));
+        targets
+            .filter(|v| v.target_dialect() == Some(dialect))
+            .find_map(|v| v.target.as_ref())
+            .ok_or_else(|| format!("implements no instruction of {dialect} with these attributes and types"))
     }
 }
 

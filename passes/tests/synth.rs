@@ -5,6 +5,7 @@ use hydride::synth::cache::Cache;
 use hydride::synth::grammar::{Grammar, Target};
 use hydride::synth::lower::{lower_block, Options, Ref};
 use hydride::synth::search::Limits;
+use hydride::synth::target::Isa;
 use hydride::synth::types::Ty;
 
 mod common;
@@ -39,7 +40,7 @@ fn options_for(target: Target, dir: &std::path::Path) -> Options {
 
 #[test]
 fn a_clamped_add_becomes_a_saturating_add() {
-    let grammar = Grammar::embedded().expect("the embedded class database loads");
+    let grammar = Grammar::embedded(Isa::X86).expect("the embedded class database loads");
     let dir = tempfile::tempdir().unwrap();
     let plan = lower_block(&clamp_add(-32768, 32), grammar, &options(dir.path()));
     assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
@@ -54,7 +55,7 @@ fn a_clamped_add_becomes_a_saturating_add() {
 
 #[test]
 fn a_clamp_off_by_one_is_left_alone_with_a_reason() {
-    let grammar = Grammar::embedded().unwrap();
+    let grammar = Grammar::embedded(Isa::X86).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let plan = lower_block(&clamp_add(-32767, 32), grammar, &options(dir.path()));
     assert!(plan.rewrites.is_empty(), "{plan:?}");
@@ -72,7 +73,7 @@ fn unknown_targets_are_errors() {
 #[test]
 fn an_avx2_target_uses_no_avx512_instruction() {
     // 256-bit clamped add: vpaddsw ymm exists in AVX2; the 512-bit form does not.
-    let grammar = Grammar::embedded().unwrap();
+    let grammar = Grammar::embedded(Isa::X86).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let plan = lower_block(&clamp_add(-32768, 32), grammar, &options_for(Target::X86Avx2, dir.path()));
     assert!(plan.rewrites.is_empty(), "{plan:?}");
@@ -86,7 +87,7 @@ fn an_avx2_target_uses_no_avx512_instruction() {
 #[test]
 fn native_is_what_this_host_executes() {
     let host = dialectgen::isa::x86::host::Host::get();
-    let grammar = Grammar::embedded().unwrap();
+    let grammar = Grammar::embedded(Isa::X86).unwrap();
     let allowed: Vec<_> = grammar.candidates.iter().filter(|c| Target::Native.allows(&c.cpuid)).collect();
     assert!(!allowed.is_empty());
     for c in &grammar.candidates {
@@ -101,7 +102,7 @@ fn native_is_what_this_host_executes() {
 
 #[test]
 fn a_window_out_of_time_is_left_alone_and_not_memoized() {
-    let grammar = Grammar::embedded().unwrap();
+    let grammar = Grammar::embedded(Isa::X86).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let mut hurried = options(dir.path());
     hurried.limits.window_ms = 0;
@@ -111,4 +112,30 @@ fn a_window_out_of_time_is_left_alone_and_not_memoized() {
     // With time, the same window is found: nothing was memoized.
     let plan = lower_block(&clamp_add(-32768, 32), grammar, &options(dir.path()));
     assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
+}
+
+#[test]
+fn arm_and_hvx_targets_use_their_own_instructions() {
+    let dir = tempfile::tempdir().unwrap();
+    // 128-bit clamped add on NEON: sqadd; 1024-bit on HVX: vaddhsat.
+    for (target, lanes, intrinsic) in
+        [(Target::Aarch64Neon, 8, "vqaddq_s16"), (Target::HexagonHvx128, 64, "V6_vaddhsat")]
+    {
+        let grammar = Grammar::embedded(target.isa()).unwrap();
+        assert!(grammar.candidates.iter().all(|c| target.allows(&c.cpuid) || c.cpuid.iter().any(|f| f != "neon")));
+        let plan = lower_block(&clamp_add(-32768, lanes), grammar, &options_for(target, dir.path()));
+        assert_eq!(plan.rewrites.len(), 1, "{target:?}: {plan:?}");
+        let op = &plan.rewrites[0].ops[0];
+        let used = grammar
+            .candidates
+            .iter()
+            .find(|c| c.class_op == op.op && c.result == op.result && c.fixed_attributes == op.attributes)
+            .unwrap();
+        assert_eq!(used.intrinsic, intrinsic, "{target:?}");
+    }
+    // Dot product and i8mm instructions are not Armv8.0's.
+    let arm = Grammar::embedded(Isa::Arm).unwrap();
+    let usdot = arm.candidates.iter().find(|c| c.intrinsic == "vusdotq_s32").expect("usdot is a candidate");
+    assert!(!Target::Aarch64Neon.allows(&usdot.cpuid));
+    assert!(Target::Aarch64NeonDotprodI8mm.allows(&usdot.cpuid));
 }

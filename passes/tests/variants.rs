@@ -44,28 +44,44 @@ fn an_instance_finds_its_instruction() {
 #[test]
 fn a_class_op_lowers_to_the_member_with_its_types() {
     let table = VariantTable::embedded().unwrap();
+    // The numbers of the add class of x86 and HVX together.
     let add = |elem: u32, lanes: u32, masking: &str, extra: &str| {
         instance(&format!(
-            "autollvm.add\nattr masking {masking}\nattr loop_bound {}\nattr a0_elem_width {elem}\nattr a0_width 512\n\
+            "autollvm.add\nattr masking {masking}\nattr loop_bound 31\nattr a0_elem_width {elem}\nattr bit 1024\n\
+             attr constant 15\nattr a0_width 512\nattr result_width 512\n\
              operand vector<{lanes}xi{elem}>\noperand vector<{lanes}xi{elem}>\n{extra}result vector<{lanes}xi{elem}>\n\
              regions 0\n",
-            lanes - 1
         ))
     };
-    let t = table.target(&add(32, 16, "none", "")).expect("a plain 512-bit add of i32");
+    let t = table.target_in(&add(32, 16, "none", ""), "hydride_x86").expect("a plain 512-bit add of i32");
     assert_eq!(t.op, "hydride_x86.mm512_add_epi32");
     let merge = add(32, 16, "merge", "operand vector<16xi32>\noperand vector<16xi1>\n");
-    let t = table.target(&merge).expect("a merge-masked add");
+    let t = table.target_in(&merge, "hydride_x86").expect("a merge-masked add");
     assert_eq!(t.op, "hydride_x86.mm512_mask_add_epi32");
     // _mm512_mask_add_epi32(src, k, a, b): pass-through and mask come after a and b.
     assert_eq!(t.operands, [2, 3, 0, 1]);
     // 16 lanes of i32 with 8-bit elements: no such add.
     let wrong = instance(
-        "autollvm.add\nattr masking none\nattr loop_bound 15\nattr a0_elem_width 8\nattr a0_width 512\n\
+        "autollvm.add\nattr masking none\nattr loop_bound 31\nattr a0_elem_width 8\nattr bit 1024\nattr constant 15\n\
+         attr a0_width 512\nattr result_width 512\n\
          operand vector<16xi32>\noperand vector<16xi32>\nresult vector<16xi32>\nregions 0\n",
     );
-    let err = table.target(&wrong).unwrap_err();
+    let err = table.target_in(&wrong, "hydride_x86").unwrap_err();
     assert!(err.contains("with these types the attributes are"), "{err}");
+}
+
+#[test]
+fn a_class_op_lowers_to_the_member_of_the_asked_isa() {
+    let table = VariantTable::embedded().unwrap();
+    // 64 lanes of i16 at 1024 bits: HVX's vaddh; x86 has no such add.
+    let hvx = instance(
+        "autollvm.add\nattr masking none\nattr loop_bound 63\nattr a0_elem_width 16\nattr bit 1024\nattr constant 15\n\
+         attr a0_width 1024\nattr result_width 1024\n\
+         operand vector<64xi16>\noperand vector<64xi16>\nresult vector<64xi16>\nregions 0\n",
+    );
+    assert_eq!(table.target_in(&hvx, "hydride_hvx").unwrap().op, "hydride_hvx.v6_vaddh");
+    let err = table.target_in(&hvx, "hydride_x86").unwrap_err();
+    assert!(err.contains("no instruction of hydride_x86"), "{err}");
 }
 
 #[test]

@@ -4,11 +4,11 @@
 //! its members come from. A class with members of two or more ISAs is one
 //! operation that each of them computes, up to the class's numbers.
 
-use super::engine::{classify, Numbers};
+use super::engine::{classify, Numbers, SimilarityClass};
 use super::mask::MaskModel;
 use crate::sema::ir::Semantics;
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// How many examples of each ISA a cross-ISA class lists.
 const EXAMPLES: usize = 3;
@@ -37,24 +37,93 @@ pub struct CrossIsaClass {
     pub examples: BTreeMap<String, Vec<String>>,
 }
 
-/// Classifies the instructions of all `isas` (name, validated semantics)
-/// together. Masks are x86's write masks (the other ISAs have none);
-/// merging fits numbers of the signature only.
-pub fn classify_across(isas: &[(&str, &[Semantics])], timeout_ms: u32) -> CombinedClasses {
-    let all: Vec<Semantics> = isas
-        .iter()
+/// A member's ISA and instruction: `x86/_mm512_dpbusd_epi32` →
+/// (`x86`, `_mm512_dpbusd_epi32`). Members of combined classes are named so.
+pub fn member_isa(member: &str) -> (&str, &str) {
+    member.split_once('/').unwrap_or(("", member))
+}
+
+/// The target dialect of an ISA: `hydride_x86`.
+pub fn dialect_of(isa: &str) -> String {
+    format!("hydride_{isa}")
+}
+
+/// Every ISA's validated semantics, each named `isa/instruction`.
+pub fn prefixed(isas: &[(&str, &[Semantics])]) -> Vec<Semantics> {
+    isas.iter()
         .flat_map(|(isa, semantics)| {
             semantics.iter().map(move |s| Semantics { name: format!("{isa}/{}", s.name), ..s.clone() })
         })
+        .collect()
+}
+
+/// Names each combined class after the class its members have within their
+/// own ISA, where that name is free: the first ISA of `per_isa` with a
+/// member decides, and among its members the most common class name (the
+/// smallest on a tie). A combined class keeps its own semantic name when
+/// the adopted one is taken. So the ops of an ISA classified alone keep
+/// their names when other ISAs' members join them. Deterministic: classes
+/// adopt in order of ISA, member count (most first), first member.
+pub fn adopt_isa_names(classes: &mut [SimilarityClass], per_isa: &[(&str, &[SimilarityClass])]) {
+    let mut own: HashMap<String, (usize, &str)> = HashMap::new();
+    for (rank, (isa, isa_classes)) in per_isa.iter().enumerate() {
+        for c in isa_classes.iter() {
+            for m in &c.members {
+                own.insert(format!("{isa}/{}", m.intrinsic), (rank, c.name.as_str()));
+            }
+        }
+    }
+    let proposals: Vec<Option<(usize, String)>> = classes
+        .iter()
+        .map(|c| {
+            let found: Vec<(usize, &str)> = c.members.iter().filter_map(|m| own.get(&m.intrinsic).copied()).collect();
+            let rank = found.iter().map(|(r, _)| *r).min()?;
+            let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+            for (_, name) in found.iter().filter(|(r, _)| *r == rank) {
+                *counts.entry(name).or_default() += 1;
+            }
+            let best = counts.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))?.0;
+            Some((rank, best.to_string()))
+        })
         .collect();
+    let mut order: Vec<usize> = (0..classes.len()).filter(|&i| proposals[i].is_some()).collect();
+    order.sort_by_key(|&i| {
+        let rank = proposals[i].as_ref().map_or(usize::MAX, |p| p.0);
+        (rank, std::cmp::Reverse(classes[i].members.len()), classes[i].members[0].intrinsic.clone())
+    });
+    let mut taken: BTreeSet<String> = classes.iter().map(|c| c.name.clone()).collect();
+    for i in order {
+        let Some((_, name)) = &proposals[i] else { continue };
+        if *name == classes[i].name || taken.contains(name) {
+            continue;
+        }
+        taken.remove(&classes[i].name);
+        taken.insert(name.clone());
+        classes[i].name = name.clone();
+    }
+}
+
+/// Classifies the instructions of all `isas` (name, validated semantics)
+/// together: the classes, members named `isa/instruction`, and what they
+/// are. Masks are x86's write masks (the other ISAs have none); merging
+/// fits numbers of the signature only. Classes take the names their
+/// members' classes have in `names_from` where free ([`adopt_isa_names`]).
+pub fn classify_across(
+    isas: &[(&str, &[Semantics])],
+    names_from: &[(&str, &[SimilarityClass])],
+    timeout_ms: u32,
+) -> (Vec<SimilarityClass>, CombinedClasses) {
+    let all = prefixed(isas);
     let (classes, stats) = classify(&all, timeout_ms, MaskModel::WriteMask, Numbers::OfSignature);
+    let mut classes = classes;
+    adopt_isa_names(&mut classes, names_from);
     let mut by_isas: BTreeMap<String, usize> = BTreeMap::new();
     let mut cross = Vec::new();
     for class in &classes {
         let mut members: BTreeMap<String, usize> = BTreeMap::new();
         let mut examples: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for m in &class.members {
-            let (isa, name) = m.intrinsic.split_once('/').expect("named isa/intrinsic above");
+            let (isa, name) = member_isa(&m.intrinsic);
             *members.entry(isa.to_string()).or_default() += 1;
             let list = examples.entry(isa.to_string()).or_default();
             if list.len() < EXAMPLES {
@@ -66,7 +135,7 @@ pub fn classify_across(isas: &[(&str, &[Semantics])], timeout_ms: u32) -> Combin
             cross.push(CrossIsaClass { name: class.name.clone(), members, examples });
         }
     }
-    CombinedClasses {
+    let summary = CombinedClasses {
         instructions: all.len(),
         classes: classes.len(),
         classes_percent: if all.is_empty() { 0.0 } else { (1000.0 * classes.len() as f64 / all.len() as f64).round() / 10.0 },
@@ -75,5 +144,7 @@ pub fn classify_across(isas: &[(&str, &[Semantics])], timeout_ms: u32) -> Combin
         cross_isa_classes: cross.len(),
         classes_by_member_isas: by_isas,
         cross_isa: cross,
-    }
+    };
+    (classes, summary)
 }
+

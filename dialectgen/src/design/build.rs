@@ -2,6 +2,7 @@
 
 use super::{int_attribute, Allowed, AttrDesign, DialectDesign, OpDesign, TargetOp, ValueDesign, Variant};
 use crate::classify::engine::{ClassMember, SimilarityClass};
+use crate::classify::cross_isa::{dialect_of, member_isa};
 use crate::classify::mask::Masking;
 use crate::sema::ir::{Arg, ArgKind, Semantics};
 use crate::sema::print::semantics_to_string;
@@ -107,21 +108,18 @@ pub const MASK: &str = "mask";
 /// Name of the attribute saying which mask form an op instance has.
 pub const MASKING: &str = "masking";
 
-/// One op per similarity class. Class parameters and the mask form are
-/// attributes limited to the values members use, immediates are integer
-/// attributes, operand types are the members' types; every member is a
-/// variant that names the target op it lowers to.
-pub fn autollvm_dialect(
-    target_dialect: &str,
-    classes: &[SimilarityClass],
-    semantics: &[Semantics],
-    generated_by: &str,
-) -> DialectDesign {
+/// One op per similarity class of the combined classification (members
+/// named `isa/instruction`, see [`crate::classify::cross_isa`]). Class
+/// parameters and the mask form are attributes limited to the values
+/// members use, immediates are integer attributes, operand types are the
+/// members' types; every member is a variant that names the op of its
+/// ISA's dialect it lowers to.
+pub fn autollvm_dialect(classes: &[SimilarityClass], semantics: &[Semantics], generated_by: &str) -> DialectDesign {
     let by_name: HashMap<&str, &Semantics> = semantics.iter().map(|s| (s.name.as_str(), s)).collect();
-    let ops = classes.iter().map(|c| class_op(target_dialect, c, &by_name)).collect();
+    let ops = classes.iter().map(|c| class_op(c, &by_name)).collect();
     DialectDesign {
         name: "autollvm".into(),
-        summary: "Target-independent vector operations, one per similarity class of instructions".into(),
+        summary: "Target-independent vector operations, one per similarity class of instructions across ISAs".into(),
         generated_by: generated_by.into(),
         ops,
     }
@@ -164,7 +162,7 @@ impl ClassView<'_> {
     }
 }
 
-fn class_op(target_dialect: &str, c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesign {
+fn class_op(c: &SimilarityClass, by_name: &HashMap<&str, &Semantics>) -> OpDesign {
     let view = ClassView { class: c, by_name };
     let arity = view.arity();
     let masked = view.masked();
@@ -198,7 +196,7 @@ fn class_op(target_dialect: &str, c: &SimilarityClass, by_name: &HashMap<&str, &
         let values = values.into_iter().map(|v| int_attribute(&v.to_string())).collect();
         attributes.push(AttrDesign { name: p.name.clone(), values, any_integer: false });
     }
-    let variants: Vec<Variant> = c.members.iter().map(|m| member_variant(target_dialect, &view, m)).collect();
+    let variants: Vec<Variant> = c.members.iter().map(|m| member_variant(&view, m)).collect();
     let examples = variants
         .iter()
         .zip(&c.members)
@@ -207,7 +205,10 @@ fn class_op(target_dialect: &str, c: &SimilarityClass, by_name: &HashMap<&str, &
             // Two names of one instruction (`_mm_slli_si128`, `_mm_bslli_si128`)
             // accept the same combination; the first one is what lowering picks.
             let same = |w: &&Variant| {
-                w.attributes == v.attributes && w.operand_types == v.operand_types && w.result_type == v.result_type
+                w.attributes == v.attributes
+                    && w.operand_types == v.operand_types
+                    && w.result_type == v.result_type
+                    && w.target_dialect() == v.target_dialect()
             };
             e.target = variants.iter().find(same).expect("itself").example().target;
             if segmented {
@@ -238,7 +239,7 @@ fn class_op(target_dialect: &str, c: &SimilarityClass, by_name: &HashMap<&str, &
 
 /// A member as a variant of its class op: immediates, mask form and
 /// parameter values; operand and result types; the target op it becomes.
-fn member_variant(target_dialect: &str, view: &ClassView, m: &ClassMember) -> Variant {
+fn member_variant(view: &ClassView, m: &ClassMember) -> Variant {
     let c = view.class;
     let s = view.member(m);
     let names = target_names(s);
@@ -256,7 +257,10 @@ fn member_variant(target_dialect: &str, view: &ClassView, m: &ClassMember) -> Va
     }
     let class_operand_of = |i: usize| operand_ks.iter().position(|&k| m.arg_order[k] == i);
     let target = TargetOp {
-        op: format!("{target_dialect}.{}", op_name(&s.name)),
+        op: {
+            let (isa, name) = member_isa(&m.intrinsic);
+            format!("{}.{}", dialect_of(isa), op_name(name))
+        },
         operands: (0..s.args.len())
             .filter(|&i| s.args[i].kind != ArgKind::Immediate)
             .map(|i| class_operand_of(i).expect("every register argument is a class operand"))

@@ -101,6 +101,11 @@ pub struct TargetOp {
 }
 
 impl Variant {
+    /// The dialect of the target op (`hydride_arm`), if the variant has one.
+    pub fn target_dialect(&self) -> Option<&str> {
+        self.target.as_ref().map(|t| t.op.split_once('.').map_or(t.op.as_str(), |(d, _)| d))
+    }
+
     pub fn example(&self) -> Example {
         Example {
             operand_types: self.operand_types.clone(),

@@ -32,8 +32,6 @@ pub struct IsaOutput {
     pub stats: ClassStats,
     /// The target dialect, one op per instruction.
     pub dialect: DialectDesign,
-    /// Whether its classes make the `autollvm` dialect.
-    pub feeds_autollvm: bool,
     /// Its front end's report, as JSON.
     pub report: serde_json::Value,
     /// Files under the generated directory (relative path, contents).

@@ -31,7 +31,7 @@ func.func @missing_parameter() -> vector<4xi64> {
 // together: 32 lanes of i16 with 8-bit elements.
 func.func @bad_combination(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32xi16> {
   // expected-error @+1 {{implements no instruction with attributes}}
-  %0 = "autollvm.add"(%a, %b) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.add"(%a, %b) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
@@ -40,7 +40,7 @@ func.func @bad_combination(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32x
 // Zero masking takes a mask and no pass-through.
 func.func @masking_without_its_operands(%a: vector<32xi16>, %b: vector<32xi16>, %src: vector<32xi16>, %k: vector<32xi1>) -> vector<32xi16> {
   // expected-error @+1 {{implements no instruction with attributes}}
-  %0 = "autollvm.add"(%a, %b, %src, %k) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.add"(%a, %b, %src, %k) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 

@@ -342,15 +342,22 @@ func.func @zero_dcd7_v3() -> vector<2xi64> {
 // CHECK-LABEL: func.func @move_53ab(
 // CHECK: autollvm.move_53ab
 func.func @move_53ab(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 255 : i32, a0_elem_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_53ab_v1(
 // CHECK: autollvm.move_53ab
 func.func @move_53ab_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 255 : i32, a0_elem_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
+}
+
+// CHECK-LABEL: func.func @move_53ab_v2(
+// CHECK: autollvm.move_53ab
+func.func @move_53ab_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 1023 : i32, bit_2 = 2047 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @move_scalar(
@@ -633,256 +640,326 @@ func.func @abs_v35(%arg0: vector<4xi32>) -> vector<4xi32> {
   return %0 : vector<4xi32>
 }
 
+// CHECK-LABEL: func.func @abs_v36(
+// CHECK: autollvm.abs
+func.func @abs_v36(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @abs_v37(
+// CHECK: autollvm.abs
+func.func @abs_v37(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @abs_v38(
+// CHECK: autollvm.abs
+func.func @abs_v38(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
 // CHECK-LABEL: func.func @add(
 // CHECK: autollvm.add
 func.func @add(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK: autollvm.add
 func.func @add_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK: autollvm.add
 func.func @add_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK: autollvm.add
 func.func @add_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK: autollvm.add
 func.func @add_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK: autollvm.add
 func.func @add_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v6(
 // CHECK: autollvm.add
 func.func @add_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v7(
 // CHECK: autollvm.add
 func.func @add_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v8(
 // CHECK: autollvm.add
 func.func @add_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v9(
 // CHECK: autollvm.add
 func.func @add_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v10(
 // CHECK: autollvm.add
 func.func @add_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v11(
 // CHECK: autollvm.add
 func.func @add_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v12(
 // CHECK: autollvm.add
 func.func @add_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v13(
 // CHECK: autollvm.add
 func.func @add_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v14(
 // CHECK: autollvm.add
 func.func @add_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v15(
 // CHECK: autollvm.add
 func.func @add_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v16(
 // CHECK: autollvm.add
 func.func @add_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v17(
 // CHECK: autollvm.add
 func.func @add_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v18(
 // CHECK: autollvm.add
 func.func @add_v18(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v19(
 // CHECK: autollvm.add
 func.func @add_v19(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v20(
 // CHECK: autollvm.add
 func.func @add_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v21(
 // CHECK: autollvm.add
 func.func @add_v21(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v22(
 // CHECK: autollvm.add
 func.func @add_v22(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v23(
 // CHECK: autollvm.add
 func.func @add_v23(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v24(
 // CHECK: autollvm.add
 func.func @add_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v25(
 // CHECK: autollvm.add
 func.func @add_v25(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v26(
 // CHECK: autollvm.add
 func.func @add_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v27(
 // CHECK: autollvm.add
 func.func @add_v27(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v28(
 // CHECK: autollvm.add
 func.func @add_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v29(
 // CHECK: autollvm.add
 func.func @add_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v30(
 // CHECK: autollvm.add
 func.func @add_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v31(
 // CHECK: autollvm.add
 func.func @add_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v32(
 // CHECK: autollvm.add
 func.func @add_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v33(
 // CHECK: autollvm.add
 func.func @add_v33(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v34(
 // CHECK: autollvm.add
 func.func @add_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v35(
 // CHECK: autollvm.add
 func.func @add_v35(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_v36(
+// CHECK: autollvm.add
+func.func @add_v36(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_v37(
+// CHECK: autollvm.add
+func.func @add_v37(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_v38(
+// CHECK: autollvm.add
+func.func @add_v38(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_v39(
+// CHECK: autollvm.add
+func.func @add_v39(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_v40(
+// CHECK: autollvm.add
+func.func @add_v40(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_v41(
+// CHECK: autollvm.add
+func.func @add_v41(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @add_v42(
+// CHECK: autollvm.add
+func.func @add_v42(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1152 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s(
@@ -1179,27 +1256,6 @@ func.func @funnel_shift_narrow_v5(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %a
   return %0 : vector<64xi8>
 }
 
-// CHECK-LABEL: func.func @funnel_shift_narrow_v6(
-// CHECK: autollvm.funnel_shift_narrow
-func.func @funnel_shift_narrow_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", loop_bound = 0 : i32, loop_bound_2 = 15 : i32, a0_width = 128 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @funnel_shift_narrow_v7(
-// CHECK: autollvm.funnel_shift_narrow
-func.func @funnel_shift_narrow_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", loop_bound = 0 : i32, loop_bound_2 = 15 : i32, a0_width = 128 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @funnel_shift_narrow_v8(
-// CHECK: autollvm.funnel_shift_narrow
-func.func @funnel_shift_narrow_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.funnel_shift_narrow"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", loop_bound = 0 : i32, loop_bound_2 = 15 : i32, a0_width = 128 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
 // CHECK-LABEL: func.func @and(
 // CHECK: autollvm.and
 func.func @and(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
@@ -1319,6 +1375,111 @@ func.func @and_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> 
   return %0 : vector<2xi64>
 }
 
+// CHECK-LABEL: func.func @and_v17(
+// CHECK: autollvm.and
+func.func @and_v17(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_v18(
+// CHECK: autollvm.and
+func.func @and_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_v19(
+// CHECK: autollvm.and
+func.func @and_v19(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_v20(
+// CHECK: autollvm.and
+func.func @and_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_v21(
+// CHECK: autollvm.and
+func.func @and_v21(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_v22(
+// CHECK: autollvm.and
+func.func @and_v22(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_v23(
+// CHECK: autollvm.and
+func.func @and_v23(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_v24(
+// CHECK: autollvm.and
+func.func @and_v24(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_v25(
+// CHECK: autollvm.and
+func.func @and_v25(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_v26(
+// CHECK: autollvm.and
+func.func @and_v26(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_v27(
+// CHECK: autollvm.and
+func.func @and_v27(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_v28(
+// CHECK: autollvm.and
+func.func @and_v28(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_v29(
+// CHECK: autollvm.and
+func.func @and_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_v30(
+// CHECK: autollvm.and
+func.func @and_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_v31(
+// CHECK: autollvm.and
+func.func @and_v31(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.and"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
 // CHECK-LABEL: func.func @and_not(
 // CHECK: autollvm.and_not
 func.func @and_not(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
@@ -1435,6 +1596,104 @@ func.func @and_not_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector
 // CHECK: autollvm.and_not
 func.func @and_not_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
   %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, a0_elem_width = 128 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_not_v17(
+// CHECK: autollvm.and_not
+func.func @and_not_v17(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_not_v18(
+// CHECK: autollvm.and_not
+func.func @and_not_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_not_v19(
+// CHECK: autollvm.and_not
+func.func @and_not_v19(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_not_v20(
+// CHECK: autollvm.and_not
+func.func @and_not_v20(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_not_v21(
+// CHECK: autollvm.and_not
+func.func @and_not_v21(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_not_v22(
+// CHECK: autollvm.and_not
+func.func @and_not_v22(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_not_v23(
+// CHECK: autollvm.and_not
+func.func @and_not_v23(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_not_v24(
+// CHECK: autollvm.and_not
+func.func @and_not_v24(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_not_v25(
+// CHECK: autollvm.and_not
+func.func @and_not_v25(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_not_v26(
+// CHECK: autollvm.and_not
+func.func @and_not_v26(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_not_v27(
+// CHECK: autollvm.and_not
+func.func @and_not_v27(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_not_v28(
+// CHECK: autollvm.and_not
+func.func @and_not_v28(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_not_v29(
+// CHECK: autollvm.and_not
+func.func @and_not_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_not_v30(
+// CHECK: autollvm.and_not
+func.func @and_not_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_not"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -2992,6 +3251,55 @@ func.func @extend_s_v143(%arg0: vector<4xi32>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
+// CHECK-LABEL: func.func @extend_s_v144(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v144(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_s_v145(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v145(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v146(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v146(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_s_v147(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v147(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_s_v148(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v148(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v149(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v149(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_s_v150(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v150(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
 // CHECK-LABEL: func.func @convert_sat_u(
 // CHECK: autollvm.convert_sat_u
 func.func @convert_sat_u(%arg0: vector<8xi16>) -> vector<8xi32> {
@@ -3751,29 +4059,15 @@ func.func @convert_sat_u_v107(%arg0: vector<4xi32>) -> vector<2xi64> {
 // CHECK-LABEL: func.func @add_pairwise_in_lanes(
 // CHECK: autollvm.add_pairwise_in_lanes
 func.func @add_pairwise_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_pairwise_in_lanes_v1(
 // CHECK: autollvm.add_pairwise_in_lanes
 func.func @add_pairwise_in_lanes_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 1 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
-}
-
-// CHECK-LABEL: func.func @add_pairwise_in_lanes_v2(
-// CHECK: autollvm.add_pairwise_in_lanes
-func.func @add_pairwise_in_lanes_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 3 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_pairwise_in_lanes_v3(
-// CHECK: autollvm.add_pairwise_in_lanes
-func.func @add_pairwise_in_lanes_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_pairwise_in_lanes"(%arg0, %arg1) { loop_bound = 0 : i32, loop_bound_2 = 1 : i32, a0_elem_width = 32 : i32, bit = 64 : i32, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_pairwise_sat_s_in_lanes(
@@ -3956,6 +4250,13 @@ func.func @dot_s_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32
 func.func @dot_s_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.dot_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_s_v18(
+// CHECK: autollvm.dot_s
+func.func @dot_s_v18(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.dot_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_sat_su_widen(
@@ -5060,64 +5361,148 @@ func.func @dot_acc_s_in_lanes_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> 
 // CHECK-LABEL: func.func @mul_s_widen(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v1(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v2(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v3(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v4(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v5(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v6(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v7(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v8(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v9(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v9(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v10(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, result_elem_width = 8 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v11(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v11(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v12(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v13(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v13(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v14(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v15(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v16(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v16(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, result_elem_width = 8 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v17(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v17(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v18(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v18(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v19(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v19(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_s_widen_v20(
+// CHECK: autollvm.mul_s_widen
+func.func @mul_s_widen_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_widen(
@@ -5643,6 +6028,111 @@ func.func @or_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
 func.func @or_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
   %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, a0_elem_width = 128 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_v21(
+// CHECK: autollvm.or
+func.func @or_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_v22(
+// CHECK: autollvm.or
+func.func @or_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_v23(
+// CHECK: autollvm.or
+func.func @or_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_v24(
+// CHECK: autollvm.or
+func.func @or_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_v25(
+// CHECK: autollvm.or
+func.func @or_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_v26(
+// CHECK: autollvm.or
+func.func @or_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_v27(
+// CHECK: autollvm.or
+func.func @or_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_v28(
+// CHECK: autollvm.or
+func.func @or_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_v29(
+// CHECK: autollvm.or
+func.func @or_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_v30(
+// CHECK: autollvm.or
+func.func @or_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_v31(
+// CHECK: autollvm.or
+func.func @or_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_v32(
+// CHECK: autollvm.or
+func.func @or_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_v33(
+// CHECK: autollvm.or
+func.func @or_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_v34(
+// CHECK: autollvm.or
+func.func @or_v34(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_v35(
+// CHECK: autollvm.or
+func.func @or_v35(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.or"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @pack_sat_s_in_lanes(
@@ -8266,253 +8756,302 @@ func.func @shr_u_574c_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vecto
 // CHECK-LABEL: func.func @sub(
 // CHECK: autollvm.sub
 func.func @sub(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
 // CHECK: autollvm.sub
 func.func @sub_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
 // CHECK: autollvm.sub
 func.func @sub_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
 // CHECK: autollvm.sub
 func.func @sub_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
 // CHECK: autollvm.sub
 func.func @sub_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
 // CHECK: autollvm.sub
 func.func @sub_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v6(
 // CHECK: autollvm.sub
 func.func @sub_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v7(
 // CHECK: autollvm.sub
 func.func @sub_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v8(
 // CHECK: autollvm.sub
 func.func @sub_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v9(
 // CHECK: autollvm.sub
 func.func @sub_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v10(
 // CHECK: autollvm.sub
 func.func @sub_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v11(
 // CHECK: autollvm.sub
 func.func @sub_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v12(
 // CHECK: autollvm.sub
 func.func @sub_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v13(
 // CHECK: autollvm.sub
 func.func @sub_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v14(
 // CHECK: autollvm.sub
 func.func @sub_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v15(
 // CHECK: autollvm.sub
 func.func @sub_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v16(
 // CHECK: autollvm.sub
 func.func @sub_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v17(
 // CHECK: autollvm.sub
 func.func @sub_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v18(
 // CHECK: autollvm.sub
 func.func @sub_v18(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v19(
 // CHECK: autollvm.sub
 func.func @sub_v19(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v20(
 // CHECK: autollvm.sub
 func.func @sub_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v21(
 // CHECK: autollvm.sub
 func.func @sub_v21(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v22(
 // CHECK: autollvm.sub
 func.func @sub_v22(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v23(
 // CHECK: autollvm.sub
 func.func @sub_v23(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v24(
 // CHECK: autollvm.sub
 func.func @sub_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v25(
 // CHECK: autollvm.sub
 func.func @sub_v25(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v26(
 // CHECK: autollvm.sub
 func.func @sub_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v27(
 // CHECK: autollvm.sub
 func.func @sub_v27(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v28(
 // CHECK: autollvm.sub
 func.func @sub_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v29(
 // CHECK: autollvm.sub
 func.func @sub_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v30(
 // CHECK: autollvm.sub
 func.func @sub_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v31(
 // CHECK: autollvm.sub
 func.func @sub_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v32(
 // CHECK: autollvm.sub
 func.func @sub_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v33(
 // CHECK: autollvm.sub
 func.func @sub_v33(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v34(
 // CHECK: autollvm.sub
 func.func @sub_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v35(
 // CHECK: autollvm.sub
 func.func @sub_v35(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_v36(
+// CHECK: autollvm.sub
+func.func @sub_v36(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v37(
+// CHECK: autollvm.sub
+func.func @sub_v37(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v38(
+// CHECK: autollvm.sub
+func.func @sub_v38(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v39(
+// CHECK: autollvm.sub
+func.func @sub_v39(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v40(
+// CHECK: autollvm.sub
+func.func @sub_v40(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v41(
+// CHECK: autollvm.sub
+func.func @sub_v41(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v42(
+// CHECK: autollvm.sub
+func.func @sub_v42(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1152 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s(
@@ -8912,6 +9451,111 @@ func.func @xor_v19(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> 
 func.func @xor_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
   %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 0 : i32, a0_elem_width = 128 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @xor_v21(
+// CHECK: autollvm.xor
+func.func @xor_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @xor_v22(
+// CHECK: autollvm.xor
+func.func @xor_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @xor_v23(
+// CHECK: autollvm.xor
+func.func @xor_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @xor_v24(
+// CHECK: autollvm.xor
+func.func @xor_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @xor_v25(
+// CHECK: autollvm.xor
+func.func @xor_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @xor_v26(
+// CHECK: autollvm.xor
+func.func @xor_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @xor_v27(
+// CHECK: autollvm.xor
+func.func @xor_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @xor_v28(
+// CHECK: autollvm.xor
+func.func @xor_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @xor_v29(
+// CHECK: autollvm.xor
+func.func @xor_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @xor_v30(
+// CHECK: autollvm.xor
+func.func @xor_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @xor_v31(
+// CHECK: autollvm.xor
+func.func @xor_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @xor_v32(
+// CHECK: autollvm.xor
+func.func @xor_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @xor_v33(
+// CHECK: autollvm.xor
+func.func @xor_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @xor_v34(
+// CHECK: autollvm.xor
+func.func @xor_v34(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @xor_v35(
+// CHECK: autollvm.xor
+func.func @xor_v35(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.xor"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @interleave_in_lanes(
@@ -9334,200 +9978,340 @@ func.func @sad_widen_in_lanes_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %ar
   return %0 : vector<8xi16>
 }
 
+// CHECK-LABEL: func.func @or_shl_51c2(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v1(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v2(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v3(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 8 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v4(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, a2_imm_bits = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v5(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v5(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 16 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v6(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 16 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v7(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v7(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 32 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v8(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 32 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v9(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 64 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v10(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v10(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 8 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v11(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, a2_imm_bits = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v12(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 16 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v13(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 16 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v14(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 32 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v15(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 32 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_51c2_v16(
+// CHECK: autollvm.or_shl_51c2
+func.func @or_shl_51c2_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 64 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
 // CHECK-LABEL: func.func @broadcast_0902(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902(%arg0: i8, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, a0_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 256 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v1(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v1(%arg0: i8, %arg1: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, a0_width = 8 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 256 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v2(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v2(%arg0: i8, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 63 : i32, a0_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v3(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v3(%arg0: i8, %arg1: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 63 : i32, a0_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v4(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v4(%arg0: i8, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i8, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v5(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v5(%arg0: i8, %arg1: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_width = 8 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i8, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v6(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v6(%arg0: i16, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 256 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v7(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v7(%arg0: i16, %arg1: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_width = 16 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 256 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v8(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v8(%arg0: i16, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, a0_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v9(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v9(%arg0: i16, %arg1: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, a0_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v10(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v10(%arg0: i16, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i16, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v11(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v11(%arg0: i16, %arg1: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_width = 16 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i16, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v12(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v12(%arg0: i32, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 256 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v13(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v13(%arg0: i32, %arg1: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_width = 32 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 256 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v14(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v14(%arg0: i32, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, a0_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v15(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v15(%arg0: i32, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, a0_width = 32 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v16(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v16(%arg0: i64, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, a0_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 256 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v17(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v17(%arg0: i64, %arg1: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, a0_width = 64 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 256 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v18(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v18(%arg0: i64, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v19(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v19(%arg0: i64, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v20(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v20(%arg0: i8) -> vector<64xi8> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_width = 8 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i8) -> vector<64xi8>
+  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 8 : i32, bit_2 = 7 : i32, result_width = 512 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i8) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v21(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v21(%arg0: i32, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, a0_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i32, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v22(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v22(%arg0: i32, %arg1: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i32, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v23(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v23(%arg0: i32) -> vector<16xi32> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_width = 32 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<16xi32>
+  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 15 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 512 : i32, result_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v24(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v24(%arg0: i64, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, a0_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (i64, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v25(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v25(%arg0: i64, %arg1: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, a0_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.broadcast_0902"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (i64, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v26(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v26(%arg0: i64) -> vector<8xi64> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_width = 64 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i64) -> vector<8xi64>
+  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 7 : i32, bit = 64 : i32, bit_2 = 63 : i32, result_width = 512 : i32, result_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i64) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902_v27(
 // CHECK: autollvm.broadcast_0902
 func.func @broadcast_0902_v27(%arg0: i16) -> vector<32xi16> {
-  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_width = 16 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i16) -> vector<32xi16>
+  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 16 : i32, bit_2 = 15 : i32, result_width = 512 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i16) -> vector<32xi16>
   return %0 : vector<32xi16>
+}
+
+// CHECK-LABEL: func.func @broadcast_0902_v28(
+// CHECK: autollvm.broadcast_0902
+func.func @broadcast_0902_v28(%arg0: i32) -> vector<128xi8> {
+  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 31 : i32, bit = 32 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @broadcast_0902_v29(
+// CHECK: autollvm.broadcast_0902
+func.func @broadcast_0902_v29(%arg0: i32) -> vector<64xi16> {
+  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 63 : i32, bit = 16 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @broadcast_0902_v30(
+// CHECK: autollvm.broadcast_0902
+func.func @broadcast_0902_v30(%arg0: i32) -> vector<128xi8> {
+  %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @cmp_s_to_mask(
@@ -13121,6 +13905,13 @@ func.func @mask_and_v4(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16x
   return %0 : vector<16xi1>
 }
 
+// CHECK-LABEL: func.func @mask_and_v5(
+// CHECK: autollvm.mask_and
+func.func @mask_and_v5(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_and"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
 // CHECK-LABEL: func.func @mask_and_not(
 // CHECK: autollvm.mask_and_not
 func.func @mask_and_not(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> vector<32xi1> {
@@ -13154,6 +13945,13 @@ func.func @mask_and_not_v3(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector
 func.func @mask_and_not_v4(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.mask_and_not"(%arg0, %arg1) { bit = 15 : i32 } : (vector<16xi1>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @mask_and_not_v5(
+// CHECK: autollvm.mask_and_not
+func.func @mask_and_not_v5(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_and_not"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_not(
@@ -13191,6 +13989,13 @@ func.func @mask_not_v4(%arg0: vector<16xi1>) -> vector<16xi1> {
   return %0 : vector<16xi1>
 }
 
+// CHECK-LABEL: func.func @mask_not_v5(
+// CHECK: autollvm.mask_not
+func.func @mask_not_v5(%arg0: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_not"(%arg0) { bit = 127 : i32 } : (vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
 // CHECK-LABEL: func.func @mask_or(
 // CHECK: autollvm.mask_or
 func.func @mask_or(%arg0: vector<32xi1>, %arg1: vector<32xi1>) -> vector<32xi1> {
@@ -13224,6 +14029,13 @@ func.func @mask_or_v3(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16xi
 func.func @mask_or_v4(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.mask_or"(%arg0, %arg1) { bit = 15 : i32 } : (vector<16xi1>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @mask_or_v5(
+// CHECK: autollvm.mask_or
+func.func @mask_or_v5(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_or"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_xor_not(
@@ -13294,6 +14106,13 @@ func.func @mask_xor_v3(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16x
 func.func @mask_xor_v4(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.mask_xor"(%arg0, %arg1) { bit = 15 : i32 } : (vector<16xi1>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @mask_xor_v5(
+// CHECK: autollvm.mask_xor
+func.func @mask_xor_v5(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_xor"(%arg0, %arg1) { bit = 127 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_shl_by_imm(
@@ -15193,6 +16012,13 @@ func.func @funnel_shift_c69f_v17(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> 
   return %0 : vector<8xi64>
 }
 
+// CHECK-LABEL: func.func @funnel_shift_c69f_v18(
+// CHECK: autollvm.funnel_shift_c69f
+func.func @funnel_shift_c69f_v18(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.funnel_shift_c69f"(%arg0, %arg1) { masking = "none", a0_elem_width = 32 : i32, loop_bound = 31 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
 // CHECK-LABEL: func.func @permute_var_45e4(
 // CHECK: autollvm.permute_var_45e4
 func.func @permute_var_45e4(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
@@ -15841,6 +16667,34 @@ func.func @add_shr_v34(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector
 // CHECK: autollvm.add_shr
 func.func @add_shr_v35(%arg0: vector<16xi8>, %arg1: vector<16xi1>) -> vector<16xi8> {
   %0 = "autollvm.add_shr"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_v36(
+// CHECK: autollvm.add_shr
+func.func @add_shr_v36(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_v37(
+// CHECK: autollvm.add_shr
+func.func @add_shr_v37(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_v38(
+// CHECK: autollvm.add_shr
+func.func @add_shr_v38(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_v39(
+// CHECK: autollvm.add_shr
+func.func @add_shr_v39(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -16771,64 +17625,71 @@ func.func @dot_acc_sat_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %a
 // CHECK-LABEL: func.func @dot_acc_s_widen(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v1(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v1(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v2(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v3(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v4(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v5(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v6(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v7(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v8(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_v9(
+// CHECK: autollvm.dot_acc_s_widen
+func.func @dot_acc_s_widen_v9(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, bit = 15 : i32, a0_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_su_widen(
@@ -16953,6 +17814,20 @@ func.func @dot_acc_su_widen_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2
 // CHECK-LABEL: func.func @dot_acc_su_widen_v8(
 // CHECK: autollvm.dot_acc_su_widen
 func.func @dot_acc_su_widen_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_su_widen_v9(
+// CHECK: autollvm.dot_acc_su_widen
+func.func @dot_acc_su_widen_v9(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_su_widen_v10(
+// CHECK: autollvm.dot_acc_su_widen
+func.func @dot_acc_su_widen_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<4xi32>) -> vector<4xi32> {
   %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
@@ -17184,35 +18059,161 @@ func.func @move_31c1_v1(%arg0: i64) -> vector<2xi64> {
 // CHECK-LABEL: func.func @move_606a(
 // CHECK: autollvm.move_606a
 func.func @move_606a(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.move_606a"(%arg0) : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, a0_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @move_606a_v1(
+// CHECK: autollvm.move_606a
+func.func @move_606a_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 1024 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @move_606a_v2(
+// CHECK: autollvm.move_606a
+func.func @move_606a_v2(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 16 : i32, a0_width = 1024 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v1(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v2(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v3(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v4(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v4(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v5(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v5(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v6(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v6(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 63 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 8 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v7(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v7(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 16 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v8(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v8(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 32 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v9(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v9(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 63 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 8 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v10(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v10(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 16 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v11(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v11(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 32 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v12(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v12(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 4 : i32, a1_elem_width = 4 : i32, result_width = 8 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v13(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v13(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 16 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v14(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v15(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v15(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v16(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v16(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 4 : i32, a1_elem_width = 4 : i32, result_width = 8 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v17(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v17(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 16 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v18(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v18(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v19(
+// CHECK: autollvm.shr_by_imm_u_narrow
+func.func @shr_by_imm_u_narrow_v19(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
@@ -17256,4 +18257,13927 @@ func.func @and_not_cmp_eq_fa02(%arg0: vector<2xi64>) -> i32 {
 func.func @select_narrow(%arg0: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.select_narrow"(%arg0) : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shl(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v1(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v2(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v2(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v3(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v3(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v4(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v5(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v5(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v6(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v6(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v7(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v7(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v8(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v9(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v10(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v10(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v11(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v12(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v12(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v13(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v14(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shl_v15(
+// CHECK: autollvm.add_or_shl
+func.func @add_or_shl_v15(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v1(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v2(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v3(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v4(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v5(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v6(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v7(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v8(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v9(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v10(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v11(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v12(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v13(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v14(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v15(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v16(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v17(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v18(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v19(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v20(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v21(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v22(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v23(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v24(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v25(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v26(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_v27(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar_v1(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar_v2(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar_v3(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar_v4(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar_v5(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar_v6(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar_v6(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_scalar_v7(
+// CHECK: autollvm.add_or_sub_scalar
+func.func @add_or_sub_scalar_v7(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_sub_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v1(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v2(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v3(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v4(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v5(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v6(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v7(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v8(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v9(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v10(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v11(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v12(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v13(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v14(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v15(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v16(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v17(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v18(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v19(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v20(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v21(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v22(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v23(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v24(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v24(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v25(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v25(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v26(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v27(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v27(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v28(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v29(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v29(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v30(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v30(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v31(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v32(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v32(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v33(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v33(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v34(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v34(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v35(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v36(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v36(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v37(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v37(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v38(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v38(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v39(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v39(%arg0: vector<8xi16>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v40(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v40(%arg0: vector<4xi32>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v41(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v41(%arg0: vector<2xi64>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v42(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v42(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v43(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v43(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v44(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v44(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v45(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v45(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, constant = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v46(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v46(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_elem_width = 16 : i32, constant = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_widen_v47(
+// CHECK: autollvm.add_or_sub_widen
+func.func @add_or_sub_widen_v47(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_widen"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, bit_3 = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_8079(
+// CHECK: autollvm.add_8079
+func.func @add_8079(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_8079_v1(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_8079_v2(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_8079_v3(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_8079_v4(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_8079_v5(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_8079_v6(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_8079_v7(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_8079_v8(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_8079_v9(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_8079_v10(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_8079_v11(
+// CHECK: autollvm.add_8079
+func.func @add_8079_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_8079"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_7f5a(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v1(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v2(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v3(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v4(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v5(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v6(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v7(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v8(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v9(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v10(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_7f5a_v11(
+// CHECK: autollvm.add_7f5a
+func.func @add_7f5a_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v1(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v2(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v3(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v4(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v5(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v6(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v7(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v8(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v9(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v10(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v11(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v12(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_6e4f_v13(
+// CHECK: autollvm.add_sat_6e4f
+func.func @add_sat_6e4f_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v1(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v2(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v2(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v3(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v3(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v4(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v4(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v5(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v6(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v7(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v8(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_2834_v9(
+// CHECK: autollvm.add_sat_scalar_2834
+func.func @add_sat_scalar_2834_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_2834"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_sat_3813(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v1(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v2(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v3(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v4(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v5(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v6(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v7(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v8(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v9(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v10(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v11(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v12(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_3813_v13(
+// CHECK: autollvm.add_sat_3813
+func.func @add_sat_3813_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_3813"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v1(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v1(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, width_2 = 0 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v2(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v2(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, width_2 = 0 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v3(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v3(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, width_2 = 0 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v4(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, width_2 = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v5(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v6(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v7(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v8(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_sat_scalar_51d5_v9(
+// CHECK: autollvm.add_sat_scalar_51d5
+func.func @add_sat_scalar_51d5_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_sat_scalar_51d5"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v1(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v2(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v2(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v3(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v4(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v5(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v5(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v6(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v7(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v8(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v9(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v10(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v10(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v11(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v12(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v13(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v14(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v14(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v15(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v16(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v16(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v17(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v17(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v18(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v18(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v19(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v20(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v21(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v22(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v22(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_v23(
+// CHECK: autollvm.add_or_sub_narrow
+func.func @add_or_sub_narrow_v23(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_narrow"(%arg0, %arg1) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, result_elem_width = 32 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v1(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v2(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v3(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v4(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v5(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v6(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v6(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v7(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v7(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v8(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v8(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v9(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v9(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v10(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v10(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v11(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v11(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v12(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v12(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v13(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v13(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v14(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v14(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v15(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v15(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v16(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v16(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v17(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v17(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v18(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v18(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v19(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v19(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v20(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v20(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v21(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v21(%arg0: vector<8xi8>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 128 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v22(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v22(%arg0: vector<4xi16>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_narrow_high_v23(
+// CHECK: autollvm.add_or_sub_narrow_high
+func.func @add_or_sub_narrow_high_v23(%arg0: vector<2xi32>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_narrow_high"(%arg0, %arg1, %arg2) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v1(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v2(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v3(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v4(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v5(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v6(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v7(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v8(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v9(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v10(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v11(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v12(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v13(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v13(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v14(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v14(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v15(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v16(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v16(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v17(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v18(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v19(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v20(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v21(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v22(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_dd85_v23(
+// CHECK: autollvm.add_or_sub_or_mul_u_dd85
+func.func @add_or_sub_or_mul_u_dd85_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_dd85"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v1(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v1(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v2(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v2(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v3(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v3(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v4(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v5(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v6(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v7(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v7(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v8(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v8(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v9(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v9(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v10(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v11(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v12(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v13(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v14(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v15(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v16(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v17(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v18(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v19(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v20(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v21(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v22(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_300c_v23(
+// CHECK: autollvm.add_or_sub_or_mul_widen_300c
+func.func @add_or_sub_or_mul_widen_300c_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_300c"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v1(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v2(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v3(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v4(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v5(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v6(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_bdbb_v7(
+// CHECK: autollvm.dot_acc_sat_s_bdbb
+func.func @dot_acc_sat_s_bdbb_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_bdbb"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_0113(
+// CHECK: autollvm.dot_sat_s_scalar_0113
+func.func @dot_sat_s_scalar_0113(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 15 : i32, constant = 0 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_0113_v1(
+// CHECK: autollvm.dot_sat_s_scalar_0113
+func.func @dot_sat_s_scalar_0113_v1(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 31 : i32, constant = 0 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_0113_v2(
+// CHECK: autollvm.dot_sat_s_scalar_0113
+func.func @dot_sat_s_scalar_0113_v2(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 15 : i32, constant = 32768 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_0113_v3(
+// CHECK: autollvm.dot_sat_s_scalar_0113
+func.func @dot_sat_s_scalar_0113_v3(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_0113"(%arg0, %arg1) { bit = 31 : i32, constant = 2147483648 : i64 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v1(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v2(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v3(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v4(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v5(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v6(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_1a94_v7(
+// CHECK: autollvm.dot_acc_sat_s_widen_1a94
+func.func @dot_acc_sat_s_widen_1a94_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_1a94"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3(
+// CHECK: autollvm.dot_sat_s_scalar_c8c3
+func.func @dot_sat_s_scalar_c8c3(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 0 : i32 } : (i32, i16, i16) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3_v1(
+// CHECK: autollvm.dot_sat_s_scalar_c8c3
+func.func @dot_sat_s_scalar_c8c3_v1(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
+  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 0 : i32 } : (i64, i32, i32) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3_v2(
+// CHECK: autollvm.dot_sat_s_scalar_c8c3
+func.func @dot_sat_s_scalar_c8c3_v2(%arg0: i32, %arg1: i16, %arg2: i16) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 16 : i32, bit = 31 : i32, constant = 1 : i32 } : (i32, i16, i16) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_c8c3_v3(
+// CHECK: autollvm.dot_sat_s_scalar_c8c3
+func.func @dot_sat_s_scalar_c8c3_v3(%arg0: i64, %arg1: i32, %arg2: i32) -> i64 {
+  %0 = "autollvm.dot_sat_s_scalar_c8c3"(%arg0, %arg1, %arg2) { a1_width = 32 : i32, bit = 63 : i32, constant = 1 : i32 } : (i64, i32, i32) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v1(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v2(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v3(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v4(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v5(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v6(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v7(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v8(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v9(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v10(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_90d0_v11(
+// CHECK: autollvm.mul_widen_90d0
+func.func @mul_widen_90d0_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_90d0"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_e26c(
+// CHECK: autollvm.mul_sat_s_widen_e26c
+func.func @mul_sat_s_widen_e26c(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_e26c_v1(
+// CHECK: autollvm.mul_sat_s_widen_e26c
+func.func @mul_sat_s_widen_e26c_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_e26c_v2(
+// CHECK: autollvm.mul_sat_s_widen_e26c
+func.func @mul_sat_s_widen_e26c_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_e26c_v3(
+// CHECK: autollvm.mul_sat_s_widen_e26c
+func.func @mul_sat_s_widen_e26c_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_e26c"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_scalar(
+// CHECK: autollvm.mul_sat_s_scalar
+func.func @mul_sat_s_scalar(%arg0: i16, %arg1: i16) -> i32 {
+  %0 = "autollvm.mul_sat_s_scalar"(%arg0, %arg1) { a0_width = 16 : i32, result_width = 32 : i32 } : (i16, i16) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_scalar_v1(
+// CHECK: autollvm.mul_sat_s_scalar
+func.func @mul_sat_s_scalar_v1(%arg0: i32, %arg1: i32) -> i64 {
+  %0 = "autollvm.mul_sat_s_scalar"(%arg0, %arg1) { a0_width = 32 : i32, result_width = 64 : i32 } : (i32, i32) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @sub_cb05(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v1(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v2(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v3(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v4(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v5(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v6(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v7(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v8(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v9(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v10(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_cb05_v11(
+// CHECK: autollvm.sub_cb05
+func.func @sub_cb05_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_cb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v1(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v2(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v3(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v4(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v5(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v6(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v7(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v8(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v9(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v10(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v11(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v12(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_v13(
+// CHECK: autollvm.sub_sat
+func.func @sub_sat_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v1(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v2(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v2(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v3(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v3(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v4(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v4(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v5(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v6(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v7(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v8(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @sub_sat_scalar_v9(
+// CHECK: autollvm.sub_sat_scalar
+func.func @sub_sat_scalar_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v1(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v2(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v3(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v4(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v5(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v6(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v7(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v8(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v9(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v10(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v11(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v12(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v13(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v14(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v15(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v16(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v17(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v18(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v19(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v20(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v21(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v22(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v23(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v24(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v25(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v26(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v27(
+// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
+func.func @and_or_not_or_cmp_eq_43d3_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar_v1(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar_v2(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar_v3(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar_v4(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar_v5(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar_v6(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar_v6(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar_v7(
+// CHECK: autollvm.and_or_not_or_cmp_eq_scalar
+func.func @and_or_not_or_cmp_eq_scalar_v7(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_or_cmp_eq_scalar"(%arg0, %arg1) { constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v1(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v2(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v3(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v4(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v5(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v6(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v7(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v8(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v9(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v10(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v11(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v12(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v12(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_0695_v13(
+// CHECK: autollvm.cmp_eq_0695
+func.func @cmp_eq_0695_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq_0695"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_scalar(
+// CHECK: autollvm.cmp_eq_scalar
+func.func @cmp_eq_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_eq_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_eq_scalar_v1(
+// CHECK: autollvm.cmp_eq_scalar
+func.func @cmp_eq_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_eq_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_eq_scalar_v2(
+// CHECK: autollvm.cmp_eq_scalar
+func.func @cmp_eq_scalar_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_eq_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_eq_scalar_v3(
+// CHECK: autollvm.cmp_eq_scalar
+func.func @cmp_eq_scalar_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_eq_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp(
+// CHECK: autollvm.cmp
+func.func @cmp(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v1(
+// CHECK: autollvm.cmp
+func.func @cmp_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v2(
+// CHECK: autollvm.cmp
+func.func @cmp_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v3(
+// CHECK: autollvm.cmp
+func.func @cmp_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v4(
+// CHECK: autollvm.cmp
+func.func @cmp_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v5(
+// CHECK: autollvm.cmp
+func.func @cmp_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v6(
+// CHECK: autollvm.cmp
+func.func @cmp_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v7(
+// CHECK: autollvm.cmp
+func.func @cmp_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v8(
+// CHECK: autollvm.cmp
+func.func @cmp_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v9(
+// CHECK: autollvm.cmp
+func.func @cmp_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v10(
+// CHECK: autollvm.cmp
+func.func @cmp_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v11(
+// CHECK: autollvm.cmp
+func.func @cmp_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v12(
+// CHECK: autollvm.cmp
+func.func @cmp_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_v13(
+// CHECK: autollvm.cmp
+func.func @cmp_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_v14(
+// CHECK: autollvm.cmp
+func.func @cmp_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v15(
+// CHECK: autollvm.cmp
+func.func @cmp_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v16(
+// CHECK: autollvm.cmp
+func.func @cmp_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v17(
+// CHECK: autollvm.cmp
+func.func @cmp_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v18(
+// CHECK: autollvm.cmp
+func.func @cmp_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v19(
+// CHECK: autollvm.cmp
+func.func @cmp_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v20(
+// CHECK: autollvm.cmp
+func.func @cmp_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v21(
+// CHECK: autollvm.cmp
+func.func @cmp_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v22(
+// CHECK: autollvm.cmp
+func.func @cmp_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v23(
+// CHECK: autollvm.cmp
+func.func @cmp_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v24(
+// CHECK: autollvm.cmp
+func.func @cmp_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v25(
+// CHECK: autollvm.cmp
+func.func @cmp_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v26(
+// CHECK: autollvm.cmp
+func.func @cmp_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_v27(
+// CHECK: autollvm.cmp
+func.func @cmp_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_v28(
+// CHECK: autollvm.cmp
+func.func @cmp_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v29(
+// CHECK: autollvm.cmp
+func.func @cmp_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v30(
+// CHECK: autollvm.cmp
+func.func @cmp_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v31(
+// CHECK: autollvm.cmp
+func.func @cmp_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v32(
+// CHECK: autollvm.cmp
+func.func @cmp_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v33(
+// CHECK: autollvm.cmp
+func.func @cmp_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v34(
+// CHECK: autollvm.cmp
+func.func @cmp_v34(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v35(
+// CHECK: autollvm.cmp
+func.func @cmp_v35(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v36(
+// CHECK: autollvm.cmp
+func.func @cmp_v36(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v37(
+// CHECK: autollvm.cmp
+func.func @cmp_v37(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v38(
+// CHECK: autollvm.cmp
+func.func @cmp_v38(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v39(
+// CHECK: autollvm.cmp
+func.func @cmp_v39(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v40(
+// CHECK: autollvm.cmp
+func.func @cmp_v40(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_v41(
+// CHECK: autollvm.cmp
+func.func @cmp_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_v42(
+// CHECK: autollvm.cmp
+func.func @cmp_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v43(
+// CHECK: autollvm.cmp
+func.func @cmp_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v44(
+// CHECK: autollvm.cmp
+func.func @cmp_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v45(
+// CHECK: autollvm.cmp
+func.func @cmp_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v46(
+// CHECK: autollvm.cmp
+func.func @cmp_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v47(
+// CHECK: autollvm.cmp
+func.func @cmp_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v48(
+// CHECK: autollvm.cmp
+func.func @cmp_v48(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v49(
+// CHECK: autollvm.cmp
+func.func @cmp_v49(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_v50(
+// CHECK: autollvm.cmp
+func.func @cmp_v50(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v51(
+// CHECK: autollvm.cmp
+func.func @cmp_v51(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_v52(
+// CHECK: autollvm.cmp
+func.func @cmp_v52(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v53(
+// CHECK: autollvm.cmp
+func.func @cmp_v53(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_v54(
+// CHECK: autollvm.cmp
+func.func @cmp_v54(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_v55(
+// CHECK: autollvm.cmp
+func.func @cmp_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_scalar(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v1(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v2(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v3(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v4(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v5(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v6(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v6(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v7(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v7(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v8(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v8(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v9(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v10(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v10(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v11(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v11(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v12(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v12(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v13(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v13(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v14(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v14(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_scalar_v15(
+// CHECK: autollvm.cmp_scalar
+func.func @cmp_scalar_v15(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.cmp_scalar"(%arg0, %arg1) { width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s(
+// CHECK: autollvm.cmp_ge_s
+func.func @cmp_ge_s(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_v1(
+// CHECK: autollvm.cmp_ge_s
+func.func @cmp_ge_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_v2(
+// CHECK: autollvm.cmp_ge_s
+func.func @cmp_ge_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_v3(
+// CHECK: autollvm.cmp_ge_s
+func.func @cmp_ge_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_v4(
+// CHECK: autollvm.cmp_ge_s
+func.func @cmp_ge_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_v5(
+// CHECK: autollvm.cmp_ge_s
+func.func @cmp_ge_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_v6(
+// CHECK: autollvm.cmp_ge_s
+func.func @cmp_ge_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_ge_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_scalar(
+// CHECK: autollvm.cmp_ge_s_scalar
+func.func @cmp_ge_s_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_ge_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_ge_s_scalar_v1(
+// CHECK: autollvm.cmp_ge_s_scalar
+func.func @cmp_ge_s_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_ge_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_le_s(
+// CHECK: autollvm.cmp_le_s
+func.func @cmp_le_s(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_v1(
+// CHECK: autollvm.cmp_le_s
+func.func @cmp_le_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_v2(
+// CHECK: autollvm.cmp_le_s
+func.func @cmp_le_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_v3(
+// CHECK: autollvm.cmp_le_s
+func.func @cmp_le_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_v4(
+// CHECK: autollvm.cmp_le_s
+func.func @cmp_le_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_v5(
+// CHECK: autollvm.cmp_le_s
+func.func @cmp_le_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_v6(
+// CHECK: autollvm.cmp_le_s
+func.func @cmp_le_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_le_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_scalar(
+// CHECK: autollvm.cmp_le_s_scalar
+func.func @cmp_le_s_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_le_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_le_s_scalar_v1(
+// CHECK: autollvm.cmp_le_s_scalar
+func.func @cmp_le_s_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_le_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_a646(
+// CHECK: autollvm.cmp_gt_s_a646
+func.func @cmp_gt_s_a646(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_a646_v1(
+// CHECK: autollvm.cmp_gt_s_a646
+func.func @cmp_gt_s_a646_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_a646_v2(
+// CHECK: autollvm.cmp_gt_s_a646
+func.func @cmp_gt_s_a646_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_a646_v3(
+// CHECK: autollvm.cmp_gt_s_a646
+func.func @cmp_gt_s_a646_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_a646_v4(
+// CHECK: autollvm.cmp_gt_s_a646
+func.func @cmp_gt_s_a646_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_a646_v5(
+// CHECK: autollvm.cmp_gt_s_a646
+func.func @cmp_gt_s_a646_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_a646_v6(
+// CHECK: autollvm.cmp_gt_s_a646
+func.func @cmp_gt_s_a646_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s_a646"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_scalar(
+// CHECK: autollvm.cmp_gt_s_scalar
+func.func @cmp_gt_s_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_gt_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_scalar_v1(
+// CHECK: autollvm.cmp_gt_s_scalar
+func.func @cmp_gt_s_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_gt_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_b574(
+// CHECK: autollvm.cmp_lt_s_b574
+func.func @cmp_lt_s_b574(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_b574_v1(
+// CHECK: autollvm.cmp_lt_s_b574
+func.func @cmp_lt_s_b574_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_b574_v2(
+// CHECK: autollvm.cmp_lt_s_b574
+func.func @cmp_lt_s_b574_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_b574_v3(
+// CHECK: autollvm.cmp_lt_s_b574
+func.func @cmp_lt_s_b574_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_b574_v4(
+// CHECK: autollvm.cmp_lt_s_b574
+func.func @cmp_lt_s_b574_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_b574_v5(
+// CHECK: autollvm.cmp_lt_s_b574
+func.func @cmp_lt_s_b574_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_b574_v6(
+// CHECK: autollvm.cmp_lt_s_b574
+func.func @cmp_lt_s_b574_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_scalar(
+// CHECK: autollvm.cmp_lt_s_scalar
+func.func @cmp_lt_s_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_lt_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @cmp_lt_s_scalar_v1(
+// CHECK: autollvm.cmp_lt_s_scalar
+func.func @cmp_lt_s_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.cmp_lt_s_scalar"(%arg0) : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @sad_f516(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v1(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v2(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v3(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v4(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v5(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v6(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 8 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v7(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 8 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v8(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v9(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v10(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v11(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v12(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v13(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v13(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v14(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v15(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v16(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v17(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v17(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 0 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v18(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v19(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v19(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v20(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v21(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v22(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_f516_v23(
+// CHECK: autollvm.sad_f516
+func.func @sad_f516_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_f516"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 64 : i32, result_width = 128 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sad_cac9(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v1(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v2(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v3(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v4(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v5(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v6(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v7(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v8(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v9(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v10(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v11(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v12(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v12(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v13(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v13(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v14(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v14(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v15(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v15(%arg0: vector<8xi16>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi8>, vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v16(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v17(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 63 : i32, bit_2 = 0 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v18(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v18(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v19(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v19(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v20(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v20(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v21(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v21(%arg0: vector<8xi16>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v22(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sad_cac9_v23(
+// CHECK: autollvm.sad_cac9
+func.func @sad_cac9_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v1(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v2(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v3(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v4(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v5(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v6(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v7(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v8(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v9(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v10(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v11(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v12(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v13(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v13(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v14(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v14(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v15(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v16(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v16(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v17(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v18(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v19(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v20(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v21(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v22(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_67f4_v23(
+// CHECK: autollvm.min_max_67f4
+func.func @min_max_67f4_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v1(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v2(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v3(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v4(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v5(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v6(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v7(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v8(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v9(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v10(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v11(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v12(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v13(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v14(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v15(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v16(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v17(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v18(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v19(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v20(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v21(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v22(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v23(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v24(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v25(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v26(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_eb05_v27(
+// CHECK: autollvm.add_or_shift_sat_eb05
+func.func @add_or_shift_sat_eb05_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_eb05"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v1(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v2(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v3(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v4(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v5(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v6(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v7(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v8(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v9(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v10(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v10(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v11(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v11(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v12(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v12(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_8251_v13(
+// CHECK: autollvm.add_or_shift_sat_scalar_8251
+func.func @add_or_shift_sat_scalar_8251_v13(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_8251"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v1(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v2(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v3(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v4(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v5(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v6(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v7(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v8(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v9(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v10(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v11(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v12(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v13(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v14(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v15(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v16(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v17(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v18(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v19(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v20(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v21(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v22(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v23(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v24(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v25(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v26(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_0d1c_v27(
+// CHECK: autollvm.add_or_shift_sat_0d1c
+func.func @add_or_shift_sat_0d1c_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_shift_sat_0d1c"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v1(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v2(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v3(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v4(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v4(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v5(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v5(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v6(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v6(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v7(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v7(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v8(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v8(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v9(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v9(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 0 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v10(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v10(%arg0: i8, %arg1: i8) -> i8 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (i8, i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v11(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v11(%arg0: i16, %arg1: i16) -> i16 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v12(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v12(%arg0: i32, %arg1: i32) -> i32 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_or_shift_sat_scalar_b1dc_v13(
+// CHECK: autollvm.add_or_shift_sat_scalar_b1dc
+func.func @add_or_shift_sat_scalar_b1dc_v13(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_or_shift_sat_scalar_b1dc"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32, constant = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v1(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v2(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v3(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v4(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v5(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v6(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v7(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v8(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v9(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v10(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v11(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v12(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_4e69_v13(
+// CHECK: autollvm.add_shr_by_imm_4e69
+func.func @add_shr_by_imm_4e69_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_4e69"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088(
+// CHECK: autollvm.add_shr_by_imm_scalar_3088
+func.func @add_shr_by_imm_scalar_3088(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088_v1(
+// CHECK: autollvm.add_shr_by_imm_scalar_3088
+func.func @add_shr_by_imm_scalar_3088_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088_v2(
+// CHECK: autollvm.add_shr_by_imm_scalar_3088
+func.func @add_shr_by_imm_scalar_3088_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_3088_v3(
+// CHECK: autollvm.add_shr_by_imm_scalar_3088
+func.func @add_shr_by_imm_scalar_3088_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_3088"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v1(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v2(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v3(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v4(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v5(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v6(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v7(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v8(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v9(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v10(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v11(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v12(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_v13(
+// CHECK: autollvm.shift_by_imm_u
+func.func @shift_by_imm_u_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shift_by_imm_u"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_scalar(
+// CHECK: autollvm.shift_by_imm_u_scalar
+func.func @shift_by_imm_u_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_scalar_v1(
+// CHECK: autollvm.shift_by_imm_u_scalar
+func.func @shift_by_imm_u_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_scalar_v2(
+// CHECK: autollvm.shift_by_imm_u_scalar
+func.func @shift_by_imm_u_scalar_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_u_scalar_v3(
+// CHECK: autollvm.shift_by_imm_u_scalar
+func.func @shift_by_imm_u_scalar_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_by_imm_u_scalar"(%arg0) { a1 = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v1(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v2(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v3(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v4(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v5(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v6(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v7(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v8(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v9(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v10(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v11(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v12(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_0ef4_v13(
+// CHECK: autollvm.add_shr_by_imm_0ef4
+func.func @add_shr_by_imm_0ef4_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_0ef4"(%arg0) { a1 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a1_width = 7 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542(
+// CHECK: autollvm.add_shr_by_imm_scalar_a542
+func.func @add_shr_by_imm_scalar_a542(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542_v1(
+// CHECK: autollvm.add_shr_by_imm_scalar_a542
+func.func @add_shr_by_imm_scalar_a542_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542_v2(
+// CHECK: autollvm.add_shr_by_imm_scalar_a542
+func.func @add_shr_by_imm_scalar_a542_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_a542_v3(
+// CHECK: autollvm.add_shr_by_imm_scalar_a542
+func.func @add_shr_by_imm_scalar_a542_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_a542"(%arg0) { a1 = 1 : i32, width = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v1(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v2(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v3(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v4(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v5(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v6(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v7(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v8(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v9(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v10(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v11(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v12(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_54a3_v13(
+// CHECK: autollvm.add_shr_by_imm_54a3
+func.func @add_shr_by_imm_54a3_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_54a3"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa(
+// CHECK: autollvm.add_shr_by_imm_scalar_c7aa
+func.func @add_shr_by_imm_scalar_c7aa(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa_v1(
+// CHECK: autollvm.add_shr_by_imm_scalar_c7aa
+func.func @add_shr_by_imm_scalar_c7aa_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa_v2(
+// CHECK: autollvm.add_shr_by_imm_scalar_c7aa
+func.func @add_shr_by_imm_scalar_c7aa_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_c7aa_v3(
+// CHECK: autollvm.add_shr_by_imm_scalar_c7aa
+func.func @add_shr_by_imm_scalar_c7aa_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_c7aa"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v1(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v2(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v3(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v4(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v5(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v6(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 0 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v7(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 7 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v8(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 7 : i32, loop_bound = 15 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v9(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 15 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v10(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 15 : i32, loop_bound = 7 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v11(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, width = 31 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v12(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 31 : i32, loop_bound = 3 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_2b2e_v13(
+// CHECK: autollvm.add_shr_by_imm_2b2e
+func.func @add_shr_by_imm_2b2e_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_shr_by_imm_2b2e"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, width = 63 : i32, loop_bound = 1 : i32, width_2 = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3(
+// CHECK: autollvm.add_shr_by_imm_scalar_e0a3
+func.func @add_shr_by_imm_scalar_e0a3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3_v1(
+// CHECK: autollvm.add_shr_by_imm_scalar_e0a3
+func.func @add_shr_by_imm_scalar_e0a3_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3_v2(
+// CHECK: autollvm.add_shr_by_imm_scalar_e0a3
+func.func @add_shr_by_imm_scalar_e0a3_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 0 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_scalar_e0a3_v3(
+// CHECK: autollvm.add_shr_by_imm_scalar_e0a3
+func.func @add_shr_by_imm_scalar_e0a3_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.add_shr_by_imm_scalar_e0a3"(%arg0, %arg1) { a2 = 1 : i32, width = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v1(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v2(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v3(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v4(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v5(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v6(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v7(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v8(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v9(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v10(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v11(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v12(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v13(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v14(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v14(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v15(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v15(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v16(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v16(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v17(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v17(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v18(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v18(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v19(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v19(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_v20(
+// CHECK: autollvm.shift_sat_by_imm
+func.func @shift_sat_by_imm_v20(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shift_sat_by_imm"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v1(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v2(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v2(%arg0: i8) -> i8 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v3(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v3(%arg0: i16) -> i16 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v4(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v4(%arg0: i32) -> i32 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v5(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v5(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v6(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v6(%arg0: i8) -> i8 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v7(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v7(%arg0: i16) -> i16 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v8(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v8(%arg0: i32) -> i32 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v9(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v9(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 1 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v10(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v10(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v11(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v11(%arg0: i8) -> i8 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 7 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 3 : i32 } : (i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v12(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v12(%arg0: i16) -> i16 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 15 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v13(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v13(%arg0: i32) -> i32 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 31 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @shift_sat_by_imm_scalar_v14(
+// CHECK: autollvm.shift_sat_by_imm_scalar
+func.func @shift_sat_by_imm_scalar_v14(%arg0: i64) -> i64 {
+  %0 = "autollvm.shift_sat_by_imm_scalar"(%arg0) { a1 = 1 : i32, bit = 63 : i32, width = 0 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_e7b2
+func.func @add_shr_by_imm_u_narrow_e7b2(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v1(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_e7b2
+func.func @add_shr_by_imm_u_narrow_e7b2_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v2(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_e7b2
+func.func @add_shr_by_imm_u_narrow_e7b2_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v3(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_e7b2
+func.func @add_shr_by_imm_u_narrow_e7b2_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v4(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_e7b2
+func.func @add_shr_by_imm_u_narrow_e7b2_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_e7b2_v5(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_e7b2
+func.func @add_shr_by_imm_u_narrow_e7b2_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_e7b2"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_e852
+func.func @add_shr_by_imm_u_narrow_high_e852(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v1(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_e852
+func.func @add_shr_by_imm_u_narrow_high_e852_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v2(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_e852
+func.func @add_shr_by_imm_u_narrow_high_e852_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v3(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_e852
+func.func @add_shr_by_imm_u_narrow_high_e852_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v4(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_e852
+func.func @add_shr_by_imm_u_narrow_high_e852_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_e852_v5(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_e852
+func.func @add_shr_by_imm_u_narrow_high_e852_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_e852"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_efff(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_efff
+func.func @add_shr_sat_by_imm_su_narrow_efff(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_efff"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_efff_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_efff
+func.func @add_shr_sat_by_imm_su_narrow_efff_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_efff"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_efff_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_efff
+func.func @add_shr_sat_by_imm_su_narrow_efff_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_efff"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_3355(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_3355
+func.func @add_shr_sat_by_imm_su_scalar_3355(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_3355"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_3355_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_3355
+func.func @add_shr_sat_by_imm_su_scalar_3355_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_3355"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_3355_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_3355
+func.func @add_shr_sat_by_imm_su_scalar_3355_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_3355"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_ecaa(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa
+func.func @add_shr_sat_by_imm_su_narrow_high_ecaa(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa
+func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa
+func.func @add_shr_sat_by_imm_su_narrow_high_ecaa_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_ecaa"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_3e81
+func.func @add_shr_sat_by_imm_su_narrow_3e81(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_3e81
+func.func @add_shr_sat_by_imm_su_narrow_3e81_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_3e81_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_3e81
+func.func @add_shr_sat_by_imm_su_narrow_3e81_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_3e81"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_c701
+func.func @add_shr_sat_by_imm_su_scalar_c701(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_c701
+func.func @add_shr_sat_by_imm_su_scalar_c701_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_scalar_c701_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_scalar_c701
+func.func @add_shr_sat_by_imm_su_scalar_c701_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_su_scalar_c701"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_e588
+func.func @add_shr_sat_by_imm_su_narrow_high_e588(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_e588
+func.func @add_shr_sat_by_imm_su_narrow_high_e588_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_su_narrow_high_e588_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_su_narrow_high_e588
+func.func @add_shr_sat_by_imm_su_narrow_high_e588_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_su_narrow_high_e588"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_8d7f
+func.func @add_shr_sat_by_imm_narrow_8d7f(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_8d7f
+func.func @add_shr_sat_by_imm_narrow_8d7f_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_8d7f
+func.func @add_shr_sat_by_imm_narrow_8d7f_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_8d7f
+func.func @add_shr_sat_by_imm_narrow_8d7f_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_8d7f
+func.func @add_shr_sat_by_imm_narrow_8d7f_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_8d7f_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_8d7f
+func.func @add_shr_sat_by_imm_narrow_8d7f_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_8d7f"(%arg0) { a1 = 1 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_83f0
+func.func @add_shr_sat_by_imm_scalar_83f0(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_83f0
+func.func @add_shr_sat_by_imm_scalar_83f0_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_83f0
+func.func @add_shr_sat_by_imm_scalar_83f0_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_83f0
+func.func @add_shr_sat_by_imm_scalar_83f0_v3(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_83f0
+func.func @add_shr_sat_by_imm_scalar_83f0_v4(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_83f0_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_83f0
+func.func @add_shr_sat_by_imm_scalar_83f0_v5(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_83f0"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_be47
+func.func @add_shr_sat_by_imm_narrow_high_be47(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_be47
+func.func @add_shr_sat_by_imm_narrow_high_be47_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_be47
+func.func @add_shr_sat_by_imm_narrow_high_be47_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 0 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_be47
+func.func @add_shr_sat_by_imm_narrow_high_be47_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_be47
+func.func @add_shr_sat_by_imm_narrow_high_be47_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_be47_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_be47
+func.func @add_shr_sat_by_imm_narrow_high_be47_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_be47"(%arg0, %arg1) { a2 = 1 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width = 1 : i32, a0_elem_width = 32 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
+func.func @add_shr_by_imm_u_narrow_da62(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v1(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
+func.func @add_shr_by_imm_u_narrow_da62_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v2(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
+func.func @add_shr_by_imm_u_narrow_da62_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v3(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
+func.func @add_shr_by_imm_u_narrow_da62_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v4(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
+func.func @add_shr_by_imm_u_narrow_da62_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_da62_v5(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_da62
+func.func @add_shr_by_imm_u_narrow_da62_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_da62"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
+func.func @add_shr_by_imm_u_narrow_high_4f2e(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v1(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
+func.func @add_shr_by_imm_u_narrow_high_4f2e_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v2(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
+func.func @add_shr_by_imm_u_narrow_high_4f2e_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v3(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
+func.func @add_shr_by_imm_u_narrow_high_4f2e_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_by_imm_u_narrow_high_4f2e_v4(
+// CHECK: autollvm.add_shr_by_imm_u_narrow_high_4f2e
+func.func @add_shr_by_imm_u_narrow_high_4f2e_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_by_imm_u_narrow_high_4f2e"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
+func.func @add_shr_sat_by_imm_narrow_1286(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
+func.func @add_shr_sat_by_imm_narrow_1286_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 0 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
+func.func @add_shr_sat_by_imm_narrow_1286_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 0 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
+func.func @add_shr_sat_by_imm_narrow_1286_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
+func.func @add_shr_sat_by_imm_narrow_1286_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width_2 = 1 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_1286_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_1286
+func.func @add_shr_sat_by_imm_narrow_1286_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_1286"(%arg0) { a1 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width_2 = 1 : i32, a1_width = 6 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
+func.func @add_shr_sat_by_imm_scalar_df82(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 0 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
+func.func @add_shr_sat_by_imm_scalar_df82_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 0 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
+func.func @add_shr_sat_by_imm_scalar_df82_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 0 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
+func.func @add_shr_sat_by_imm_scalar_df82_v3(%arg0: i16) -> i8 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 15 : i32, result_width = 8 : i32, width = 1 : i32, a1_width = 4 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
+func.func @add_shr_sat_by_imm_scalar_df82_v4(%arg0: i32) -> i16 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 31 : i32, result_width = 16 : i32, width = 1 : i32, a1_width = 5 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_scalar_df82_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_scalar_df82
+func.func @add_shr_sat_by_imm_scalar_df82_v5(%arg0: i64) -> i32 {
+  %0 = "autollvm.add_shr_sat_by_imm_scalar_df82"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 32 : i32, width = 1 : i32, a1_width = 6 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
+func.func @add_shr_sat_by_imm_narrow_high_04b4(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 0 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v1(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
+func.func @add_shr_sat_by_imm_narrow_high_04b4_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 0 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v2(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
+func.func @add_shr_sat_by_imm_narrow_high_04b4_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 0 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v3(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
+func.func @add_shr_sat_by_imm_narrow_high_04b4_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 7 : i32, loop_bound = 7 : i32, a1_elem_width = 16 : i32, width_2 = 1 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v4(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
+func.func @add_shr_sat_by_imm_narrow_high_04b4_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 15 : i32, loop_bound = 3 : i32, a1_elem_width = 32 : i32, width_2 = 1 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_sat_by_imm_narrow_high_04b4_v5(
+// CHECK: autollvm.add_shr_sat_by_imm_narrow_high_04b4
+func.func @add_shr_sat_by_imm_narrow_high_04b4_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.add_shr_sat_by_imm_narrow_high_04b4"(%arg0, %arg1) { a2 = 1 : i32, width = 31 : i32, loop_bound = 1 : i32, a1_elem_width = 64 : i32, width_2 = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v1(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v2(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v3(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v3(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v4(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v4(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v5(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v5(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v6(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v7(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v7(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v8(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v8(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v9(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v9(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v10(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v10(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32, a1_width = 4 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shift_by_imm_widen_v11(
+// CHECK: autollvm.shift_by_imm_widen
+func.func @shift_by_imm_widen_v11(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shift_by_imm_widen"(%arg0) { a1 = 1 : i32, bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32, a1_width = 5 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v1(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v2(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v3(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v4(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v5(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v6(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v7(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v8(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 4 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v9(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v10(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 5 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v11(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v12(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 6 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_v13(
+// CHECK: autollvm.and_or_not_shr_by_imm_u
+func.func @and_or_not_shr_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_shr_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 7 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar(
+// CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
+func.func @and_or_not_shr_by_imm_u_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v1(
+// CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
+func.func @and_or_not_shr_by_imm_u_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v2(
+// CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
+func.func @and_or_not_shr_by_imm_u_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_shr_by_imm_u_scalar_v3(
+// CHECK: autollvm.and_or_not_shr_by_imm_u_scalar
+func.func @and_or_not_shr_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shr_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v1(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v2(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v3(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v4(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v5(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v6(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v7(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v8(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 255 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a2_width = 3 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v9(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 4 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v10(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 4 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v11(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 5 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v12(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 4294967295 : i64, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 5 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_v13(
+// CHECK: autollvm.and_or_not_shift_by_imm_u
+func.func @and_or_not_shift_by_imm_u_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_or_not_shift_by_imm_u"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, constant = 18446744073709551615 : i128, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a2_width = 6 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar(
+// CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
+func.func @and_or_not_shift_by_imm_u_scalar(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v1(
+// CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
+func.func @and_or_not_shift_by_imm_u_scalar_v1(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v2(
+// CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
+func.func @and_or_not_shift_by_imm_u_scalar_v2(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_or_not_shift_by_imm_u_scalar_v3(
+// CHECK: autollvm.and_or_not_shift_by_imm_u_scalar
+func.func @and_or_not_shift_by_imm_u_scalar_v3(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_or_not_shift_by_imm_u_scalar"(%arg0, %arg1) { a2 = 1 : i32 } : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_high(
+// CHECK: autollvm.extend_u_high
+func.func @extend_u_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_high_v1(
+// CHECK: autollvm.extend_u_high
+func.func @extend_u_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_high_v2(
+// CHECK: autollvm.extend_u_high
+func.func @extend_u_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_high_v3(
+// CHECK: autollvm.extend_u_high
+func.func @extend_u_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_high_v4(
+// CHECK: autollvm.extend_u_high
+func.func @extend_u_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_high_v5(
+// CHECK: autollvm.extend_u_high
+func.func @extend_u_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shl_widen(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v1(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v2(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v3(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v3(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v4(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v4(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v5(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v5(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v6(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v7(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v7(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v8(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v8(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v9(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v9(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v10(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v10(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shl_widen_v11(
+// CHECK: autollvm.shl_widen
+func.func @shl_widen_v11(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @narrow_sat(
+// CHECK: autollvm.narrow_sat
+func.func @narrow_sat(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_v1(
+// CHECK: autollvm.narrow_sat
+func.func @narrow_sat_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_v2(
+// CHECK: autollvm.narrow_sat
+func.func @narrow_sat_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_v3(
+// CHECK: autollvm.narrow_sat
+func.func @narrow_sat_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_v4(
+// CHECK: autollvm.narrow_sat
+func.func @narrow_sat_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_v5(
+// CHECK: autollvm.narrow_sat
+func.func @narrow_sat_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @convert_sat_scalar(
+// CHECK: autollvm.convert_sat_scalar
+func.func @convert_sat_scalar(%arg0: i16) -> i8 {
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 15 : i32, result_width = 8 : i32, width = 0 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @convert_sat_scalar_v1(
+// CHECK: autollvm.convert_sat_scalar
+func.func @convert_sat_scalar_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 31 : i32, result_width = 16 : i32, width = 0 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @convert_sat_scalar_v2(
+// CHECK: autollvm.convert_sat_scalar
+func.func @convert_sat_scalar_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 63 : i32, result_width = 32 : i32, width = 0 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @convert_sat_scalar_v3(
+// CHECK: autollvm.convert_sat_scalar
+func.func @convert_sat_scalar_v3(%arg0: i16) -> i8 {
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 15 : i32, result_width = 8 : i32, width = 1 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @convert_sat_scalar_v4(
+// CHECK: autollvm.convert_sat_scalar
+func.func @convert_sat_scalar_v4(%arg0: i32) -> i16 {
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 31 : i32, result_width = 16 : i32, width = 1 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @convert_sat_scalar_v5(
+// CHECK: autollvm.convert_sat_scalar
+func.func @convert_sat_scalar_v5(%arg0: i64) -> i32 {
+  %0 = "autollvm.convert_sat_scalar"(%arg0) { bit = 63 : i32, result_width = 32 : i32, width = 1 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @pack_sat_high(
+// CHECK: autollvm.pack_sat_high
+func.func @pack_sat_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @pack_sat_high_v1(
+// CHECK: autollvm.pack_sat_high
+func.func @pack_sat_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @pack_sat_high_v2(
+// CHECK: autollvm.pack_sat_high
+func.func @pack_sat_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @pack_sat_high_v3(
+// CHECK: autollvm.pack_sat_high
+func.func @pack_sat_high_v3(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @pack_sat_high_v4(
+// CHECK: autollvm.pack_sat_high
+func.func @pack_sat_high_v4(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @pack_sat_high_v5(
+// CHECK: autollvm.pack_sat_high
+func.func @pack_sat_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.pack_sat_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_u(
+// CHECK: autollvm.narrow_sat_u
+func.func @narrow_sat_u(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.narrow_sat_u"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32 } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_u_v1(
+// CHECK: autollvm.narrow_sat_u
+func.func @narrow_sat_u_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.narrow_sat_u"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32 } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_u_v2(
+// CHECK: autollvm.narrow_sat_u
+func.func @narrow_sat_u_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.narrow_sat_u"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32 } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_scalar(
+// CHECK: autollvm.convert_sat_u_scalar
+func.func @convert_sat_u_scalar(%arg0: i16) -> i8 {
+  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 15 : i32, result_width = 8 : i32 } : (i16) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_scalar_v1(
+// CHECK: autollvm.convert_sat_u_scalar
+func.func @convert_sat_u_scalar_v1(%arg0: i32) -> i16 {
+  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 31 : i32, result_width = 16 : i32 } : (i32) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_scalar_v2(
+// CHECK: autollvm.convert_sat_u_scalar
+func.func @convert_sat_u_scalar_v2(%arg0: i64) -> i32 {
+  %0 = "autollvm.convert_sat_u_scalar"(%arg0) { bit = 63 : i32, result_width = 32 : i32 } : (i64) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @pack_sat_u_high(
+// CHECK: autollvm.pack_sat_u_high
+func.func @pack_sat_u_high(%arg0: vector<8xi8>, %arg1: vector<8xi16>) -> vector<16xi8> {
+  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) { a1_elem_width = 16 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi16>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @pack_sat_u_high_v1(
+// CHECK: autollvm.pack_sat_u_high
+func.func @pack_sat_u_high_v1(%arg0: vector<4xi16>, %arg1: vector<4xi32>) -> vector<8xi16> {
+  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) { a1_elem_width = 32 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi32>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @pack_sat_u_high_v2(
+// CHECK: autollvm.pack_sat_u_high
+func.func @pack_sat_u_high_v2(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vector<4xi32> {
+  %0 = "autollvm.pack_sat_u_high"(%arg0, %arg1) { a1_elem_width = 64 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi64>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v1(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v2(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v3(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v4(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v5(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v6(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v7(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v8(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v9(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v10(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v11(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v12(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v13(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v14(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v15(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v16(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v17(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v18(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v19(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v20(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v21(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v22(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v23(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v24(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v24(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v25(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v25(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v26(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v26(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v27(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v27(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v28(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v29(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v29(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v30(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v30(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_5da3_v31(
+// CHECK: autollvm.add_or_sub_or_mul_u_5da3
+func.func @add_or_sub_or_mul_u_5da3_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_5da3"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v1(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v2(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v3(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v4(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v5(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v6(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v7(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v8(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v9(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v10(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v11(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v12(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v13(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v14(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v15(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v16(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v16(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v17(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v17(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v18(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v18(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v19(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v19(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v20(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v20(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v21(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v21(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v22(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v23(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v24(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v24(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v25(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v25(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v26(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v26(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v27(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v27(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v28(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v28(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v29(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v29(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v30(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v30(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_a503_v31(
+// CHECK: autollvm.add_or_sub_or_mul_widen_a503
+func.func @add_or_sub_or_mul_widen_a503_v31(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_a503"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v1(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v2(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v3(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v4(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v5(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v6(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v7(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v8(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v9(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v10(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v10(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v11(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v11(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v12(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v12(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v13(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v13(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v14(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (vector<4xi32>, vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_0731_v15(
+// CHECK: autollvm.dot_acc_sat_s_widen_0731
+func.func @dot_acc_sat_s_widen_0731_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_0731"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 64 : i32, a1_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v1(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar_v1(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v2(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar_v2(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 0 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v3(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar_v3(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 0 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v4(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar_v4(%arg0: i32, %arg1: i16, %arg2: vector<4xi16>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 63 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i32, i16, vector<4xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v5(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar_v5(%arg0: i64, %arg1: i32, %arg2: vector<2xi32>) -> i64 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 63 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 1 : i32 } : (i64, i32, vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v6(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar_v6(%arg0: i32, %arg1: i16, %arg2: vector<8xi16>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 16 : i32, bit = 127 : i32, bit_2 = 31 : i32, constant = 1 : i32, a3_width = 3 : i32 } : (i32, i16, vector<8xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_scalar_v7(
+// CHECK: autollvm.dot_acc_sat_s_widen_scalar
+func.func @dot_acc_sat_s_widen_scalar_v7(%arg0: i64, %arg1: i32, %arg2: vector<4xi32>) -> i64 {
+  %0 = "autollvm.dot_acc_sat_s_widen_scalar"(%arg0, %arg1, %arg2) { a3 = 1 : i32, a1_width = 32 : i32, bit = 127 : i32, bit_2 = 63 : i32, constant = 1 : i32, a3_width = 2 : i32 } : (i64, i32, vector<4xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6_v1(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6_v2(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6_v3(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6_v4(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6_v5(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6_v6(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_6bd6_v7(
+// CHECK: autollvm.mul_u_6bd6
+func.func @mul_u_6bd6_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_6bd6"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v1(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v2(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v3(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v4(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v5(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v5(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v6(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v7(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v8(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v9(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v10(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v10(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v11(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v12(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v13(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v14(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_7915_v15(
+// CHECK: autollvm.mul_u_7915
+func.func @mul_u_7915_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u_7915"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376_v1(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376_v2(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376_v2(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376_v3(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376_v3(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376_v4(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376_v4(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376_v5(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376_v5(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376_v6(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376_v6(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_9376_v7(
+// CHECK: autollvm.mul_widen_9376
+func.func @mul_widen_9376_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_9376"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v1(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v2(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v3(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v3(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v4(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v4(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v5(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v5(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v6(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v6(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v7(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v7(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v8(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v8(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v9(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v9(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v10(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v10(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v11(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v11(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v12(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v13(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 0 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v14(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v14(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_widen_db08_v15(
+// CHECK: autollvm.mul_widen_db08
+func.func @mul_widen_db08_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_widen_db08"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, width = 1 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_30cd(
+// CHECK: autollvm.mul_sat_s_widen_30cd
+func.func @mul_sat_s_widen_30cd(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v1(
+// CHECK: autollvm.mul_sat_s_widen_30cd
+func.func @mul_sat_s_widen_30cd_v1(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 63 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v2(
+// CHECK: autollvm.mul_sat_s_widen_30cd
+func.func @mul_sat_s_widen_30cd_v2(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_30cd_v3(
+// CHECK: autollvm.mul_sat_s_widen_30cd
+func.func @mul_sat_s_widen_30cd_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_30cd"(%arg0, %arg1) { bit = 127 : i32, result_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v1(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v2(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0_v2(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v3(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v4(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v5(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0_v5(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v6(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_39f0_v7(
+// CHECK: autollvm.mul_sat_s_widen_39f0
+func.func @mul_sat_s_widen_39f0_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.mul_sat_s_widen_39f0"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_scalar(
+// CHECK: autollvm.mul_sat_s_widen_scalar
+func.func @mul_sat_s_widen_scalar(%arg0: i16, %arg1: vector<4xi16>) -> i32 {
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 16 : i32, bit = 63 : i32, result_width = 32 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v1(
+// CHECK: autollvm.mul_sat_s_widen_scalar
+func.func @mul_sat_s_widen_scalar_v1(%arg0: i32, %arg1: vector<2xi32>) -> i64 {
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 32 : i32, bit = 63 : i32, result_width = 64 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v2(
+// CHECK: autollvm.mul_sat_s_widen_scalar
+func.func @mul_sat_s_widen_scalar_v2(%arg0: i16, %arg1: vector<8xi16>) -> i32 {
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 16 : i32, bit = 127 : i32, result_width = 32 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @mul_sat_s_widen_scalar_v3(
+// CHECK: autollvm.mul_sat_s_widen_scalar
+func.func @mul_sat_s_widen_scalar_v3(%arg0: i32, %arg1: vector<4xi32>) -> i64 {
+  %0 = "autollvm.mul_sat_s_widen_scalar"(%arg0, %arg1) { a2 = 1 : i32, a0_width = 32 : i32, bit = 127 : i32, result_width = 64 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v1(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542_v1(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v2(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542_v2(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v3(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542_v3(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v4(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542_v4(%arg0: vector<4xi16>, %arg1: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 32768 : i32 } : (vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v5(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542_v5(%arg0: vector<8xi16>, %arg1: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32, constant = 32768 : i32 } : (vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v6(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542_v6(%arg0: vector<2xi32>, %arg1: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64 } : (vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_f542_v7(
+// CHECK: autollvm.dot_acc_sat_s_f542
+func.func @dot_acc_sat_s_f542_v7(%arg0: vector<4xi32>, %arg1: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_f542"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64 } : (vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v1(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v1(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v2(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v3(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v3(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v4(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v4(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v5(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v6(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v6(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v7(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v8(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v9(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v9(%arg0: vector<8xi16>, %arg1: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v10(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v11(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v11(%arg0: vector<4xi32>, %arg1: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v12(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v12(%arg0: vector<4xi16>, %arg1: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v13(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v14(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v14(%arg0: vector<2xi32>, %arg1: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_a056_v15(
+// CHECK: autollvm.dot_acc_sat_s_a056
+func.func @dot_acc_sat_s_a056_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_a056"(%arg0, %arg1) { a2 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v1(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9_v1(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v2(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9_v2(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v3(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9_v3(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v4(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9_v4(%arg0: i16, %arg1: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 32768 : i32, a2_width = 2 : i32 } : (i16, vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v5(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9_v5(%arg0: i32, %arg1: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 2147483648 : i64, a2_width = 1 : i32 } : (i32, vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v6(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9_v6(%arg0: i16, %arg1: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 32768 : i32, a2_width = 3 : i32 } : (i16, vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_73b9_v7(
+// CHECK: autollvm.dot_acc_sat_s_scalar_73b9
+func.func @dot_acc_sat_s_scalar_73b9_v7(%arg0: i32, %arg1: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_73b9"(%arg0, %arg1) { a2 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 2147483648 : i64, a2_width = 2 : i32 } : (i32, vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v1(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v2(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v3(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v4(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v5(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v6(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v7(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v8(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v9(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v10(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v11(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v12(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>, vector<1xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v13(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>, vector<1xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v14(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<1xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_u_0ca4_v15(
+// CHECK: autollvm.add_or_sub_or_mul_u_0ca4
+func.func @add_or_sub_or_mul_u_0ca4_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_u_0ca4"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<1xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v1(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v2(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v2(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v3(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v3(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v4(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v4(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v5(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v5(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v6(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v7(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v8(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v8(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v9(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v9(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v10(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v10(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v11(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v11(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v12(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v12(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v13(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v13(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v14(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v14(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_or_mul_widen_e0c6_v15(
+// CHECK: autollvm.add_or_sub_or_mul_widen_e0c6
+func.func @add_or_sub_or_mul_widen_e0c6_v15(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_or_sub_or_mul_widen_e0c6"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v1(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb_v1(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v2(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb_v2(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v3(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb_v3(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v4(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb_v4(%arg0: vector<4xi32>, %arg1: vector<4xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v5(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb_v5(%arg0: vector<2xi64>, %arg1: vector<2xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 63 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v6(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb_v6(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vector<1xi16>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 32 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<8xi16>, vector<1xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_widen_5dfb_v7(
+// CHECK: autollvm.dot_acc_sat_s_widen_5dfb
+func.func @dot_acc_sat_s_widen_5dfb_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<1xi32>) -> vector<2xi64> {
+  %0 = "autollvm.dot_acc_sat_s_widen_5dfb"(%arg0, %arg1, %arg2) { bit = 127 : i32, a0_elem_width = 64 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<1xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v1(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v2(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v3(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v4(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v5(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v6(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v7(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v8(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v9(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v10(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v11(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v12(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_v13(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_scalar(
+// CHECK: autollvm.abs_or_neg_scalar
+func.func @abs_or_neg_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_scalar"(%arg0) { constant = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_scalar_v1(
+// CHECK: autollvm.abs_or_neg_scalar
+func.func @abs_or_neg_scalar_v1(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_scalar"(%arg0) { constant = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_scalar_v2(
+// CHECK: autollvm.abs_or_neg_scalar
+func.func @abs_or_neg_scalar_v2(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_scalar"(%arg0) { constant = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_scalar_v3(
+// CHECK: autollvm.abs_or_neg_scalar
+func.func @abs_or_neg_scalar_v3(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_scalar"(%arg0) { constant = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v1(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v2(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v3(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v4(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v5(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v6(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v7(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v8(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v9(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v10(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v11(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v12(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_v13(
+// CHECK: autollvm.abs_or_neg_sat_s
+func.func @abs_or_neg_sat_s_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs_or_neg_sat_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 63 : i32, constant = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v1(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v1(%arg0: i8) -> i8 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 7 : i32, constant = 0 : i32 } : (i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v2(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v2(%arg0: i16) -> i16 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 15 : i32, constant = 0 : i32 } : (i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v3(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v3(%arg0: i32) -> i32 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 31 : i32, constant = 0 : i32 } : (i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v4(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v4(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 63 : i32, constant = 0 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v5(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v5(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 63 : i32, constant = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v6(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v6(%arg0: i8) -> i8 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 7 : i32, constant = 1 : i32 } : (i8) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v7(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v7(%arg0: i16) -> i16 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 15 : i32, constant = 1 : i32 } : (i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v8(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v8(%arg0: i32) -> i32 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 31 : i32, constant = 1 : i32 } : (i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @abs_or_neg_sat_s_scalar_v9(
+// CHECK: autollvm.abs_or_neg_sat_s_scalar
+func.func @abs_or_neg_sat_s_scalar_v9(%arg0: i64) -> i64 {
+  %0 = "autollvm.abs_or_neg_sat_s_scalar"(%arg0) { bit = 63 : i32, constant = 1 : i32 } : (i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @clz_or_cls(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v1(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v2(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v3(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v4(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v5(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v6(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v7(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v8(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v9(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v10(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v11(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v12(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v13(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v14(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v15(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v16(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v16(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v17(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v18(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v18(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v19(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v19(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v20(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v20(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v21(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v21(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v22(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v22(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v23(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_round_u(
+// CHECK: autollvm.mul_high_round_u
+func.func @mul_high_round_u(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_high_round_u"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_round_u_v1(
+// CHECK: autollvm.mul_high_round_u
+func.func @mul_high_round_u_v1(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_high_round_u"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @not(
+// CHECK: autollvm.not
+func.func @not(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @not_v1(
+// CHECK: autollvm.not
+func.func @not_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @not_v2(
+// CHECK: autollvm.not
+func.func @not_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @not_v3(
+// CHECK: autollvm.not
+func.func @not_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @not_v4(
+// CHECK: autollvm.not
+func.func @not_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @not_v5(
+// CHECK: autollvm.not
+func.func @not_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @not_v6(
+// CHECK: autollvm.not
+func.func @not_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @not_v7(
+// CHECK: autollvm.not
+func.func @not_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @not_v8(
+// CHECK: autollvm.not
+func.func @not_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @not_v9(
+// CHECK: autollvm.not
+func.func @not_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @not_v10(
+// CHECK: autollvm.not
+func.func @not_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @not_v11(
+// CHECK: autollvm.not
+func.func @not_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @not_v12(
+// CHECK: autollvm.not
+func.func @not_v12(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.not"(%arg0) { a0_width = 1024 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @and_ee1d(
+// CHECK: autollvm.and_ee1d
+func.func @and_ee1d(%arg0: i64, %arg1: i64) -> i64 {
+  %0 = "autollvm.and_ee1d"(%arg0, %arg1) : (i64, i64) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_708a(
+// CHECK: autollvm.and_708a
+func.func @and_708a(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_708a"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @or_3159(
+// CHECK: autollvm.or_3159
+func.func @or_3159(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_3159"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @or_3159_v1(
+// CHECK: autollvm.or_3159
+func.func @or_3159_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_3159"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_xor_bed8(
+// CHECK: autollvm.and_xor_bed8
+func.func @and_xor_bed8(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_bed8"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_xor_bed8_v1(
+// CHECK: autollvm.and_xor_bed8
+func.func @and_xor_bed8_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_bed8"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_not_c4f3(
+// CHECK: autollvm.and_not_c4f3
+func.func @and_not_c4f3(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_not_c4f3"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_not_c4f3_v1(
+// CHECK: autollvm.and_not_c4f3
+func.func @and_not_c4f3_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_not_c4f3"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @or_not_9827(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v1(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v2(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v3(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v4(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v5(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v6(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v7(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v8(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v9(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v10(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v11(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v12(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_not_9827_v13(
+// CHECK: autollvm.or_not_9827
+func.func @or_not_9827_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_not_9827"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_not_20ac(
+// CHECK: autollvm.or_not_20ac
+func.func @or_not_20ac(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_not_20ac"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @or_not_20ac_v1(
+// CHECK: autollvm.or_not_20ac
+func.func @or_not_20ac_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_not_20ac"(%arg0, %arg1) : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v1(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v2(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v3(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v4(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v5(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v6(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v7(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v8(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v9(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v10(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v11(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v12(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_xor_a5d6_v13(
+// CHECK: autollvm.and_xor_a5d6
+func.func @and_xor_a5d6_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_xor_a5d6"(%arg0, %arg1, %arg2) { a0_width = 128 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_xor_0597(
+// CHECK: autollvm.and_xor_0597
+func.func @and_xor_0597(%arg0: vector<1xi64>, %arg1: vector<1xi64>, %arg2: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_0597"(%arg0, %arg1, %arg2) : (vector<1xi64>, vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @and_xor_0597_v1(
+// CHECK: autollvm.and_xor_0597
+func.func @and_xor_0597_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>, %arg2: vector<1xi64>) -> i64 {
+  %0 = "autollvm.and_xor_0597"(%arg0, %arg1, %arg2) : (vector<1xi64>, vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_4020(
+// CHECK: autollvm.extend_u_4020
+func.func @extend_u_4020(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_4020_v1(
+// CHECK: autollvm.extend_u_4020
+func.func @extend_u_4020_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_4020_v2(
+// CHECK: autollvm.extend_u_4020
+func.func @extend_u_4020_v2(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_4020_v3(
+// CHECK: autollvm.extend_u_4020
+func.func @extend_u_4020_v3(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_4020"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v1(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v1(%arg0: vector<8xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v2(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v3(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v3(%arg0: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v4(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v5(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v5(%arg0: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v6(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v7(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v7(%arg0: vector<8xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v8(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v9(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v9(%arg0: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v10(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v11(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v11(%arg0: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 63 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v12(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v13(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v14(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v14(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v15(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v16(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v16(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v17(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v18(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v18(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v19(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v19(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v20(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v20(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v21(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v21(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v22(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v22(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v23(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v23(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 64 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v24(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v24(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_b45a_v25(
+// CHECK: autollvm.extend_u_b45a
+func.func @extend_u_b45a_v25(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_b45a"(%arg0) { a1 = 1 : i32, bit = 127 : i32, result_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_4604(
+// CHECK: autollvm.extend_u_scalar_4604
+func.func @extend_u_scalar_4604(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_4604_v1(
+// CHECK: autollvm.extend_u_scalar_4604
+func.func @extend_u_scalar_4604_v1(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_4604_v2(
+// CHECK: autollvm.extend_u_scalar_4604
+func.func @extend_u_scalar_4604_v2(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_4604_v3(
+// CHECK: autollvm.extend_u_scalar_4604
+func.func @extend_u_scalar_4604_v3(%arg0: vector<1xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_4604"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_a184(
+// CHECK: autollvm.extend_u_a184
+func.func @extend_u_a184(%arg0: vector<1xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_a184"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_a184_v1(
+// CHECK: autollvm.extend_u_a184
+func.func @extend_u_a184_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_a184"(%arg0) { a1 = 0 : i32 } : (vector<1xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v1(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v1(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v2(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v2(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v3(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v3(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v4(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v4(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v5(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v5(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v6(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v6(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v7(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v7(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v8(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v8(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v9(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v9(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v10(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v10(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_6c35_v11(
+// CHECK: autollvm.extend_u_scalar_6c35
+func.func @extend_u_scalar_6c35_v11(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_640d(
+// CHECK: autollvm.extend_u_scalar_640d
+func.func @extend_u_scalar_640d(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 127 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_640d_v1(
+// CHECK: autollvm.extend_u_scalar_640d
+func.func @extend_u_scalar_640d_v1(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 127 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_640d_v2(
+// CHECK: autollvm.extend_u_scalar_640d
+func.func @extend_u_scalar_640d_v2(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 63 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_640d_v3(
+// CHECK: autollvm.extend_u_scalar_640d
+func.func @extend_u_scalar_640d_v3(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_640d"(%arg0) { bit = 63 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7(%arg0: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi8>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v1(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v1(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v2(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v2(%arg0: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi16>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v3(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v3(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v4(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v4(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v5(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v5(%arg0: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi8>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v6(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v7(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v7(%arg0: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 63 : i32, result_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi16>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v8(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v8(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_2eb7_v9(
+// CHECK: autollvm.add_widen_2eb7
+func.func @add_widen_2eb7_v9(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_2eb7"(%arg0) { bit = 127 : i32, result_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_widen_scalar_2a78(
+// CHECK: autollvm.add_widen_scalar_2a78
+func.func @add_widen_scalar_2a78(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 0 : i32 } : (vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_widen_scalar_2a78_v1(
+// CHECK: autollvm.add_widen_scalar_2a78
+func.func @add_widen_scalar_2a78_v1(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 1 : i32 } : (vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_widen_scalar_2a78_v2(
+// CHECK: autollvm.add_widen_scalar_2a78
+func.func @add_widen_scalar_2a78_v2(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 0 : i32 } : (vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_widen_scalar_2a78_v3(
+// CHECK: autollvm.add_widen_scalar_2a78
+func.func @add_widen_scalar_2a78_v3(%arg0: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_2a78"(%arg0) { width = 1 : i32 } : (vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v1(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v1(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v2(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v2(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v3(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v3(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v4(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v4(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v5(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v5(%arg0: vector<4xi16>, %arg1: vector<8xi8>) -> vector<4xi16> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<4xi16>, vector<8xi8>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v6(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v6(%arg0: vector<8xi16>, %arg1: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<8xi16>, vector<16xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v7(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v7(%arg0: vector<2xi32>, %arg1: vector<4xi16>) -> vector<2xi32> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<2xi32>, vector<4xi16>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v8(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v8(%arg0: vector<4xi32>, %arg1: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<4xi32>, vector<8xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_widen_f5d4_v9(
+// CHECK: autollvm.add_widen_f5d4
+func.func @add_widen_f5d4_v9(%arg0: vector<2xi64>, %arg1: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.add_widen_f5d4"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_widen_scalar_ef3f(
+// CHECK: autollvm.add_widen_scalar_ef3f
+func.func @add_widen_scalar_ef3f(%arg0: vector<1xi64>, %arg1: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_ef3f"(%arg0, %arg1) { width = 0 : i32 } : (vector<1xi64>, vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_widen_scalar_ef3f_v1(
+// CHECK: autollvm.add_widen_scalar_ef3f
+func.func @add_widen_scalar_ef3f_v1(%arg0: vector<1xi64>, %arg1: vector<2xi32>) -> i64 {
+  %0 = "autollvm.add_widen_scalar_ef3f"(%arg0, %arg1) { width = 1 : i32 } : (vector<1xi64>, vector<2xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v1(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v1(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v2(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v2(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v3(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v4(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v5(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v6(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v6(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v7(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v8(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v9(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v10(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v11(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v12(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v13(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v13(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v14(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v15(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v16(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v17(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v17(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v18(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v18(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v19(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v19(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v20(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v21(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v22(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v22(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_v23(
+// CHECK: autollvm.min_max_or_shl
+func.func @min_max_or_shl_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_max_or_shl"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_8c40(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_8c40_v1(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v1(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_8c40_v2(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v2(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_8c40_v3(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v3(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_8c40_v4(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v4(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_8c40_v5(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v5(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_8c40_v6(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v6(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_8c40_v7(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v7(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_8c40_v8(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v8(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_8c40_v9(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v9(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, loop_bound = 7 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_8c40_v10(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v10(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, loop_bound = 15 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @add_8c40_v11(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v11(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, loop_bound = 3 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_8c40_v12(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v12(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, loop_bound = 7 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_8c40_v13(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v13(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 63 : i32, bit_2 = 31 : i32, loop_bound = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_8c40_v14(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, loop_bound = 3 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_8c40_v15(
+// CHECK: autollvm.add_8c40
+func.func @add_8c40_v15(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.add_8c40"(%arg0) { bit = 127 : i32, bit_2 = 63 : i32, loop_bound = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_35da(
+// CHECK: autollvm.add_35da
+func.func @add_35da(%arg0: vector<8xi8>) -> i16 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_35da_v1(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v1(%arg0: vector<16xi8>) -> i16 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_35da_v2(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v2(%arg0: vector<4xi16>) -> i32 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_35da_v3(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v3(%arg0: vector<8xi16>) -> i32 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_35da_v4(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v4(%arg0: vector<4xi32>) -> i64 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @add_35da_v5(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v5(%arg0: vector<8xi8>) -> i16 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 15 : i32 } : (vector<8xi8>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_35da_v6(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v6(%arg0: vector<16xi8>) -> i16 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, bit_3 = 15 : i32 } : (vector<16xi8>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @add_35da_v7(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v7(%arg0: vector<4xi16>) -> i32 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 31 : i32 } : (vector<4xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_35da_v8(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v8(%arg0: vector<8xi16>) -> i32 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, bit_3 = 31 : i32 } : (vector<8xi16>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @add_35da_v9(
+// CHECK: autollvm.add_35da
+func.func @add_35da_v9(%arg0: vector<4xi32>) -> i64 {
+  %0 = "autollvm.add_35da"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, bit_3 = 63 : i32 } : (vector<4xi32>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @min_max_f213(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v1(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v1(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v2(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v2(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v3(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v3(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v4(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v4(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v5(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v5(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v6(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v6(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v7(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v7(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v8(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v8(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v9(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v9(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v10(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v10(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v11(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v11(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 0 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v12(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v12(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v13(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v13(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 0 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v14(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 0 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v15(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v15(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v16(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v16(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 7 : i32, width = 1 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v17(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v17(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 63 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v18(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v18(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 15 : i32, width = 1 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @min_max_f213_v19(
+// CHECK: autollvm.min_max_f213
+func.func @min_max_f213_v19(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.min_max_f213"(%arg0) { bit = 127 : i32, bit_2 = 31 : i32, width = 1 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_scalar(
+// CHECK: autollvm.min_max_or_shl_scalar
+func.func @min_max_or_shl_scalar(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.min_max_or_shl_scalar"(%arg0) { width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_scalar_v1(
+// CHECK: autollvm.min_max_or_shl_scalar
+func.func @min_max_or_shl_scalar_v1(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.min_max_or_shl_scalar"(%arg0) { width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_scalar_v2(
+// CHECK: autollvm.min_max_or_shl_scalar
+func.func @min_max_or_shl_scalar_v2(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.min_max_or_shl_scalar"(%arg0) { width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @min_max_or_shl_scalar_v3(
+// CHECK: autollvm.min_max_or_shl_scalar
+func.func @min_max_or_shl_scalar_v3(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.min_max_or_shl_scalar"(%arg0) { width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @or_shl_5bec(
+// CHECK: autollvm.or_shl_5bec
+func.func @or_shl_5bec(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_shl_5bec"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @or_shl_5bec_v1(
+// CHECK: autollvm.or_shl_5bec
+func.func @or_shl_5bec_v1(%arg0: vector<1xi64>, %arg1: vector<1xi64>) -> i64 {
+  %0 = "autollvm.or_shl_5bec"(%arg0, %arg1) { a2 = 0 : i32 } : (vector<1xi64>, vector<1xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v1(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v2(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v3(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v4(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v5(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v6(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v7(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 8 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v8(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v9(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v10(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 0 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v11(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v12(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v13(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v14(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v15(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v16(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v16(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v17(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v17(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 4 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v18(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v18(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v19(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v19(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v20(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v20(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v21(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v21(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v22(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v22(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_5b74_v23(
+// CHECK: autollvm.extend_u_5b74
+func.func @extend_u_5b74_v23(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_5b74"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 2 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v1(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v2(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v3(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v4(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v5(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v6(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v7(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v8(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v9(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v10(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v11(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v12(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v13(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v14(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 39 : i32, bit_6 = 32 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v15(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 71 : i32, bit_6 = 64 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v16(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 47 : i32, bit_6 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v17(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 79 : i32, bit_6 = 64 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v18(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v19(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 95 : i32, bit_6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v20(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v21(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 39 : i32, bit_6 = 32 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v22(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 8 : i32, bit_5 = 71 : i32, bit_6 = 64 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v23(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 47 : i32, bit_6 = 32 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v24(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 16 : i32, bit_5 = 79 : i32, bit_6 = 64 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v25(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v26(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 32 : i32, bit_5 = 95 : i32, bit_6 = 64 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v27(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 64 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v28(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v29(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v30(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v31(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v32(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v33(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v34(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v34(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v35(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v35(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v36(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v36(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 7 : i32, bit_6 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v37(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v37(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v38(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v38(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 15 : i32, bit_6 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v39(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v39(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v40(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v40(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 31 : i32, bit_6 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v41(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 63 : i32, bit_6 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v42(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v43(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v44(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v45(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v46(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v47(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v48(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v48(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v49(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v49(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v50(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v50(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 16 : i32, bit_5 = 15 : i32, bit_6 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v51(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v51(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v52(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v52(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 32 : i32, bit_5 = 31 : i32, bit_6 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v53(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v53(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 0 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v54(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v54(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 64 : i32, bit_5 = 63 : i32, bit_6 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_u_e82d_v55(
+// CHECK: autollvm.extend_u_e82d
+func.func @extend_u_e82d_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.extend_u_e82d"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 0 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 128 : i32, bit_5 = 127 : i32, bit_6 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v1(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v2(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v3(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v4(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v5(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v6(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v7(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v8(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 7 : i32, bit_4 = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v9(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v10(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 15 : i32, bit_4 = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v11(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v12(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 31 : i32, bit_4 = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v13(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 63 : i32, bit_4 = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v14(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v15(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v16(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v17(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v18(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v19(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v20(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v21(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v22(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 16 : i32, bit_3 = 15 : i32, bit_4 = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v23(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v24(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, bit_2 = 32 : i32, bit_3 = 31 : i32, bit_4 = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v25(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v26(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, bit_2 = 64 : i32, bit_3 = 63 : i32, bit_4 = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_c5a4_v27(
+// CHECK: autollvm.or_shl_c5a4
+func.func @or_shl_c5a4_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.or_shl_c5a4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit_2 = 128 : i32, bit_3 = 127 : i32, bit_4 = 64 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_4a39(
+// CHECK: autollvm.extend_var_index_u_4a39
+func.func @extend_var_index_u_4a39(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_4a39_v1(
+// CHECK: autollvm.extend_var_index_u_4a39
+func.func @extend_var_index_u_4a39_v1(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 64 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_4a39_v2(
+// CHECK: autollvm.extend_var_index_u_4a39
+func.func @extend_var_index_u_4a39_v2(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_4a39_v3(
+// CHECK: autollvm.extend_var_index_u_4a39
+func.func @extend_var_index_u_4a39_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_4a39_v4(
+// CHECK: autollvm.extend_var_index_u_4a39
+func.func @extend_var_index_u_4a39_v4(%arg0: vector<8xi8>, %arg1: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a1_width = 128 : i32 } : (vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_4a39_v5(
+// CHECK: autollvm.extend_var_index_u_4a39
+func.func @extend_var_index_u_4a39_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_4a39"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a1_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_af45(
+// CHECK: autollvm.extend_var_index_u_af45
+func.func @extend_var_index_u_af45(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_af45_v1(
+// CHECK: autollvm.extend_var_index_u_af45
+func.func @extend_var_index_u_af45_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_af45_v2(
+// CHECK: autollvm.extend_var_index_u_af45
+func.func @extend_var_index_u_af45_v2(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 7 : i32 } : (vector<8xi8>, vector<8xi8>, vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_var_index_u_af45_v3(
+// CHECK: autollvm.extend_var_index_u_af45
+func.func @extend_var_index_u_af45_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.extend_var_index_u_af45"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 15 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v1(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a_v1(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v2(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a_v2(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v3(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v4(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a_v4(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v5(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a_v5(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v6(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_ac7a_v7(
+// CHECK: autollvm.dot_acc_sat_s_ac7a
+func.func @dot_acc_sat_s_ac7a_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_ac7a"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v1(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v2(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v3(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v4(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v5(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v6(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v6(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v7(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v7(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v8(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<4xi16>, vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v9(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v10(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v10(%arg0: vector<4xi16>, %arg1: vector<4xi16>, %arg2: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<4xi16>, vector<4xi16>, vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v11(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v11(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v12(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v12(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<2xi32>, vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v13(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v13(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (vector<4xi32>, vector<4xi32>, vector<2xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v14(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>, %arg2: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<2xi32>, vector<2xi32>, vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_4c85_v15(
+// CHECK: autollvm.dot_acc_sat_s_4c85
+func.func @dot_acc_sat_s_4c85_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_sat_s_4c85"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, bit_2 = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b(
+// CHECK: autollvm.dot_sat_s_scalar_8f9b
+func.func @dot_sat_s_scalar_8f9b(%arg0: i16, %arg1: i16, %arg2: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 15 : i32, constant = 0 : i32, constant_2 = 32768 : i32 } : (i16, i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b_v1(
+// CHECK: autollvm.dot_sat_s_scalar_8f9b
+func.func @dot_sat_s_scalar_8f9b_v1(%arg0: i32, %arg1: i32, %arg2: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64 } : (i32, i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b_v2(
+// CHECK: autollvm.dot_sat_s_scalar_8f9b
+func.func @dot_sat_s_scalar_8f9b_v2(%arg0: i16, %arg1: i16, %arg2: i16) -> i16 {
+  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 15 : i32, constant = 1 : i32, constant_2 = 32768 : i32 } : (i16, i16, i16) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_scalar_8f9b_v3(
+// CHECK: autollvm.dot_sat_s_scalar_8f9b
+func.func @dot_sat_s_scalar_8f9b_v3(%arg0: i32, %arg1: i32, %arg2: i32) -> i32 {
+  %0 = "autollvm.dot_sat_s_scalar_8f9b"(%arg0, %arg1, %arg2) { bit = 31 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64 } : (i32, i32, i32) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v1(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c_v1(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v2(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c_v2(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v3(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c_v3(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 0 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v4(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c_v4(%arg0: i16, %arg1: i16, %arg2: vector<4xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 2 : i32 } : (i16, i16, vector<4xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v5(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c_v5(%arg0: i16, %arg1: i16, %arg2: vector<8xi16>) -> i16 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 32768 : i32, a3_width = 3 : i32 } : (i16, i16, vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v6(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c_v6(%arg0: i32, %arg1: i32, %arg2: vector<2xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 1 : i32 } : (i32, i32, vector<2xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s_scalar_e12c_v7(
+// CHECK: autollvm.dot_acc_sat_s_scalar_e12c
+func.func @dot_acc_sat_s_scalar_e12c_v7(%arg0: i32, %arg1: i32, %arg2: vector<4xi32>) -> i32 {
+  %0 = "autollvm.dot_acc_sat_s_scalar_e12c"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, constant = 1 : i32, constant_2 = 2147483648 : i64, a3_width = 2 : i32 } : (i32, i32, vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_ce27(
+// CHECK: autollvm.dot_acc_s_widen_ce27
+func.func @dot_acc_s_widen_ce27(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_ce27_v1(
+// CHECK: autollvm.dot_acc_s_widen_ce27
+func.func @dot_acc_s_widen_ce27_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_ce27_v2(
+// CHECK: autollvm.dot_acc_s_widen_ce27
+func.func @dot_acc_s_widen_ce27_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_ce27_v3(
+// CHECK: autollvm.dot_acc_s_widen_ce27
+func.func @dot_acc_s_widen_ce27_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_ce27"(%arg0, %arg1, %arg2) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v1(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v2(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v3(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca_v3(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v4(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca_v4(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v5(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca_v5(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v6(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_widen_f8ca_v7(
+// CHECK: autollvm.dot_acc_s_widen_f8ca
+func.func @dot_acc_s_widen_f8ca_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.dot_acc_s_widen_f8ca"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3_v1(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3_v2(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3_v3(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3_v4(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3_v5(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3_v6(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @xor_cbf3_v7(
+// CHECK: autollvm.xor_cbf3
+func.func @xor_cbf3_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.xor_cbf3"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_f05b(
+// CHECK: autollvm.funnel_shift_f05b
+func.func @funnel_shift_f05b(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_f05b"(%arg0, %arg1) : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_b59e(
+// CHECK: autollvm.funnel_shift_b59e
+func.func @funnel_shift_b59e(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.funnel_shift_b59e"(%arg0, %arg1) { a2 = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_xor_not(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_xor_not_v1(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_xor_not_v2(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_xor_not_v3(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @and_xor_not_v4(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @and_xor_not_v5(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @and_xor_not_v6(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @and_xor_not_v7(
+// CHECK: autollvm.and_xor_not
+func.func @and_xor_not_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.and_xor_not"(%arg0, %arg1, %arg2) { a0_elem_width = 64 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_e36d(
+// CHECK: autollvm.add_mul_widen_e36d
+func.func @add_mul_widen_e36d(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_e36d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_e36d_v1(
+// CHECK: autollvm.add_mul_widen_e36d
+func.func @add_mul_widen_e36d_v1(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_e36d"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_e36d_v2(
+// CHECK: autollvm.add_mul_widen_e36d
+func.func @add_mul_widen_e36d_v2(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_e36d"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 0 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac_v1(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac_v1(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<8xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<2xi32>, vector<8xi8>, vector<8xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac_v2(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac_v2(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac_v3(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac_v3(%arg0: vector<2xi32>, %arg1: vector<8xi8>, %arg2: vector<16xi8>) -> vector<2xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 63 : i32, loop_bound = 1 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<2xi32>, vector<8xi8>, vector<16xi8>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac_v4(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac_v4(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac_v5(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac_v5(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<8xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 64 : i32, a3_width = 1 : i32 } : (vector<4xi32>, vector<16xi8>, vector<8xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac_v6(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac_v6(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 1 : i32, width_2 = 0 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_mul_widen_24ac_v7(
+// CHECK: autollvm.add_mul_widen_24ac
+func.func @add_mul_widen_24ac_v7(%arg0: vector<4xi32>, %arg1: vector<16xi8>, %arg2: vector<16xi8>) -> vector<4xi32> {
+  %0 = "autollvm.add_mul_widen_24ac"(%arg0, %arg1, %arg2) { a3 = 1 : i32, bit = 127 : i32, loop_bound = 3 : i32, width = 0 : i32, width_2 = 1 : i32, a2_width = 128 : i32, a3_width = 2 : i32 } : (vector<4xi32>, vector<16xi8>, vector<16xi8>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @move_cfd6(
+// CHECK: autollvm.move_cfd6
+func.func @move_cfd6(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_cfd6"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_ef2c(
+// CHECK: autollvm.move_ef2c
+func.func @move_ef2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_ef2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_ca12(
+// CHECK: autollvm.move_ca12
+func.func @move_ca12(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_ca12"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_8c20(
+// CHECK: autollvm.move_8c20
+func.func @move_8c20(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.move_8c20"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_63f6(
+// CHECK: autollvm.move_63f6
+func.func @move_63f6(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.move_63f6"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_437f(
+// CHECK: autollvm.move_437f
+func.func @move_437f(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @move_437f_v1(
+// CHECK: autollvm.move_437f
+func.func @move_437f_v1(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @move_437f_v2(
+// CHECK: autollvm.move_437f
+func.func @move_437f_v2(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @move_437f_v3(
+// CHECK: autollvm.move_437f
+func.func @move_437f_v3(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @or_shl_widen(
+// CHECK: autollvm.or_shl_widen
+func.func @or_shl_widen(%arg0: vector<128xi16>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a1_elem_width = 8 : i32 } : (vector<128xi16>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @or_shl_widen_v1(
+// CHECK: autollvm.or_shl_widen
+func.func @or_shl_widen_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a1_elem_width = 16 : i32 } : (vector<64xi32>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @shr_u(
+// CHECK: autollvm.shr_u
+func.func @shr_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @shr_u_v1(
+// CHECK: autollvm.shr_u
+func.func @shr_u_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @shr_u_v2(
+// CHECK: autollvm.shr_u
+func.func @shr_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @shr_u_v3(
+// CHECK: autollvm.shr_u
+func.func @shr_u_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @pack_sat(
+// CHECK: autollvm.pack_sat
+func.func @pack_sat(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @pack_sat_v1(
+// CHECK: autollvm.pack_sat
+func.func @pack_sat_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @pack_sat_v2(
+// CHECK: autollvm.pack_sat
+func.func @pack_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @pack_sat_v3(
+// CHECK: autollvm.pack_sat
+func.func @pack_sat_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.pack_sat"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_5df8(
+// CHECK: autollvm.dot_acc_5df8
+func.func @dot_acc_5df8(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_5df8_v1(
+// CHECK: autollvm.dot_acc_5df8
+func.func @dot_acc_5df8_v1(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_5df8_v2(
+// CHECK: autollvm.dot_acc_5df8
+func.func @dot_acc_5df8_v2(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_5df8_v3(
+// CHECK: autollvm.dot_acc_5df8
+func.func @dot_acc_5df8_v3(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_5df8"(%arg0) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_eff6(
+// CHECK: autollvm.dot_eff6
+func.func @dot_eff6(%arg0: vector<128xi8>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_eff6"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_eff6_v1(
+// CHECK: autollvm.dot_eff6
+func.func @dot_eff6_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_eff6"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_46cb(
+// CHECK: autollvm.dot_acc_46cb
+func.func @dot_acc_46cb(%arg0: vector<64xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_46cb"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32 } : (vector<64xi16>, vector<128xi8>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_46cb_v1(
+// CHECK: autollvm.dot_acc_46cb
+func.func @dot_acc_46cb_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_46cb"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32 } : (vector<32xi32>, vector<64xi16>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_56f2(
+// CHECK: autollvm.dot_round_56f2
+func.func @dot_round_56f2(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_56f2"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_round_56f2_v1(
+// CHECK: autollvm.dot_round_56f2
+func.func @dot_round_56f2_v1(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_56f2"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_0874(
+// CHECK: autollvm.dot_acc_0874
+func.func @dot_acc_0874(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_0874"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_0874_v1(
+// CHECK: autollvm.dot_acc_0874
+func.func @dot_acc_0874_v1(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_0874"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_9da1(
+// CHECK: autollvm.dot_sat_s_9da1
+func.func @dot_sat_s_9da1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_sat_s_9da1"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_s(
+// CHECK: autollvm.dot_acc_sat_s
+func.func @dot_acc_sat_s(%arg0: vector<32xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_s"(%arg0, %arg1, %arg2) : (vector<32xi32>, vector<64xi16>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_sat(
+// CHECK: autollvm.dot_sat
+func.func @dot_sat(%arg0: i32, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_sat"(%arg0, %arg1) { width = 0 : i32, shift = 0 : i32, bit = 31 : i32, shift_2 = 16 : i32 } : (i32, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_sat_v1(
+// CHECK: autollvm.dot_sat
+func.func @dot_sat_v1(%arg0: i32, %arg1: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_sat"(%arg0, %arg1) { width = 0 : i32, shift = 16 : i32, bit = 1055 : i32, shift_2 = 0 : i32 } : (i32, vector<128xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_sat_v2(
+// CHECK: autollvm.dot_sat
+func.func @dot_sat_v2(%arg0: i32, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_sat"(%arg0, %arg1) { width = 1 : i32, shift = 0 : i32, bit = 31 : i32, shift_2 = 16 : i32 } : (i32, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_sat_v3(
+// CHECK: autollvm.dot_sat
+func.func @dot_sat_v3(%arg0: i32, %arg1: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_sat"(%arg0, %arg1) { width = 1 : i32, shift = 16 : i32, bit = 1055 : i32, shift_2 = 0 : i32 } : (i32, vector<128xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_0e42(
+// CHECK: autollvm.mul_high_sat_0e42
+func.func @mul_high_sat_0e42(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_0e42"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_0e42_v1(
+// CHECK: autollvm.mul_high_sat_0e42
+func.func @mul_high_sat_0e42_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_0e42"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_8341(
+// CHECK: autollvm.dot_acc_sat_8341
+func.func @dot_acc_sat_8341(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_8341"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_8341_v1(
+// CHECK: autollvm.dot_acc_sat_8341
+func.func @dot_acc_sat_8341_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_sat_8341"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_07c3(
+// CHECK: autollvm.dot_round_07c3
+func.func @dot_round_07c3(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_07c3"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_round_07c3_v1(
+// CHECK: autollvm.dot_round_07c3
+func.func @dot_round_07c3_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_07c3"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, shift = -8 : i32 } : (vector<256xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_round_07c3_v2(
+// CHECK: autollvm.dot_round_07c3
+func.func @dot_round_07c3_v2(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_07c3"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, shift = -16 : i32 } : (vector<128xi16>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_f78b(
+// CHECK: autollvm.dot_acc_f78b
+func.func @dot_acc_f78b(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_f78b_v1(
+// CHECK: autollvm.dot_acc_f78b
+func.func @dot_acc_f78b_v1(%arg0: vector<128xi16>, %arg1: vector<256xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_f78b"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, a1_elem_width = 8 : i32, shift = -8 : i32 } : (vector<128xi16>, vector<256xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_f78b_v2(
+// CHECK: autollvm.dot_acc_f78b
+func.func @dot_acc_f78b_v2(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_f78b"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, a1_elem_width = 16 : i32, shift = -16 : i32 } : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_9f8e(
+// CHECK: autollvm.dot_round_9f8e
+func.func @dot_round_9f8e(%arg0: i32, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_9f8e"(%arg0, %arg1) { width = 1 : i32 } : (i32, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_9f8e_v1(
+// CHECK: autollvm.dot_round_9f8e
+func.func @dot_round_9f8e_v1(%arg0: i32, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_9f8e"(%arg0, %arg1) { width = 0 : i32 } : (i32, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_316a(
+// CHECK: autollvm.mul_high_316a
+func.func @mul_high_316a(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_316a"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, i32, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_316a_v1(
+// CHECK: autollvm.mul_high_316a
+func.func @mul_high_316a_v1(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_316a"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, i32, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_5840(
+// CHECK: autollvm.dot_round_5840
+func.func @dot_round_5840(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_5840"(%arg0, %arg1) { width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_5840_v1(
+// CHECK: autollvm.dot_round_5840
+func.func @dot_round_5840_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_5840"(%arg0, %arg1) { width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_5840_v2(
+// CHECK: autollvm.dot_round_5840
+func.func @dot_round_5840_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_5840"(%arg0, %arg1) { width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_626d(
+// CHECK: autollvm.mul_high_626d
+func.func @mul_high_626d(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_626d_v1(
+// CHECK: autollvm.mul_high_626d
+func.func @mul_high_626d_v1(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_626d_v2(
+// CHECK: autollvm.mul_high_626d
+func.func @mul_high_626d_v2(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_4dfe(
+// CHECK: autollvm.dot_round_4dfe
+func.func @dot_round_4dfe(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_4dfe"(%arg0, %arg1) { a1 = 1 : i32, width = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_4dfe_v1(
+// CHECK: autollvm.dot_round_4dfe
+func.func @dot_round_4dfe_v1(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_4dfe"(%arg0, %arg1) { a1 = 1 : i32, width = 0 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_a490(
+// CHECK: autollvm.dot_acc_round_a490
+func.func @dot_acc_round_a490(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_a490"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_a490_v1(
+// CHECK: autollvm.dot_acc_round_a490
+func.func @dot_acc_round_a490_v1(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_a490"(%arg0, %arg1, %arg2) { a2 = 1 : i32, width = 0 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_su_65d3(
+// CHECK: autollvm.dot_acc_round_su_65d3
+func.func @dot_acc_round_su_65d3(%arg0: vector<128xi16>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_65d3"(%arg0, %arg1) : (vector<128xi16>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_su_d690(
+// CHECK: autollvm.dot_acc_round_su_d690
+func.func @dot_acc_round_su_d690(%arg0: vector<64xi32>, %arg1: vector<128xi16>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_d690"(%arg0, %arg1, %arg2) : (vector<64xi32>, vector<128xi16>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_su_5fc7(
+// CHECK: autollvm.dot_acc_round_su_5fc7
+func.func @dot_acc_round_su_5fc7(%arg0: vector<256xi8>, %arg1: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_5fc7"(%arg0, %arg1) { a1 = 1 : i32 } : (vector<256xi8>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_su_5407(
+// CHECK: autollvm.dot_acc_round_su_5407
+func.func @dot_acc_round_su_5407(%arg0: vector<64xi32>, %arg1: vector<256xi8>, %arg2: i32) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_su_5407"(%arg0, %arg1, %arg2) { a2 = 1 : i32 } : (vector<64xi32>, vector<256xi8>, i32) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @add_and_shift(
+// CHECK: autollvm.add_and_shift
+func.func @add_and_shift(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_and_shift_v1(
+// CHECK: autollvm.add_and_shift
+func.func @add_and_shift_v1(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_and_shift_v2(
+// CHECK: autollvm.add_and_shift
+func.func @add_and_shift_v2(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_and_shift_v3(
+// CHECK: autollvm.add_and_shift
+func.func @add_and_shift_v3(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.add_and_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @shl_1311(
+// CHECK: autollvm.shl_1311
+func.func @shl_1311(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.shl_1311"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @shl_1311_v1(
+// CHECK: autollvm.shl_1311
+func.func @shl_1311_v1(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.shl_1311"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @neg_sub_and_xor(
+// CHECK: autollvm.neg_sub_and_xor
+func.func @neg_sub_and_xor(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 63 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @neg_sub_and_xor_v1(
+// CHECK: autollvm.neg_sub_and_xor
+func.func @neg_sub_and_xor_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 63 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @neg_sub_and_xor_v2(
+// CHECK: autollvm.neg_sub_and_xor
+func.func @neg_sub_and_xor_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 31 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @neg_sub_and_xor_v3(
+// CHECK: autollvm.neg_sub_and_xor
+func.func @neg_sub_and_xor_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.neg_sub_and_xor"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 31 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @shl_shr_s(
+// CHECK: autollvm.shl_shr_s
+func.func @shl_shr_s(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.shl_shr_s"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 63 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @shl_shr_s_v1(
+// CHECK: autollvm.shl_shr_s
+func.func @shl_shr_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.shl_shr_s"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 31 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @shr_s_8c41(
+// CHECK: autollvm.shr_s_8c41
+func.func @shr_s_8c41(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.shr_s_8c41"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_round_ca27(
+// CHECK: autollvm.funnel_shift_round_ca27
+func.func @funnel_shift_round_ca27(%arg0: vector<64xi32>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi32> {
+  %0 = "autollvm.funnel_shift_round_ca27"(%arg0, %arg1, %arg2) : (vector<64xi32>, vector<32xi32>, vector<32xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_5468(
+// CHECK: autollvm.funnel_shift_5468
+func.func @funnel_shift_5468(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_5468"(%arg0, %arg1, %arg2) : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85(
+// CHECK: autollvm.funnel_shift_sat_round_6b85
+func.func @funnel_shift_sat_round_6b85(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v1(
+// CHECK: autollvm.funnel_shift_sat_round_6b85
+func.func @funnel_shift_sat_round_6b85_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v2(
+// CHECK: autollvm.funnel_shift_sat_round_6b85
+func.func @funnel_shift_sat_round_6b85_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32, width_3 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v3(
+// CHECK: autollvm.funnel_shift_sat_round_6b85
+func.func @funnel_shift_sat_round_6b85_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v4(
+// CHECK: autollvm.funnel_shift_sat_round_6b85
+func.func @funnel_shift_sat_round_6b85_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32, width_3 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6b85_v5(
+// CHECK: autollvm.funnel_shift_sat_round_6b85
+func.func @funnel_shift_sat_round_6b85_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round_6b85"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 0 : i32, width_3 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6ace(
+// CHECK: autollvm.funnel_shift_sat_round_6ace
+func.func @funnel_shift_sat_round_6ace(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 0 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v1(
+// CHECK: autollvm.funnel_shift_sat_round_6ace
+func.func @funnel_shift_sat_round_6ace_v1(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v2(
+// CHECK: autollvm.funnel_shift_sat_round_6ace
+func.func @funnel_shift_sat_round_6ace_v2(%arg0: i32, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, a1_elem_width = 32 : i32, constant_2 = 65535 : i32, width = 1 : i32, width_2 = 1 : i32 } : (i32, vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v3(
+// CHECK: autollvm.funnel_shift_sat_round_6ace
+func.func @funnel_shift_sat_round_6ace_v3(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v4(
+// CHECK: autollvm.funnel_shift_sat_round_6ace
+func.func @funnel_shift_sat_round_6ace_v4(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 0 : i32, width_2 = 0 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_round_6ace_v5(
+// CHECK: autollvm.funnel_shift_sat_round_6ace
+func.func @funnel_shift_sat_round_6ace_v5(%arg0: i32, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat_round_6ace"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 7 : i32, a1_elem_width = 16 : i32, constant_2 = 255 : i32, width = 1 : i32, width_2 = 1 : i32 } : (i32, vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat(
+// CHECK: autollvm.funnel_shift_sat
+func.func @funnel_shift_sat(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, constant_2 = 32768 : i32, width = 0 : i32, result_elem_width = 16 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_v1(
+// CHECK: autollvm.funnel_shift_sat
+func.func @funnel_shift_sat_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, constant_2 = 32768 : i32, width = 0 : i32, result_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_v2(
+// CHECK: autollvm.funnel_shift_sat
+func.func @funnel_shift_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, constant_2 = 32768 : i32, width = 1 : i32, result_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_v3(
+// CHECK: autollvm.funnel_shift_sat
+func.func @funnel_shift_sat_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, constant_2 = 128 : i32, width = 0 : i32, result_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_v4(
+// CHECK: autollvm.funnel_shift_sat
+func.func @funnel_shift_sat_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, constant_2 = 128 : i32, width = 0 : i32, result_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_sat_v5(
+// CHECK: autollvm.funnel_shift_sat
+func.func @funnel_shift_sat_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, constant_2 = 128 : i32, width = 1 : i32, result_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_and_shift_s(
+// CHECK: autollvm.add_and_shift_s
+func.func @add_and_shift_s(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.add_and_shift_s"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_and_shift_s_v1(
+// CHECK: autollvm.add_and_shift_s
+func.func @add_and_shift_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
+  %0 = "autollvm.add_and_shift_s"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_shr_s_733a(
+// CHECK: autollvm.add_shr_s_733a
+func.func @add_shr_s_733a(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.add_shr_s_733a"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_shr_s_733a_v1(
+// CHECK: autollvm.add_shr_s_733a
+func.func @add_shr_s_733a_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
+  %0 = "autollvm.add_shr_s_733a"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat_v1(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat_v2(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat_v3(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat_v4(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat_v5(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat_v6(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat_v6(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_b549(
+// CHECK: autollvm.add_sat_b549
+func.func @add_sat_b549(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_b549_v1(
+// CHECK: autollvm.add_sat_b549
+func.func @add_sat_b549_v1(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_b549_v2(
+// CHECK: autollvm.add_sat_b549
+func.func @add_sat_b549_v2(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_b549_v3(
+// CHECK: autollvm.add_sat_b549
+func.func @add_sat_b549_v3(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_b549_v4(
+// CHECK: autollvm.add_sat_b549
+func.func @add_sat_b549_v4(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_b549_v5(
+// CHECK: autollvm.add_sat_b549
+func.func @add_sat_b549_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_4a32(
+// CHECK: autollvm.sub_sat_4a32
+func.func @sub_sat_4a32(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_4a32_v1(
+// CHECK: autollvm.sub_sat_4a32
+func.func @sub_sat_4a32_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_4a32_v2(
+// CHECK: autollvm.sub_sat_4a32
+func.func @sub_sat_4a32_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_4a32_v3(
+// CHECK: autollvm.sub_sat_4a32
+func.func @sub_sat_4a32_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_4a32_v4(
+// CHECK: autollvm.sub_sat_4a32
+func.func @sub_sat_4a32_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_4a32_v5(
+// CHECK: autollvm.sub_sat_4a32
+func.func @sub_sat_4a32_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_4a32_v6(
+// CHECK: autollvm.sub_sat_4a32
+func.func @sub_sat_4a32_v6(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_833a(
+// CHECK: autollvm.sub_sat_833a
+func.func @sub_sat_833a(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_833a_v1(
+// CHECK: autollvm.sub_sat_833a
+func.func @sub_sat_833a_v1(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_833a_v2(
+// CHECK: autollvm.sub_sat_833a
+func.func @sub_sat_833a_v2(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_833a_v3(
+// CHECK: autollvm.sub_sat_833a
+func.func @sub_sat_833a_v3(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_833a_v4(
+// CHECK: autollvm.sub_sat_833a
+func.func @sub_sat_833a_v4(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_833a_v5(
+// CHECK: autollvm.sub_sat_833a
+func.func @sub_sat_833a_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @add_add_or_sub_shift(
+// CHECK: autollvm.add_add_or_sub_shift
+func.func @add_add_or_sub_shift(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_add_or_sub_shift_v1(
+// CHECK: autollvm.add_add_or_sub_shift
+func.func @add_add_or_sub_shift_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_add_or_sub_shift_v2(
+// CHECK: autollvm.add_add_or_sub_shift
+func.func @add_add_or_sub_shift_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_add_or_sub_shift_v3(
+// CHECK: autollvm.add_add_or_sub_shift
+func.func @add_add_or_sub_shift_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_add_or_sub_shift_v4(
+// CHECK: autollvm.add_add_or_sub_shift
+func.func @add_add_or_sub_shift_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_add_or_sub_shift_v5(
+// CHECK: autollvm.add_add_or_sub_shift
+func.func @add_add_or_sub_shift_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_add_or_sub_shift"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @avg(
+// CHECK: autollvm.avg
+func.func @avg(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @avg_v1(
+// CHECK: autollvm.avg
+func.func @avg_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @avg_v2(
+// CHECK: autollvm.avg
+func.func @avg_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @avg_v3(
+// CHECK: autollvm.avg
+func.func @avg_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @avg_v4(
+// CHECK: autollvm.avg
+func.func @avg_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @avg_v5(
+// CHECK: autollvm.avg
+func.func @avg_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_shr_9810(
+// CHECK: autollvm.sub_shr_9810
+func.func @sub_shr_9810(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_shr_9810_v1(
+// CHECK: autollvm.sub_shr_9810
+func.func @sub_shr_9810_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_shr_9810_v2(
+// CHECK: autollvm.sub_shr_9810
+func.func @sub_shr_9810_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_shr_9810_v3(
+// CHECK: autollvm.sub_shr_9810
+func.func @sub_shr_9810_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_shr_9810"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_d49d(
+// CHECK: autollvm.sub_d49d
+func.func @sub_d49d(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_d49d_v1(
+// CHECK: autollvm.sub_d49d
+func.func @sub_d49d_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_d49d_v2(
+// CHECK: autollvm.sub_d49d
+func.func @sub_d49d_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_d49d_v3(
+// CHECK: autollvm.sub_d49d
+func.func @sub_d49d_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_d49d"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_s_fa70(
+// CHECK: autollvm.mul_high_sat_s_fa70
+func.func @mul_high_sat_s_fa70(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_fa70"(%arg0, %arg1, %arg2) : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_su(
+// CHECK: autollvm.dot_acc_su
+func.func @dot_acc_su(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.dot_acc_su"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_9d3a(
+// CHECK: autollvm.funnel_shift_9d3a
+func.func @funnel_shift_9d3a(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.funnel_shift_9d3a"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
+}
+
+// CHECK-LABEL: func.func @and_or_shl_sat_s(
+// CHECK: autollvm.and_or_shl_sat_s
+func.func @and_or_shl_sat_s(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.and_or_shl_sat_s"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_d59b(
+// CHECK: autollvm.dot_acc_d59b
+func.func @dot_acc_d59b(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_d59b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_d59b_v1(
+// CHECK: autollvm.dot_acc_d59b
+func.func @dot_acc_d59b_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_d59b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_d59b_v2(
+// CHECK: autollvm.dot_acc_d59b
+func.func @dot_acc_d59b_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_d59b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @sub_shr_07d3(
+// CHECK: autollvm.sub_shr_07d3
+func.func @sub_shr_07d3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_shr_07d3_v1(
+// CHECK: autollvm.sub_shr_07d3
+func.func @sub_shr_07d3_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @sub_shr_07d3_v2(
+// CHECK: autollvm.sub_shr_07d3
+func.func @sub_shr_07d3_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.sub_shr_07d3"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_a4e7(
+// CHECK: autollvm.dot_acc_a4e7
+func.func @dot_acc_a4e7(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_a4e7"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_a4e7_v1(
+// CHECK: autollvm.dot_acc_a4e7
+func.func @dot_acc_a4e7_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_a4e7"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, a1_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_a4e7_v2(
+// CHECK: autollvm.dot_acc_a4e7
+func.func @dot_acc_a4e7_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_a4e7"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, a1_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_18c2(
+// CHECK: autollvm.dot_acc_s_18c2
+func.func @dot_acc_s_18c2(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_18c2_v1(
+// CHECK: autollvm.dot_acc_s_18c2
+func.func @dot_acc_s_18c2_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_18c2_v2(
+// CHECK: autollvm.dot_acc_s_18c2
+func.func @dot_acc_s_18c2_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_s_18c2"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_7015(
+// CHECK: autollvm.mul_high_s_7015
+func.func @mul_high_s_7015(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_s_7015"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, bit = 1 : i32, constant_2 = 255 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_7015_v1(
+// CHECK: autollvm.mul_high_s_7015
+func.func @mul_high_s_7015_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_s_7015"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 3 : i32, bit = 2 : i32, constant_2 = 65535 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_7015_v2(
+// CHECK: autollvm.mul_high_s_7015
+func.func @mul_high_s_7015_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_s_7015"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 15 : i32, bit = 4 : i32, constant_2 = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_56e5(
+// CHECK: autollvm.dot_acc_s_56e5
+func.func @dot_acc_s_56e5(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_56e5_v1(
+// CHECK: autollvm.dot_acc_s_56e5
+func.func @dot_acc_s_56e5_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_56e5_v2(
+// CHECK: autollvm.dot_acc_s_56e5
+func.func @dot_acc_s_56e5_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_s_56e5"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_661c(
+// CHECK: autollvm.mul_high_s_661c
+func.func @mul_high_s_661c(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_s_661c"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 255 : i32, constant_2 = 1 : i32, bit = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi1>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_661c_v1(
+// CHECK: autollvm.mul_high_s_661c
+func.func @mul_high_s_661c_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_s_661c"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 65535 : i32, constant_2 = 3 : i32, bit = 2 : i32 } : (vector<64xi16>, vector<64xi16>, vector<128xi1>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_661c_v2(
+// CHECK: autollvm.mul_high_s_661c
+func.func @mul_high_s_661c_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_s_661c"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 4294967295 : i64, constant_2 = 15 : i32, bit = 4 : i32 } : (vector<32xi32>, vector<32xi32>, vector<128xi1>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @neg_sat_s(
+// CHECK: autollvm.neg_sat_s
+func.func @neg_sat_s(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.neg_sat_s"(%arg0) { loop_bound = 127 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @neg_sat_s_v1(
+// CHECK: autollvm.neg_sat_s
+func.func @neg_sat_s_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.neg_sat_s"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @neg_sat_s_v2(
+// CHECK: autollvm.neg_sat_s
+func.func @neg_sat_s_v2(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.neg_sat_s"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_cf5b(
+// CHECK: autollvm.dot_cf5b
+func.func @dot_cf5b(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_cf5b_v1(
+// CHECK: autollvm.dot_cf5b
+func.func @dot_cf5b_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_cf5b_v2(
+// CHECK: autollvm.dot_cf5b
+func.func @dot_cf5b_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, a0_elem_width = 8 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_cf5b_v3(
+// CHECK: autollvm.dot_cf5b
+func.func @dot_cf5b_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_cf5b_v4(
+// CHECK: autollvm.dot_cf5b
+func.func @dot_cf5b_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 1 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_cf5b_v5(
+// CHECK: autollvm.dot_cf5b
+func.func @dot_cf5b_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_cf5b"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, a0_elem_width = 16 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_b9e6(
+// CHECK: autollvm.dot_acc_b9e6
+func.func @dot_acc_b9e6(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_b9e6_v1(
+// CHECK: autollvm.dot_acc_b9e6
+func.func @dot_acc_b9e6_v1(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_b9e6_v2(
+// CHECK: autollvm.dot_acc_b9e6
+func.func @dot_acc_b9e6_v2(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 0 : i32 } : (vector<128xi16>, vector<128xi8>, vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_b9e6_v3(
+// CHECK: autollvm.dot_acc_b9e6
+func.func @dot_acc_b9e6_v3(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_b9e6_v4(
+// CHECK: autollvm.dot_acc_b9e6
+func.func @dot_acc_b9e6_v4(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_b9e6_v5(
+// CHECK: autollvm.dot_acc_b9e6
+func.func @dot_acc_b9e6_v5(%arg0: vector<64xi32>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_b9e6"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, vector<64xi16>, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_c6db(
+// CHECK: autollvm.dot_c6db
+func.func @dot_c6db(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_c6db"(%arg0, %arg1) { width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_c6db_v1(
+// CHECK: autollvm.dot_c6db
+func.func @dot_c6db_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_c6db"(%arg0, %arg1) { width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_round_s(
+// CHECK: autollvm.mul_high_sat_round_s
+func.func @mul_high_sat_round_s(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_sat_round_s"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_su_1638(
+// CHECK: autollvm.mul_high_su_1638
+func.func @mul_high_su_1638(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_su_1638"(%arg0, %arg1) : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_s_a9cb(
+// CHECK: autollvm.mul_high_sat_s_a9cb
+func.func @mul_high_sat_s_a9cb(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_a9cb"(%arg0, %arg1) { constant = 0 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_s_a9cb_v1(
+// CHECK: autollvm.mul_high_sat_s_a9cb
+func.func @mul_high_sat_s_a9cb_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_a9cb"(%arg0, %arg1) { constant = 1 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_su_b62d(
+// CHECK: autollvm.mul_high_su_b62d
+func.func @mul_high_su_b62d(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<256xi8> {
+  %0 = "autollvm.mul_high_su_b62d"(%arg0, %arg1) : (vector<32xi32>, vector<64xi16>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_6e07(
+// CHECK: autollvm.mul_high_s_6e07
+func.func @mul_high_s_6e07(%arg0: vector<256xi8>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<256xi8> {
+  %0 = "autollvm.mul_high_s_6e07"(%arg0, %arg1, %arg2) : (vector<256xi8>, vector<32xi32>, vector<64xi16>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_s_7336(
+// CHECK: autollvm.mul_high_sat_s_7336
+func.func @mul_high_sat_s_7336(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_7336"(%arg0, %arg1, %arg2) { constant = 0 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_s_7336_v1(
+// CHECK: autollvm.mul_high_sat_s_7336
+func.func @mul_high_sat_s_7336_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_sat_s_7336"(%arg0, %arg1, %arg2) { constant = 1 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_9d6e(
+// CHECK: autollvm.mul_high_s_9d6e
+func.func @mul_high_s_9d6e(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_s_9d6e"(%arg0, %arg1) : (vector<64xi16>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_e9d2(
+// CHECK: autollvm.mul_high_e9d2
+func.func @mul_high_e9d2(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_e9d2"(%arg0, %arg1) { shift = 0 : i32, width = 1 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_e9d2_v1(
+// CHECK: autollvm.mul_high_e9d2
+func.func @mul_high_e9d2_v1(%arg0: vector<32xi32>, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_e9d2"(%arg0, %arg1) { shift = 16 : i32, width = 0 : i32 } : (vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_9a5d(
+// CHECK: autollvm.mul_high_9a5d
+func.func @mul_high_9a5d(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_9a5d"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_9a5d_v1(
+// CHECK: autollvm.mul_high_9a5d
+func.func @mul_high_9a5d_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_9a5d"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_09cb(
+// CHECK: autollvm.dot_09cb
+func.func @dot_09cb(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_09cb"(%arg0, %arg1) { width = 1 : i32 } : (vector<128xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_09cb_v1(
+// CHECK: autollvm.dot_09cb
+func.func @dot_09cb_v1(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi16> {
+  %0 = "autollvm.dot_09cb"(%arg0, %arg1) { width = 0 : i32 } : (vector<128xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_fa67(
+// CHECK: autollvm.mul_high_fa67
+func.func @mul_high_fa67(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_fa67"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<128xi16>, vector<128xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_fa67_v1(
+// CHECK: autollvm.mul_high_fa67
+func.func @mul_high_fa67_v1(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_fa67"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<128xi16>, vector<128xi8>, i32) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_round_eaf9(
+// CHECK: autollvm.dot_round_eaf9
+func.func @dot_round_eaf9(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_round_eaf9_v1(
+// CHECK: autollvm.dot_round_eaf9
+func.func @dot_round_eaf9_v1(%arg0: i32, %arg1: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a1_elem_width = 8 : i32, width_3 = 1 : i32 } : (i32, vector<256xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_round_eaf9_v2(
+// CHECK: autollvm.dot_round_eaf9
+func.func @dot_round_eaf9_v2(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 0 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_eaf9_v3(
+// CHECK: autollvm.dot_round_eaf9
+func.func @dot_round_eaf9_v3(%arg0: i32, %arg1: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_round_eaf9"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a1_elem_width = 16 : i32, width_3 = 1 : i32 } : (i32, vector<128xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_fba8(
+// CHECK: autollvm.dot_acc_round_fba8
+func.func @dot_acc_round_fba8(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_fba8_v1(
+// CHECK: autollvm.dot_acc_round_fba8
+func.func @dot_acc_round_fba8_v1(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<256xi8>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32, a2_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<128xi16>, i32, vector<256xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_fba8_v2(
+// CHECK: autollvm.dot_acc_round_fba8
+func.func @dot_acc_round_fba8_v2(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_round_fba8_v3(
+// CHECK: autollvm.dot_acc_round_fba8
+func.func @dot_acc_round_fba8_v3(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<128xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_round_fba8"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32, a2_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<64xi32>, i32, vector<128xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_cad2(
+// CHECK: autollvm.dot_cad2
+func.func @dot_cad2(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_cad2"(%arg0, %arg1) { width = 0 : i32 } : (i32, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_cad2_v1(
+// CHECK: autollvm.dot_cad2
+func.func @dot_cad2_v1(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_cad2"(%arg0, %arg1) { width = 1 : i32 } : (i32, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_8ebb(
+// CHECK: autollvm.dot_acc_sat_8ebb
+func.func @dot_acc_sat_8ebb(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_sat_8ebb"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_8ebb_v1(
+// CHECK: autollvm.dot_acc_sat_8ebb
+func.func @dot_acc_sat_8ebb_v1(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.dot_acc_sat_8ebb"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_s_9c3d(
+// CHECK: autollvm.mul_high_sat_s_9c3d
+func.func @mul_high_sat_s_9c3d(%arg0: vector<64xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.mul_high_sat_s_9c3d"(%arg0, %arg1, %arg2) : (vector<64xi32>, i32, vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_s_d91d(
+// CHECK: autollvm.mul_high_sat_s_d91d
+func.func @mul_high_sat_s_d91d(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_sat_s_d91d"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_sat_s_301f(
+// CHECK: autollvm.dot_sat_s_301f
+func.func @dot_sat_s_301f(%arg0: i32, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.dot_sat_s_301f"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_af28(
+// CHECK: autollvm.dot_af28
+func.func @dot_af28(%arg0: vector<64xi16>, %arg1: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_af28_v1(
+// CHECK: autollvm.dot_af28
+func.func @dot_af28_v1(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_af28_v2(
+// CHECK: autollvm.dot_af28
+func.func @dot_af28_v2(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_af28_v3(
+// CHECK: autollvm.dot_af28
+func.func @dot_af28_v3(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_af28"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_fbde(
+// CHECK: autollvm.dot_acc_fbde
+func.func @dot_acc_fbde(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i32) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>, i32) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_fbde_v1(
+// CHECK: autollvm.dot_acc_fbde
+func.func @dot_acc_fbde_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_fbde_v2(
+// CHECK: autollvm.dot_acc_fbde
+func.func @dot_acc_fbde_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 8 : i32, shift_2 = 4 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_fbde_v3(
+// CHECK: autollvm.dot_acc_fbde
+func.func @dot_acc_fbde_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: i32) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_fbde"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, shift_2 = 2 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @shr_s_9576(
+// CHECK: autollvm.shr_s_9576
+func.func @shr_s_9576(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.shr_s_9576"(%arg0, %arg1) { predicate = 4 : i32 } : (vector<128xi1>, i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @shr_s_9576_v1(
+// CHECK: autollvm.shr_s_9576
+func.func @shr_s_9576_v1(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
+  %0 = "autollvm.shr_s_9576"(%arg0, %arg1) { predicate = 0 : i32 } : (vector<128xi1>, i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_87bf(
+// CHECK: autollvm.dot_acc_s_87bf
+func.func @dot_acc_s_87bf(%arg0: vector<128xi8>, %arg1: vector<128xi1>, %arg2: i32) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s_87bf"(%arg0, %arg1, %arg2) { predicate = 4 : i32 } : (vector<128xi8>, vector<128xi1>, i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_s_87bf_v1(
+// CHECK: autollvm.dot_acc_s_87bf
+func.func @dot_acc_s_87bf_v1(%arg0: vector<128xi8>, %arg1: vector<128xi1>, %arg2: i32) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_s_87bf"(%arg0, %arg1, %arg2) { predicate = 0 : i32 } : (vector<128xi8>, vector<128xi1>, i32) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_su_to_mask_5ece(
+// CHECK: autollvm.dot_acc_su_to_mask_5ece
+func.func @dot_acc_su_to_mask_5ece(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_su_to_mask_5ece"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_su_to_mask_da3d(
+// CHECK: autollvm.dot_acc_su_to_mask_da3d
+func.func @dot_acc_su_to_mask_da3d(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: i32) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_su_to_mask_da3d"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, i32) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @select_4eb3(
+// CHECK: autollvm.select_4eb3
+func.func @select_4eb3(%arg0: vector<128xi1>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_4eb3"(%arg0, %arg1) { predicate = 4 : i32 } : (vector<128xi1>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @select_4eb3_v1(
+// CHECK: autollvm.select_4eb3
+func.func @select_4eb3_v1(%arg0: vector<128xi1>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_4eb3"(%arg0, %arg1) { predicate = 0 : i32 } : (vector<128xi1>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 0 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v1(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 0 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 0 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v2(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 0 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v3(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 0 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 0 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v4(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v4(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 6 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v5(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v5(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 0 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v6(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 1 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v7(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v7(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 1 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v8(
+// CHECK: autollvm.add_sub_mul_and_to_mask
+func.func @add_sub_mul_and_to_mask_v8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 6 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v1(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v2(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v3(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v4(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v5(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v6(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v7(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @dot_acc_to_mask_v8(
+// CHECK: autollvm.dot_acc_to_mask
+func.func @dot_acc_to_mask_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.dot_acc_to_mask"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v1(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v2(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v3(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v4(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v5(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v6(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v7(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_82ba_v8(
+// CHECK: autollvm.funnel_shift_to_mask_82ba
+func.func @funnel_shift_to_mask_82ba_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_82ba"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v1(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v1(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 0 : i32, bit_2 = 31 : i32, width = 0 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v2(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v2(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v3(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v3(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 0 : i32, bit_2 = 15 : i32, width = 0 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v4(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v4(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v5(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v5(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 0 : i32, bit_2 = 7 : i32, width = 0 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v6(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v6(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 31 : i32, constant = 15 : i32, bit = 4 : i32, predicate = 6 : i32, bit_2 = 31 : i32, width = 1 : i32 } : (vector<128xi1>, vector<32xi32>, vector<32xi32>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v7(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v7(%arg0: vector<128xi1>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 63 : i32, constant = 3 : i32, bit = 2 : i32, predicate = 6 : i32, bit_2 = 15 : i32, width = 1 : i32 } : (vector<128xi1>, vector<64xi16>, vector<64xi16>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_to_mask_c671_v8(
+// CHECK: autollvm.funnel_shift_to_mask_c671
+func.func @funnel_shift_to_mask_c671_v8(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.funnel_shift_to_mask_c671"(%arg0, %arg1, %arg2) { loop_bound = 127 : i32, constant = 1 : i32, bit = 1 : i32, predicate = 6 : i32, bit_2 = 7 : i32, width = 1 : i32 } : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @mask_dot_u(
+// CHECK: autollvm.mask_dot_u
+func.func @mask_dot_u(%arg0: i32) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_u"(%arg0) : (i32) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @mask_dot_su_fe36(
+// CHECK: autollvm.mask_dot_su_fe36
+func.func @mask_dot_su_fe36(%arg0: i32) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_fe36"(%arg0) : (i32) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @mask_dot_su_9802(
+// CHECK: autollvm.mask_dot_su_9802
+func.func @mask_dot_su_9802(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_9802"(%arg0, %arg1) { constant = 2 : i32, bit = -2 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @mask_dot_su_9802_v1(
+// CHECK: autollvm.mask_dot_su_9802
+func.func @mask_dot_su_9802_v1(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_9802"(%arg0, %arg1) { constant = 1 : i32, bit = -1 : i32 } : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @mask_dot_su_53ef(
+// CHECK: autollvm.mask_dot_su_53ef
+func.func @mask_dot_su_53ef(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128xi1> {
+  %0 = "autollvm.mask_dot_su_53ef"(%arg0, %arg1) : (vector<128xi1>, vector<128xi1>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @select_a91a(
+// CHECK: autollvm.select_a91a
+func.func @select_a91a(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_a91a"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @select_19ad(
+// CHECK: autollvm.select_19ad
+func.func @select_19ad(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<256xi8> {
+  %0 = "autollvm.select_19ad"(%arg0, %arg1, %arg2) : (vector<128xi1>, vector<128xi8>, vector<128xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @select_febf(
+// CHECK: autollvm.select_febf
+func.func @select_febf(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @select_febf_v1(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @select_febf_v2(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 6 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @select_febf_v3(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 1 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @select_febf_v4(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 6 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @select_febf_v5(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 1 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @select_febf_v6(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v6(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @select_febf_v7(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v7(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @select_febf_v8(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v8(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @select_febf_v9(
+// CHECK: autollvm.select_febf
+func.func @select_febf_v9(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_and_or_shl_sat(
+// CHECK: autollvm.sub_and_or_shl_sat
+func.func @sub_and_or_shl_sat(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = 255 : i32, width = 1 : i32, width_2 = 0 : i32, result_elem_width = 8 : i32, width_3 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_and_or_shl_sat_v1(
+// CHECK: autollvm.sub_and_or_shl_sat
+func.func @sub_and_or_shl_sat_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, width = 0 : i32, width_2 = 0 : i32, result_elem_width = 16 : i32, width_3 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_and_or_shl_sat_v2(
+// CHECK: autollvm.sub_and_or_shl_sat
+func.func @sub_and_or_shl_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.sub_and_or_shl_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 65535 : i32, width = 0 : i32, width_2 = 1 : i32, result_elem_width = 16 : i32, width_3 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_bc22(
+// CHECK: autollvm.funnel_shift_bc22
+func.func @funnel_shift_bc22(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 0 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_bc22_v1(
+// CHECK: autollvm.funnel_shift_bc22
+func.func @funnel_shift_bc22_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, shift = 8 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_bc22_v2(
+// CHECK: autollvm.funnel_shift_bc22
+func.func @funnel_shift_bc22_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 0 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @funnel_shift_bc22_v3(
+// CHECK: autollvm.funnel_shift_bc22
+func.func @funnel_shift_bc22_v3(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.funnel_shift_bc22"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, shift = 16 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @blend_narrow(
+// CHECK: autollvm.blend_narrow
+func.func @blend_narrow(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: i32) -> vector<256xi8> {
+  %0 = "autollvm.blend_narrow"(%arg0, %arg1, %arg2) { constant = 3 : i32, constant_2 = 1 : i32, constant_3 = 3 : i32, constant_4 = 1 : i32, constant_5 = 16 : i32, constant_6 = 16 : i32, constant_7 = 64 : i32 } : (vector<128xi8>, vector<128xi8>, i32) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @blend_narrow_v1(
+// CHECK: autollvm.blend_narrow
+func.func @blend_narrow_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: i32) -> vector<256xi8> {
+  %0 = "autollvm.blend_narrow"(%arg0, %arg1, %arg2) { constant = 24 : i32, constant_2 = -32 : i32, constant_3 = -48 : i32, constant_4 = 64 : i32, constant_5 = -2 : i32, constant_6 = 4 : i32, constant_7 = 1 : i32 } : (vector<128xi8>, vector<128xi8>, i32) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_u(
+// CHECK: autollvm.dot_acc_u
+func.func @dot_acc_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.dot_acc_u"(%arg0, %arg1) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_u_v1(
+// CHECK: autollvm.dot_acc_u
+func.func @dot_acc_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8> {
+  %0 = "autollvm.dot_acc_u"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @dot_acc_u_narrow(
+// CHECK: autollvm.dot_acc_u_narrow
+func.func @dot_acc_u_narrow(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.dot_acc_u_narrow"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_and_or_shl_widen(
+// CHECK: autollvm.sub_and_or_shl_widen
+func.func @sub_and_or_shl_widen(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_and_or_shl_widen"(%arg0) { loop_bound = 31 : i32, bit = 32 : i32, constant = 65535 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_and_or_shl_widen_v1(
+// CHECK: autollvm.sub_and_or_shl_widen
+func.func @sub_and_or_shl_widen_v1(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_and_or_shl_widen"(%arg0) { loop_bound = 63 : i32, bit = 16 : i32, constant = 255 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_scalar_e978(
+// CHECK: autollvm.move_scalar_e978
+func.func @move_scalar_e978(%arg0: vector<128xi8>, %arg1: i32) -> vector<4xi8> {
+  %0 = "autollvm.move_scalar_e978"(%arg0, %arg1) : (vector<128xi8>, i32) -> vector<4xi8>
+  return %0 : vector<4xi8>
+}
+
+// CHECK-LABEL: func.func @move_2170(
+// CHECK: autollvm.move_2170
+func.func @move_2170(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
+  %0 = "autollvm.move_2170"(%arg0, %arg1) : (vector<32xi32>, i32) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @select_3aec(
+// CHECK: autollvm.select_3aec
+func.func @select_3aec(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_3aec"(%arg0, %arg1) { constant = 24 : i32, constant_2 = -32 : i32, constant_3 = -48 : i32, constant_4 = 64 : i32, constant_5 = -2 : i32, constant_6 = 4 : i32, constant_7 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @select_3aec_v1(
+// CHECK: autollvm.select_3aec
+func.func @select_3aec_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.select_3aec"(%arg0, %arg1) { constant = 3 : i32, constant_2 = 1 : i32, constant_3 = 3 : i32, constant_4 = 1 : i32, constant_5 = 16 : i32, constant_6 = 16 : i32, constant_7 = 64 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_clz_1041(
+// CHECK: autollvm.sub_clz_1041
+func.func @sub_clz_1041(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_clz_1041"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_clz_1041_v1(
+// CHECK: autollvm.sub_clz_1041
+func.func @sub_clz_1041_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_clz_1041"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_clz_f381(
+// CHECK: autollvm.sub_clz_f381
+func.func @sub_clz_f381(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_clz_f381"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_clz_f381_v1(
+// CHECK: autollvm.sub_clz_f381
+func.func @sub_clz_f381_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_clz_f381"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_sub_clz(
+// CHECK: autollvm.add_sub_clz
+func.func @add_sub_clz(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_sub_clz_v1(
+// CHECK: autollvm.add_sub_clz
+func.func @add_sub_clz_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @popcount(
+// CHECK: autollvm.popcount
+func.func @popcount(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.popcount"(%arg0) : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_e272(
+// CHECK: autollvm.mul_high_var_index_s_e272
+func.func @mul_high_var_index_s_e272(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_e272"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_0269(
+// CHECK: autollvm.mul_high_var_index_s_0269
+func.func @mul_high_var_index_s_0269(%arg0: vector<128xi8>, %arg1: i32, %arg2: vector<128xi8>, %arg3: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_0269"(%arg0, %arg1, %arg2, %arg3) : (vector<128xi8>, i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_fd2c(
+// CHECK: autollvm.mul_high_var_index_s_fd2c
+func.func @mul_high_var_index_s_fd2c(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_fd2c"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_su(
+// CHECK: autollvm.mul_high_var_index_su
+func.func @mul_high_var_index_su(%arg0: vector<128xi16>, %arg1: i32, %arg2: vector<128xi8>, %arg3: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_su"(%arg0, %arg1, %arg2, %arg3) : (vector<128xi16>, i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_5b1d(
+// CHECK: autollvm.mul_high_var_index_s_5b1d
+func.func @mul_high_var_index_s_5b1d(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_5b1d"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_5a40(
+// CHECK: autollvm.mul_high_var_index_s_5a40
+func.func @mul_high_var_index_s_5a40(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_5a40"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi8>, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_cd8a(
+// CHECK: autollvm.mul_high_var_index_s_cd8a
+func.func @mul_high_var_index_s_cd8a(%arg0: vector<128xi8>, %arg1: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_cd8a"(%arg0, %arg1) { a0 = 1 : i32 } : (vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_37d0(
+// CHECK: autollvm.mul_high_var_index_s_37d0
+func.func @mul_high_var_index_s_37d0(%arg0: vector<128xi16>, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_37d0"(%arg0, %arg1, %arg2) { a1 = 1 : i32 } : (vector<128xi16>, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_bc79(
+// CHECK: autollvm.mul_high_var_index_s_bc79
+func.func @mul_high_var_index_s_bc79(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.mul_high_var_index_s_bc79"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @mul_high_var_index_s_7e67(
+// CHECK: autollvm.mul_high_var_index_s_7e67
+func.func @mul_high_var_index_s_7e67(%arg0: i32, %arg1: vector<128xi8>, %arg2: vector<64xi16>) -> vector<128xi16> {
+  %0 = "autollvm.mul_high_var_index_s_7e67"(%arg0, %arg1, %arg2) : (i32, vector<128xi8>, vector<64xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @dot_acc_sat_ce6d(
+// CHECK: autollvm.dot_acc_sat_ce6d
+func.func @dot_acc_sat_ce6d(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i64) -> vector<64xi16> {
+  %0 = "autollvm.dot_acc_sat_ce6d"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i64) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_su_d08c(
+// CHECK: autollvm.mul_high_sat_su_d08c
+func.func @mul_high_sat_su_d08c(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i64) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_sat_su_d08c"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i64) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_sat_su_161d(
+// CHECK: autollvm.mul_high_sat_su_161d
+func.func @mul_high_sat_su_161d(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: i64) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_sat_su_161d"(%arg0, %arg1, %arg2) : (vector<64xi16>, vector<64xi16>, i64) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_s_020a(
+// CHECK: autollvm.mul_high_s_020a
+func.func @mul_high_s_020a(%arg0: i64, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.mul_high_s_020a"(%arg0, %arg1) : (i64, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_high_su_b637(
+// CHECK: autollvm.mul_high_su_b637
+func.func @mul_high_su_b637(%arg0: i32, %arg1: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_su_b637"(%arg0, %arg1) : (i32, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_su_3357(
+// CHECK: autollvm.mul_high_su_3357
+func.func @mul_high_su_3357(%arg0: vector<32xi32>, %arg1: i32, %arg2: vector<64xi16>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_su_3357"(%arg0, %arg1, %arg2) : (vector<32xi32>, i32, vector<64xi16>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @dot_round_su(
+// CHECK: autollvm.dot_round_su
+func.func @dot_round_su(%arg0: vector<128xi1>) -> vector<128xi8> {
+  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound = 127 : i32, loop_bound_2 = 0 : i32, result_elem_width = 8 : i32 } : (vector<128xi1>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @dot_round_su_v1(
+// CHECK: autollvm.dot_round_su
+func.func @dot_round_su_v1(%arg0: vector<128xi1>) -> vector<64xi16> {
+  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound = 63 : i32, loop_bound_2 = 1 : i32, result_elem_width = 16 : i32 } : (vector<128xi1>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @dot_round_su_v2(
+// CHECK: autollvm.dot_round_su
+func.func @dot_round_su_v2(%arg0: vector<128xi1>) -> vector<32xi32> {
+  %0 = "autollvm.dot_round_su"(%arg0) { loop_bound = 31 : i32, loop_bound_2 = 3 : i32, result_elem_width = 32 : i32 } : (vector<128xi1>) -> vector<32xi32>
+  return %0 : vector<32xi32>
 }

@@ -156,7 +156,7 @@ func.func @packs_i16_x16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<16xi8> 
 
 // Pairwise sums of two concatenated vectors (deinterleave, add): phaddw.
 // CHECK-LABEL: func.func @hadd_i16
-// CHECK: autollvm.add_pairwise_in_lanes %arg0, %arg1 {{.*}}a0_width = 128 : i32
+// CHECK: autollvm.add_or_shl %arg0, %arg1 {{.*}}bit = 127 : i32
 // CHECK-NOT: vector.deinterleave
 // CHECK: return
 func.func @hadd_i16(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {

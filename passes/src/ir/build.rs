@@ -93,4 +93,44 @@ impl<'c, 'a> Builder<'c, 'a> {
         }
         Ok(v)
     }
+
+    /// `v` as `ty`, the same number of bits, through `llvm.bitcast`.
+    pub fn llvm_cast(&self, v: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
+        let from = read::ty(v.r#type()).ok_or_else(|| format!("cannot pass a value of type {}", v.r#type()))?;
+        if &from == ty {
+            return Ok(v);
+        }
+        if from.bits() != ty.bits() {
+            return Err(format!("cannot pass {from} as {ty} (different sizes)"));
+        }
+        self.create("llvm.bitcast", &[v], &[], mlir_type(self.context, ty))
+    }
+
+    /// An integer constant of type `ty` (`llvm.mlir.constant`), `value`
+    /// sign-extended or truncated to its width.
+    pub fn llvm_constant(&self, value: &num_bigint::BigInt, ty: &Ty) -> Result<Value<'c, 'a>, String> {
+        let w = ty.elem_bits;
+        let m = num_bigint::BigInt::from(1) << w;
+        let mut x = ((value % &m) + &m) % &m;
+        if x >= (&m >> 1) {
+            x -= &m;
+        }
+        let a = attribute(self.context, &NewAttr::Int { value: x, bits: w });
+        self.create("llvm.mlir.constant", &[], &[("value", a)], mlir_type(self.context, ty))
+    }
+
+    /// `llvm.call_intrinsic @name(args) : result`.
+    pub fn call_intrinsic(&self, name: &str, args: &[Value<'c, 'a>], result: &Ty) -> Result<Value<'c, 'a>, String> {
+        let segments = DenseI32ArrayAttribute::new(self.context, &[args.len() as i32, 0]).into();
+        self.create(
+            "llvm.call_intrinsic",
+            args,
+            &[
+                ("intrin", StringAttribute::new(self.context, name).into()),
+                ("op_bundle_sizes", DenseI32ArrayAttribute::new(self.context, &[]).into()),
+                ("operandSegmentSizes", segments),
+            ],
+            mlir_type(self.context, result),
+        )
+    }
 }

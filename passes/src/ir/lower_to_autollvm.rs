@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 /// Rewrites every block under `root`; `Err` once an error is emitted.
 pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bool) -> Result<(), ()> {
-    let grammar = match Grammar::embedded() {
+    let grammar = match Grammar::embedded(options.limits.target.isa()) {
         Ok(g) => g,
         Err(e) => {
             raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));

@@ -6,5 +6,6 @@ pub mod build;
 pub mod lower_to_autollvm;
 pub mod raw;
 pub mod read;
-pub mod to_llvm;
-pub mod to_x86;
+pub mod target_to_llvm;
+pub mod x86_to_llvm;
+pub mod to_target;

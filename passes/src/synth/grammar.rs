@@ -1,15 +1,18 @@
-//! The instructions synthesis may use: class members of the embedded class
-//! database that have a one-intrinsic LLVM lowering and no mask form, each
-//! with its semantics, its cost, and the autollvm op that stands for it.
+//! The instructions synthesis may use for one ISA: members of that ISA in
+//! the embedded class database (the classes of all ISAs together) that have
+//! an LLVM lowering hydride emits and no mask form, each with its semantics,
+//! its cost, and the autollvm op that stands for it.
 
 use super::attr::NewAttr;
 use super::types::Ty;
+use super::target::Isa;
 use crate::llvm_calls::CallTable;
+use crate::target_calls::{TargetCall, TargetCalls};
 use crate::variants::VariantTable;
+use dialectgen::classify::cross_isa::member_isa;
 use dialectgen::classify::engine::{member_semantics, ClassMember, ClassParam, SimilarityClass};
 use dialectgen::classify::mask::{MaskShape, Masking};
 use dialectgen::design::Allowed;
-use dialectgen::isa::x86::host::x86_target_allows;
 use dialectgen::sema::ir::{Arg, ArgKind, Semantics};
 use rayon::prelude::*;
 use serde_json::value::RawValue;
@@ -28,7 +31,8 @@ pub struct Candidate {
     semantics: OnceLock<Semantics>,
     /// Machine instructions (class database, `cost_source`).
     pub cost: usize,
-    /// CPUID features the instruction needs.
+    /// Features the instruction needs: x86 guide CPUIDs, ARM extensions
+    /// (`neon`, `dotprod`, `i8mm`), `hvx` (see [`Target::allows`]).
     pub cpuid: Vec<String>,
     /// Attributes fixed by the member.
     pub fixed_attributes: Vec<(String, NewAttr)>,
@@ -39,50 +43,7 @@ pub struct Candidate {
     pub result: Ty,
 }
 
-/// The targets `lower-to-autollvm` knows: which instructions it may use.
-/// The named ones compile anywhere (cross-compiling needs no hardware);
-/// `native` is what this host executes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Target {
-    /// Zen 4's extensions (see [`x86_target_allows`]).
-    X86Avx512,
-    /// SSE2 … AVX2 only.
-    X86Avx2,
-    /// The instructions whose extensions this host has (less any withheld
-    /// with `HYDRIDE_WITHHOLD_FEATURES`): no VNNI instruction on a host
-    /// without VNNI.
-    Native,
-}
-
-impl Target {
-    pub fn parse(text: &str) -> Result<Target, String> {
-        match text {
-            "x86-avx512" => Ok(Target::X86Avx512),
-            "x86-avx2" => Ok(Target::X86Avx2),
-            "native" => Ok(Target::Native),
-            other => Err(format!("unknown target '{other}' (known: native, x86-avx512, x86-avx2)")),
-        }
-    }
-
-    /// What the target is: `native` with what it means on this host
-    /// (`native=x86-avx2`), else the named target. Part of every cache key.
-    pub fn name(self) -> String {
-        match self {
-            Target::X86Avx512 => "x86-avx512".into(),
-            Target::X86Avx2 => "x86-avx2".into(),
-            Target::Native => format!("native={}", dialectgen::isa::x86::host::Host::get().x86_target()),
-        }
-    }
-
-    /// Whether an instruction needing these CPUID features runs on the target.
-    pub fn allows(self, cpuid: &[String]) -> bool {
-        match self {
-            Target::X86Avx512 => cpuid.iter().all(|c| x86_target_allows("x86-avx512", c)),
-            Target::X86Avx2 => !cpuid.is_empty() && cpuid.iter().all(|c| x86_target_allows("x86-avx2", c)),
-            Target::Native => !cpuid.is_empty() && dialectgen::isa::x86::host::Host::get().executes(cpuid),
-        }
-    }
-}
+pub use super::target::Target;
 
 impl Candidate {
     /// The plain operation, arguments in the class op's order (immediates
@@ -124,7 +85,7 @@ struct TemplateHead {
     result: Arg,
 }
 
-/// The class database (`generated/x86/class-database.json`), read in one
+/// The class database (`generated/class-database.json`), read in one
 /// pass straight into these types: a class, and each member with its cost;
 /// templates stay JSON text until a candidate's semantics are asked for.
 #[derive(serde::Deserialize)]
@@ -156,10 +117,25 @@ struct DbMember {
     lowering: Option<LoweringCost>,
 }
 
+/// A member's lowering as far as cost goes: x86 records machine
+/// instructions; ARM's and HVX's (objects, intrinsic names) count as one.
 #[derive(serde::Deserialize)]
-struct LoweringCost {
-    #[serde(default)]
-    cost: Option<u64>,
+#[serde(untagged)]
+enum LoweringCost {
+    Counted {
+        #[serde(default)]
+        cost: Option<u64>,
+    },
+    Other(serde::de::IgnoredAny),
+}
+
+impl LoweringCost {
+    fn cost(&self) -> Option<u64> {
+        match self {
+            LoweringCost::Counted { cost } => *cost,
+            LoweringCost::Other(_) => None,
+        }
+    }
 }
 
 impl DbClass<'static> {
@@ -173,7 +149,7 @@ impl DbClass<'static> {
             .members
             .into_iter()
             .map(|m| {
-                let cost = m.lowering.as_ref().and_then(|l| l.cost).unwrap_or(1) as usize;
+                let cost = m.lowering.as_ref().and_then(LoweringCost::cost).unwrap_or(1) as usize;
                 let member = ClassMember {
                     intrinsic: m.intrinsic,
                     arg_order: m.arg_order,
@@ -210,36 +186,67 @@ fn member_signature(head: &TemplateHead, m: &ClassMember) -> (Vec<Arg>, Arg) {
     (s.args, s.result)
 }
 
-/// What the database holds for synthesis.
+/// What the database holds for synthesis on one ISA.
 pub struct Grammar {
+    pub isa: Isa,
     pub candidates: Vec<Candidate>,
     /// Identifies the database (part of every cache key).
     pub version: u64,
 }
 
-const DATABASE: &str = include_str!("../../../generated/x86/class-database.json");
+const DATABASE: &str = include_str!("../../../generated/class-database.json");
+
+/// How an instruction of an ISA reaches LLVM, for selecting candidates.
+pub enum Lowerings<'a> {
+    X86(&'a CallTable),
+    Other(&'a TargetCalls),
+}
 
 impl Grammar {
-    pub fn embedded() -> Result<&'static Grammar, String> {
-        static G: OnceLock<Result<Grammar, String>> = OnceLock::new();
-        G.get_or_init(|| Grammar::load(DATABASE, VariantTable::embedded()?, CallTable::embedded()?))
+    /// The grammar of `isa`, from the database built into the plugin.
+    pub fn embedded(isa: Isa) -> Result<&'static Grammar, String> {
+        static G: [OnceLock<Result<Grammar, String>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        let slot = Isa::ALL.iter().position(|i| *i == isa).expect("every ISA has a slot");
+        G[slot]
+            .get_or_init(|| {
+                let lowerings = match isa {
+                    Isa::X86 => Lowerings::X86(CallTable::embedded()?),
+                    _ => Lowerings::Other(TargetCalls::embedded(isa)?),
+                };
+                Grammar::load(DATABASE, isa, VariantTable::embedded()?, &lowerings)
+            })
             .as_ref()
             .map_err(Clone::clone)
     }
 
-    pub fn load(database: &'static str, variants: &VariantTable, calls: &CallTable) -> Result<Grammar, String> {
+    pub fn load(
+        database: &'static str,
+        isa: Isa,
+        variants: &VariantTable,
+        lowerings: &Lowerings,
+    ) -> Result<Grammar, String> {
         // Read straight into the types (no JSON value tree), templates left as text.
         let bad = |e: serde_json::Error| format!("the class database does not load: {e}");
-        // One class per line: classes read in parallel, each straight into
-        // its types; the whole text as one JSON document if not in that shape.
+        // One class per line: classes with a member of the ISA read in
+        // parallel, each straight into its types; the whole text as one
+        // JSON document if not in that shape.
         let classes: Vec<DbClass<'static>> = match class_lines(database) {
-            Some(lines) => lines.par_iter().map(|l| serde_json::from_str(l).map_err(bad)).collect::<Result<_, _>>()?,
+            Some(lines) => {
+                let member = format!("\"intrinsic\":\"{}/", isa.name());
+                lines
+                    .par_iter()
+                    .filter(|l| l.contains(&member))
+                    .map(|l| serde_json::from_str(l).map_err(bad))
+                    .collect::<Result<_, _>>()?
+            }
             None => serde_json::from_str::<Database>(database).map_err(bad)?.classes,
         };
-        let per_class: Vec<Vec<Candidate>> =
-            classes.into_par_iter().map(|c| class_candidates(c, variants, calls)).collect::<Result<_, _>>()?;
+        let per_class: Vec<Vec<Candidate>> = classes
+            .into_par_iter()
+            .map(|c| class_candidates(c, isa, variants, lowerings))
+            .collect::<Result<_, _>>()?;
         let candidates = per_class.into_iter().flatten().collect();
-        Ok(Grammar { candidates, version: super::cache::fnv(database) })
+        Ok(Grammar { isa, candidates, version: super::cache::fnv(database) })
     }
 }
 
@@ -264,20 +271,58 @@ fn class_lines(database: &'static str) -> Option<Vec<&'static str>> {
     None
 }
 
-/// The candidates one class gives: members with a one-intrinsic LLVM
-/// lowering, no mask form, and a variant whose types fit.
+/// What a member needs to run, if it has a lowering hydride emits for these
+/// operand and result types and this many immediates (after the operands).
+fn lowering_features(
+    lowerings: &Lowerings,
+    target: &str,
+    operands: &[Ty],
+    immediates: usize,
+    result: &Ty,
+) -> Option<Vec<String>> {
+    match lowerings {
+        Lowerings::X86(calls) => calls.get(target).map(|c| c.cpuid.clone()),
+        Lowerings::Other(calls) => {
+            let call = calls.get(target)?;
+            // An immediate is passed as the last parameter, a scalar.
+            let mut args = operands.to_vec();
+            args.extend((0..immediates).map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));
+            let fits = match call {
+                TargetCall::Binary { .. } => immediates == 0 && operands.len() == 2 && operands.iter().all(|a| a == result),
+                TargetCall::Intrinsic { .. } => {
+                    immediates <= 1
+                        && call.signature(&args, result).is_some_and(|(params, r)| {
+                            params.len() == args.len()
+                                && r.bits() == result.bits()
+                                && params.iter().zip(operands).all(|(p, a)| p.bits() == a.bits())
+                                && params[operands.len()..].iter().all(|p| p.dims.is_empty())
+                        })
+                }
+            };
+            fits.then(|| call.features())
+        }
+    }
+}
+
+/// The candidates one class gives: members of `isa` with an LLVM lowering
+/// hydride emits, no mask form, and a variant whose types fit.
 fn class_candidates(
     db_class: DbClass<'static>,
+    isa: Isa,
     variants: &VariantTable,
-    calls: &CallTable,
+    lowerings: &Lowerings,
 ) -> Result<Vec<Candidate>, String> {
     let mut candidates = Vec::new();
     let (class, head, members) = db_class.split()?;
     let class_op = format!("autollvm.{}", class.name);
     let class_variants = variants.variants(&class_op);
     for (m, cost) in members {
-        let target = format!("hydride_x86.{}", dialectgen::design::build::op_name(&m.intrinsic));
-        let Some(call) = calls.get(&target).filter(|_| m.masking == Masking::None) else { continue };
+        let (member_isa, name) = member_isa(&m.intrinsic);
+        if member_isa != isa.name() || m.masking != Masking::None {
+            continue;
+        }
+        let name = name.to_string();
+        let target = format!("{}.{}", isa.dialect(), dialectgen::design::build::op_name(&name));
         let Some(variant) = class_variants.iter().find(|v| v.target.as_ref().is_some_and(|t| t.op == target)) else {
             continue;
         };
@@ -310,6 +355,7 @@ fn class_candidates(
         {
             continue;
         }
+        let Some(cpuid) = lowering_features(lowerings, &target, &types, immediates.len(), &result) else { continue };
         // Classes with both optional operand groups size them (as the
         // dialect's generated examples do): no pass-through, no mask.
         if class.maskings.contains(&Masking::Merge) {
@@ -319,12 +365,12 @@ fn class_candidates(
         }
         candidates.push(Candidate {
             class_op: class_op.clone(),
-            intrinsic: m.intrinsic.clone(),
+            intrinsic: name,
             class: class.clone(),
             member: m,
             semantics: OnceLock::new(),
             cost: cost.max(1),
-            cpuid: call.cpuid.clone(),
+            cpuid,
             fixed_attributes,
             immediates,
             operands: operand_args.into_iter().zip(types).collect(),

@@ -10,4 +10,5 @@ pub mod lower;
 pub mod program;
 pub mod search;
 pub mod semantics;
+pub mod target;
 pub mod types;

@@ -83,7 +83,6 @@ impl crate::isa::Isa for Arm {
             classes: g.classes,
             stats: g.stats,
             dialect: g.dialect,
-            feeds_autollvm: false,
             report: serde_json::to_value(&g.report)?,
             files: vec![
                 ("arm/class-database.json".into(), g.class_database),

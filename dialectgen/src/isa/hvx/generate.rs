@@ -96,7 +96,6 @@ impl crate::isa::Isa for Hvx {
             classes,
             stats,
             dialect,
-            feeds_autollvm: false,
             report: serde_json::to_value(&rep)?,
             files: vec![("hvx/class-database.json".into(), db), ("hvx/llvm-intrinsics.json".into(), calls)],
         })

@@ -79,7 +79,6 @@ impl Isa for X86 {
             classes,
             stats,
             dialect,
-            feeds_autollvm: true,
             report: serde_json::to_value(&s.report)?,
             files: vec![("x86/class-database.json".into(), db), ("x86/llvm-calls.json".into(), calls)],
         })

@@ -9,14 +9,12 @@ use super::raw;
 use super::read;
 use crate::llvm_calls::CallTable;
 use crate::synth::attr::Attr;
-use crate::synth::attr::NewAttr;
 use crate::synth::types::Ty;
 use dialectgen::isa::x86::llvm_call::{CallArg, LlvmCall, Otherwise};
-use melior::ir::attribute::{DenseI32ArrayAttribute, StringAttribute};
+use melior::ir::attribute::DenseI32ArrayAttribute;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
-use num_bigint::BigInt;
 
 pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
     let ops: Vec<OperationRef> = raw::nested_ops(root)
@@ -38,16 +36,8 @@ fn table_type(text: &str) -> Result<Ty, String> {
     Ty::parse(text).ok_or_else(|| format!("the LLVM call table has a type hydride does not model: {text}"))
 }
 
-/// `v` as `ty`, the same number of bits, through `llvm.bitcast`.
 fn cast_to<'c, 'a>(b: &Builder<'c, 'a>, v: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
-    let from = read::ty(v.r#type()).ok_or_else(|| format!("cannot pass a value of type {}", v.r#type()))?;
-    if &from == ty {
-        return Ok(v);
-    }
-    if from.bits() != ty.bits() {
-        return Err(format!("cannot pass {from} as {ty} (different sizes)"));
-    }
-    b.create("llvm.bitcast", &[v], &[], build::mlir_type(b.context, ty))
+    b.llvm_cast(v, ty)
 }
 
 fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
@@ -73,30 +63,12 @@ fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
                         _ => None,
                     })
                     .ok_or_else(|| format!("needs the integer attribute '{attr}'"))?;
-                // Sign-extended or truncated to the parameter's width.
-                let w = ty.elem_bits;
-                let m = BigInt::from(1) << w;
-                let mut x = ((value % &m) + &m) % &m;
-                if x >= (&m >> 1) {
-                    x -= &m;
-                }
-                let a = build::attribute(context, &NewAttr::Int { value: x, bits: w });
-                args.push(b.create("llvm.mlir.constant", &[], &[("value", a)], build::mlir_type(context, &ty))?);
+                args.push(b.llvm_constant(&value, &ty)?);
             }
         }
     }
     let result_ty = table_type(&call.signature.result)?;
-    let segments = DenseI32ArrayAttribute::new(context, &[args.len() as i32, 0]).into();
-    let mut result = b.create(
-        "llvm.call_intrinsic",
-        &args,
-        &[
-            ("intrin", StringAttribute::new(context, &call.intrinsic).into()),
-            ("op_bundle_sizes", DenseI32ArrayAttribute::new(context, &[]).into()),
-            ("operandSegmentSizes", segments),
-        ],
-        build::mlir_type(context, &result_ty),
-    )?;
+    let mut result = b.call_intrinsic(&call.intrinsic, &args, &result_ty)?;
     let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
     let op_ty = read::ty(old.r#type()).ok_or("the op's result is not an integer vector")?;
     if let Some(s) = &call.select {

@@ -1,28 +1,31 @@
-//! `convert-autollvm-to-x86`: every autollvm op becomes the target op its
-//! variant names (operands permuted, immediates copied), one to one.
+//! `convert-autollvm-to-<isa>`: every autollvm op becomes the op of the
+//! ISA's dialect its variant names (operands permuted, immediates copied),
+//! one to one.
 
 use super::build::Builder;
 use super::raw;
 use super::read;
+use crate::synth::target::Isa;
 use crate::variants::VariantTable;
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
 
-pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
+pub fn run(context: &Context, root: OperationRef, isa: Isa) -> Result<(), ()> {
     let ops: Vec<OperationRef> = raw::nested_ops(root)
         .into_iter()
         .filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("autollvm.")))
         .collect();
     for op in ops {
-        convert(context, op).map_err(|e| raw::emit(&op, false, &format!("cannot be lowered to x86: {e}")))?;
+        convert(context, op, isa)
+            .map_err(|e| raw::emit(&op, false, &format!("cannot be lowered to {}: {e}", isa.name())))?;
     }
     Ok(())
 }
 
-fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
+fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> {
     let table = VariantTable::embedded()?;
-    let target = table.target(&read::instance(&op))?;
+    let target = table.target_in(&read::instance(&op), &isa.dialect())?;
     let operands = target
         .operands
         .iter()

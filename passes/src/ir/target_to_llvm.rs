@@ -1,0 +1,86 @@
+//! `convert-hydride-arm-to-llvm` and `convert-hydride-hvx-to-llvm`: every
+//! op of the ISA's dialect becomes what clang emits for its intrinsic
+//! ([`crate::target_calls`]): a call of the LLVM intrinsic
+//! (`llvm.aarch64.neon.*`, `llvm.hexagon.V6.*.128B`), operands bitcast to
+//! its parameter types and the immediate as a constant, or one generic LLVM
+//! instruction.
+
+use super::build::{self, Builder};
+use super::raw;
+use super::read;
+use crate::synth::target::Isa;
+use crate::synth::types::Ty;
+use crate::target_calls::{TargetCall, TargetCalls};
+use melior::ir::operation::OperationLike;
+use melior::ir::{OperationRef, Value};
+use melior::Context;
+use num_bigint::BigInt;
+
+pub fn run(context: &Context, root: OperationRef, isa: Isa) -> Result<(), ()> {
+    let prefix = format!("{}.", isa.dialect());
+    let ops: Vec<OperationRef> = raw::nested_ops(root)
+        .into_iter()
+        .filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with(&prefix)))
+        .collect();
+    let mut ok = true;
+    for op in ops {
+        if let Err(e) = convert(context, op, isa) {
+            raw::emit(&op, false, &e);
+            ok = false;
+        }
+    }
+    ok.then_some(()).ok_or(())
+}
+
+fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> {
+    let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
+    let call = TargetCalls::embedded(isa)?.get(&name).ok_or_else(|| {
+        format!("cannot be lowered to LLVM: hydride has no LLVM lowering for {name} (clang lowers it to more than one instruction)")
+    })?;
+    let instance = read::instance(&op);
+    let types = |texts: &[String]| {
+        texts.iter().map(|t| Ty::parse(t).ok_or_else(|| format!("type {t} is not modelled"))).collect::<Result<Vec<_>, _>>()
+    };
+    let operand_types = types(&instance.operand_types)?;
+    let result_ty = match types(&instance.result_types)?.as_slice() {
+        [t] => t.clone(),
+        _ => return Err("expects one result".into()),
+    };
+    // The immediate (an integer attribute), passed after the operands.
+    let immediates: Vec<BigInt> =
+        instance.attributes.iter().filter_map(|(_, v)| v.parse::<BigInt>().ok()).collect();
+    if immediates.len() > 1 {
+        return Err(format!("cannot be lowered to LLVM: {} immediates (hydride passes one, last)", immediates.len()));
+    }
+    let operands: Vec<Value> = (0..op.operand_count()).map(|k| op.operand(k).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+    let b = Builder::new(context, op);
+    let result = match call {
+        TargetCall::Binary { op: llvm_op } => {
+            let [x, y] = operands[..] else { return Err(format!("llvm.{llvm_op} takes two operands")) };
+            b.create(&format!("llvm.{llvm_op}"), &[x, y], &[], build::mlir_type(context, &result_ty))?
+        }
+        TargetCall::Intrinsic { name: intrinsic, .. } => {
+            let mut arg_types = operand_types.clone();
+            arg_types.extend(immediates.iter().map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));
+            let (params, result) = call
+                .signature(&arg_types, &result_ty)
+                .ok_or_else(|| format!("cannot pass the operands of {name} to {intrinsic}"))?;
+            if params.len() != arg_types.len() {
+                return Err(format!("{intrinsic} takes {} arguments, {name} has {}", params.len(), arg_types.len()));
+            }
+            let mut args = Vec::new();
+            for (v, p) in operands.iter().zip(&params) {
+                args.push(b.llvm_cast(*v, p)?);
+            }
+            for (x, p) in immediates.iter().zip(&params[operands.len()..]) {
+                args.push(b.llvm_constant(x, p)?);
+            }
+            let value = b.call_intrinsic(intrinsic, &args, &result)?;
+            b.llvm_cast(value, &result_ty)?
+        }
+    };
+    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    raw::replace_all_uses(old, result);
+    raw::erase(op);
+    Ok(())
+}

@@ -1,0 +1,129 @@
+//! The targets `lower-to-autollvm` knows: which ISA's instructions it may
+//! use, and which of them. The named targets compile anywhere
+//! (cross-compiling needs no hardware); `native` is what this host executes.
+
+use dialectgen::isa::x86::host::{x86_target_allows, Host};
+
+/// An instruction set with a dialect: the `isa/` prefix of class members
+/// and the `hydride_<isa>` dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Isa {
+    X86,
+    Arm,
+    Hvx,
+}
+
+impl Isa {
+    pub const ALL: [Isa; 3] = [Isa::X86, Isa::Arm, Isa::Hvx];
+
+    /// `x86`, `arm`, `hvx`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Isa::X86 => "x86",
+            Isa::Arm => "arm",
+            Isa::Hvx => "hvx",
+        }
+    }
+
+    /// `hydride_x86`, `hydride_arm`, `hydride_hvx`.
+    pub fn dialect(self) -> String {
+        dialectgen::classify::cross_isa::dialect_of(self.name())
+    }
+
+    pub fn parse(name: &str) -> Option<Isa> {
+        Isa::ALL.into_iter().find(|i| i.name() == name)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// Zen 4's extensions (see [`x86_target_allows`]).
+    X86Avx512,
+    /// SSE2 … AVX2 only.
+    X86Avx2,
+    /// The x86 instructions whose extensions this host has (less any
+    /// withheld with `HYDRIDE_WITHHOLD_FEATURES`): no VNNI instruction on a
+    /// host without VNNI.
+    Native,
+    /// AArch64 Advanced SIMD of Armv8.0-A: 128-bit vectors.
+    Aarch64Neon,
+    /// Armv8.6-A Advanced SIMD with the dot product and int8 matrix
+    /// multiply extensions (`sdot`, `usdot`, `smmla`, …; rdm is in v8.1).
+    Aarch64NeonDotprodI8mm,
+    /// Hexagon V66 HVX in 128-byte mode: 1024-bit vectors.
+    HexagonHvx128,
+}
+
+/// Every target name `parse` accepts.
+pub const TARGET_NAMES: &str = "native, x86-avx512, x86-avx2, aarch64-neon, aarch64-neon-dotprod-i8mm, hexagon-hvx128";
+
+impl Target {
+    pub fn parse(text: &str) -> Result<Target, String> {
+        match text {
+            "x86-avx512" => Ok(Target::X86Avx512),
+            "x86-avx2" => Ok(Target::X86Avx2),
+            "native" => Ok(Target::Native),
+            "aarch64-neon" => Ok(Target::Aarch64Neon),
+            "aarch64-neon-dotprod-i8mm" => Ok(Target::Aarch64NeonDotprodI8mm),
+            "hexagon-hvx128" => Ok(Target::HexagonHvx128),
+            other => Err(format!("unknown target '{other}' (known: {TARGET_NAMES})")),
+        }
+    }
+
+    /// The ISA whose instructions the target uses.
+    pub fn isa(self) -> Isa {
+        match self {
+            Target::X86Avx512 | Target::X86Avx2 | Target::Native => Isa::X86,
+            Target::Aarch64Neon | Target::Aarch64NeonDotprodI8mm => Isa::Arm,
+            Target::HexagonHvx128 => Isa::Hvx,
+        }
+    }
+
+    /// What the target is: `native` with what it means on this host
+    /// (`native=x86-avx2`), else the named target. Part of every cache key.
+    pub fn name(self) -> String {
+        match self {
+            Target::X86Avx512 => "x86-avx512".into(),
+            Target::X86Avx2 => "x86-avx2".into(),
+            Target::Native => format!("native={}", Host::get().x86_target()),
+            Target::Aarch64Neon => "aarch64-neon".into(),
+            Target::Aarch64NeonDotprodI8mm => "aarch64-neon-dotprod-i8mm".into(),
+            Target::HexagonHvx128 => "hexagon-hvx128".into(),
+        }
+    }
+
+    /// Whether an instruction of the target's ISA needing these features
+    /// (x86: guide CPUIDs; ARM: [`arm_features`]; HVX: `hvx`) runs on it.
+    pub fn allows(self, features: &[String]) -> bool {
+        let all = |f: &dyn Fn(&str) -> bool| !features.is_empty() && features.iter().all(|c| f(c));
+        match self {
+            Target::X86Avx512 => features.iter().all(|c| x86_target_allows("x86-avx512", c)),
+            Target::X86Avx2 => all(&|c| x86_target_allows("x86-avx2", c)),
+            Target::Native => !features.is_empty() && Host::get().executes(features),
+            Target::Aarch64Neon => all(&|c| c == "neon"),
+            Target::Aarch64NeonDotprodI8mm => all(&|c| matches!(c, "neon" | "rdm" | "dotprod" | "i8mm")),
+            Target::HexagonHvx128 => all(&|c| c == "hvx"),
+        }
+    }
+}
+
+/// The AArch64 extensions an `llvm.aarch64.neon.*` intrinsic needs beyond
+/// Advanced SIMD, from its name: the instructions LLVM guards by them.
+pub fn arm_features(llvm_intrinsic: &str) -> Vec<String> {
+    let op = llvm_intrinsic.strip_prefix("llvm.aarch64.").unwrap_or(llvm_intrinsic);
+    let op = op.strip_prefix("neon.").unwrap_or(op);
+    let base = op.split('.').next().unwrap_or(op);
+    let extension = match base {
+        "sdot" | "udot" => Some("dotprod"),
+        "usdot" | "sudot" | "smmla" | "ummla" | "usmmla" => Some("i8mm"),
+        "sqrdmlah" | "sqrdmlsh" => Some("rdm"),
+        "eor3u" | "eor3s" | "rax1" | "xar" | "bcaxu" | "bcaxs" => Some("sha3"),
+        _ if base.starts_with("sha") || base.starts_with("aes") || base.starts_with("sm3") || base.starts_with("sm4") => {
+            Some("crypto")
+        }
+        _ => None,
+    };
+    let mut features = vec!["neon".to_string()];
+    features.extend(extension.map(str::to_string));
+    features
+}

@@ -1,0 +1,157 @@
+//! What each `hydride_arm` and `hydride_hvx` op becomes in LLVM: the
+//! intrinsic clang-22 emits for it (`generated/arm/llvm-lowerings.json`,
+//! `generated/hvx/llvm-intrinsics.json`), or for ARM one generic LLVM
+//! instruction over its two operands. Read by `convert-hydride-<isa>-to-llvm`
+//! and by synthesis, which uses only instructions that have one.
+
+use crate::synth::target::{arm_features, Isa};
+use crate::synth::types::Ty;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// One op's LLVM lowering.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TargetCall {
+    /// `llvm.call_intrinsic @name`: the op's operands, then its immediates
+    /// (attributes, in the op's order), as `params` (HVX: every vector as
+    /// 32-bit words, every scalar as `i32`; see [`TargetCall::signature`]).
+    Intrinsic { name: String, params: Option<Vec<Ty>>, result: Option<Ty>, features: Vec<String> },
+    /// `llvm.<op>` over the op's two operands, of the result's type.
+    Binary { op: String },
+}
+
+/// LLVM instructions over two operands of one type that clang emits for
+/// ARM intrinsics.
+const BINARY: &[&str] = &["add", "sub", "mul", "and", "or", "xor", "ashr", "lshr", "shl"];
+
+impl TargetCall {
+    /// The extensions the op needs on its ISA's targets.
+    pub fn features(&self) -> Vec<String> {
+        match self {
+            TargetCall::Intrinsic { features, .. } => features.clone(),
+            TargetCall::Binary { .. } => vec!["neon".into()],
+        }
+    }
+
+    /// Parameter and result types of the intrinsic for an op with these
+    /// operand (then immediate) and result types.
+    pub fn signature(&self, args: &[Ty], result: &Ty) -> Option<(Vec<Ty>, Ty)> {
+        let TargetCall::Intrinsic { params, result: r, .. } = self else { return None };
+        match (params, r) {
+            (Some(p), Some(r)) => Some((p.clone(), r.clone())),
+            _ => Some((args.iter().map(hvx_word_type).collect::<Option<_>>()?, hvx_word_type(result)?)),
+        }
+    }
+}
+
+/// An HVX value as its intrinsics take it: vectors as `<N x i32>`, scalars
+/// as `i32`; predicates are not modelled.
+fn hvx_word_type(t: &Ty) -> Option<Ty> {
+    if t.dims.is_empty() {
+        return (t.elem_bits <= 32).then(|| Ty { dims: Vec::new(), elem_bits: 32 });
+    }
+    (t.elem_bits > 1 && t.bits() % 32 == 0).then(|| Ty { dims: vec![t.bits() / 32], elem_bits: 32 })
+}
+
+#[derive(serde::Deserialize)]
+struct ArmEntry {
+    #[serde(default)]
+    llvm_intrinsics: Vec<String>,
+    #[serde(default)]
+    llvm_ops: Vec<String>,
+    #[serde(default)]
+    signature: Option<ArmSignature>,
+}
+
+#[derive(serde::Deserialize)]
+struct ArmSignature {
+    params: Vec<String>,
+    result: String,
+}
+
+fn arm_call(raw: &str) -> Option<TargetCall> {
+    let e: ArmEntry = serde_json::from_str(raw).ok()?;
+    match (e.llvm_intrinsics.as_slice(), e.llvm_ops.as_slice()) {
+        ([name], []) => {
+            let s = e.signature?;
+            Some(TargetCall::Intrinsic {
+                name: name.clone(),
+                params: Some(s.params.iter().map(|p| Ty::parse(p)).collect::<Option<_>>()?),
+                result: Some(Ty::parse(&s.result)?),
+                features: arm_features(name),
+            })
+        }
+        ([], [op]) if BINARY.contains(&op.as_str()) => Some(TargetCall::Binary { op: op.clone() }),
+        _ => None,
+    }
+}
+
+fn hvx_call(raw: &str) -> Option<TargetCall> {
+    let name: String = serde_json::from_str(raw).ok()?;
+    Some(TargetCall::Intrinsic { name, params: None, result: None, features: vec!["hvx".into()] })
+}
+
+/// Lowerings per target op name (`hydride_arm.vdotq_s32`), each read on
+/// first use.
+pub struct TargetCalls {
+    isa: Isa,
+    calls: HashMap<&'static str, (&'static str, OnceLock<Option<TargetCall>>)>,
+}
+
+impl TargetCalls {
+    pub fn parse(isa: Isa, json: &'static str) -> Result<TargetCalls, String> {
+        let entries = crate::lines::index(json).map_err(|e| format!("{} LLVM lowering table: {e}", isa.name()))?;
+        Ok(TargetCalls { isa, calls: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect() })
+    }
+
+    /// The table of `isa` (ARM or HVX) built into the plugin.
+    pub fn embedded(isa: Isa) -> Result<&'static TargetCalls, String> {
+        static ARM: OnceLock<Result<TargetCalls, String>> = OnceLock::new();
+        static HVX: OnceLock<Result<TargetCalls, String>> = OnceLock::new();
+        let table = match isa {
+            Isa::Arm => ARM.get_or_init(|| {
+                TargetCalls::parse(Isa::Arm, include_str!("../../generated/arm/llvm-lowerings.json"))
+            }),
+            Isa::Hvx => HVX.get_or_init(|| {
+                TargetCalls::parse(Isa::Hvx, include_str!("../../generated/hvx/llvm-intrinsics.json"))
+            }),
+            Isa::X86 => return Err("x86 ops lower through the LLVM call table (llvm_calls)".into()),
+        };
+        table.as_ref().map_err(Clone::clone)
+    }
+
+    /// The lowering of `op`; `None` if it has none hydride emits.
+    pub fn get(&self, op: &str) -> Option<&TargetCall> {
+        let (raw, parsed) = self.calls.get(op)?;
+        parsed
+            .get_or_init(|| match self.isa {
+                Isa::Arm => arm_call(raw),
+                _ => hvx_call(raw),
+            })
+            .as_ref()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arm_entries_read_as_calls_or_binary_ops() {
+        let dot = arm_call(r#"{"llvm_intrinsics":["llvm.aarch64.neon.usdot.v4i32.v16i8"],"signature":{"params":["vector<4xi32>","vector<16xi8>","vector<16xi8>"],"result":"vector<4xi32>"}}"#).unwrap();
+        assert_eq!(dot.features(), vec!["neon".to_string(), "i8mm".to_string()]);
+        assert_eq!(arm_call(r#"{"llvm_ops":["add"]}"#), Some(TargetCall::Binary { op: "add".into() }));
+        assert_eq!(arm_call(r#"{"llvm_ops":["lshr","trunc"]}"#), None);
+        assert_eq!(arm_call(r#"{"llvm_intrinsics":["llvm.aarch64.neon.sabd.v4i16"],"llvm_ops":["add"]}"#), None);
+    }
+
+    #[test]
+    fn hvx_values_pass_as_words() {
+        let call = hvx_call(r#""llvm.hexagon.V6.vaddb.128B""#).unwrap();
+        let v = Ty::parse("vector<128xi8>").unwrap();
+        let (params, result) = call.signature(&[v.clone(), v.clone()], &v).unwrap();
+        assert_eq!(params[0].to_string(), "vector<32xi32>");
+        assert_eq!(result.to_string(), "vector<32xi32>");
+        assert!(call.signature(&[Ty::parse("vector<128xi1>").unwrap()], &v).is_none());
+    }
+}
