@@ -30,7 +30,7 @@ def array_name(k, a, tag):
 
 def declaration(k, path):
     if path.convention == "memref":
-        return f"void {path.symbol}({', '.join('void *, void *, long, long, long' for _ in k.params)});"
+        return f"void {path.symbol}({', '.join('void *, void *, int64_t, int64_t, int64_t' for _ in k.params)});"
     if path.convention == "plain":
         return f"void {path.symbol}({', '.join('void *' for _ in k.params)});"
     return f"int {path.symbol}({', '.join('struct halide_buffer_t *' for _ in path.halide_args)});"
@@ -58,14 +58,17 @@ def halide_buffers(k, path):
     return lines
 
 
-def harness(k, paths, reps):
-    """C source: prints `<tag> <ok> <median ns>` per path; exits non-zero if any path differs."""
+def harness(k, paths, reps, timed=True):
+    """C source: prints `<tag> <ok> <median ns>` per path; exits non-zero if
+    any path differs. Untimed (a target run under qemu, whose time is not
+    performance), the time printed is 0 and the program uses no floating
+    point, so it links on targets without a floating-point runtime."""
     ref_args = ", ".join(f"{a}{'_ref' if a in k.outputs else ''}" for a, _, _ in k.params)
     halide = any(p.convention == "halide" for p in paths)
     c = ["#include <stdint.h>", "#include <stdio.h>", "#include <stdlib.h>", "#include <string.h>", "#include <time.h>"]
     if halide:
         c.append('#include "HalideRuntime.h"')
-    c += ["#define MR(p, n) (void *)(p), (void *)(p), 0L, (long)(n), 1L", *[declaration(k, p) for p in paths], k.c_reference,
+    c += ["#define MR(p, n) (void *)(p), (void *)(p), (int64_t)0, (int64_t)(n), (int64_t)1", *[declaration(k, p) for p in paths], k.c_reference,
           "static uint64_t state = 0x9e3779b97f4a7c15ull;",
           "static uint64_t next(void) { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; }",
           "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e9 + t.tv_nsec; }",
@@ -89,6 +92,10 @@ def harness(k, paths, reps):
         same = " && ".join(f"memcmp({a}_ref, {a}_{p.tag}, {n} * sizeof({suite.C_TYPE[bits]})) == 0"
                            for a, bits, n in k.params if a in k.outputs)
         c.append(f"  int ok_{p.tag} = {same};")
+    if not timed:
+        c += [f"  printf(\"{p.tag} %d 0\\n\", ok_{p.tag});" for p in paths]
+        c += [f"  return !({' && '.join(f'ok_{p.tag}' for p in paths)});", "}"]
+        return "\n".join(c) + "\n"
     c.append(f"  enum {{ REPS = {reps}, PATHS = {len(paths)} }}; double t[PATHS][REPS];")
     # Calls per timed run: enough for about 2 ms of the first path, so short kernels are not timer noise.
     c.append(f"  double c0 = now(); {call(k, paths[0])}; double once = now() - c0;")

@@ -93,9 +93,11 @@ def run(args, stdin=None, cwd=None):
     return p.stdout
 
 
-def hydride_lower(mlir, cache, target):
-    pipeline = (f"builtin.module(lower-to-autollvm{{target={target.pass_target} cache-dir={cache}}},"
-                "convert-autollvm-to-x86,convert-hydride-x86-to-llvm)")
+def hydride_lower(mlir, cache, target, isa="x86"):
+    """hydride's lowering of `mlir` for `target` (lower-to-autollvm's name),
+    through the dialect of `isa` to the LLVM dialect."""
+    pipeline = (f"builtin.module(lower-to-autollvm{{target={target} cache-dir={cache}}},"
+                f"convert-autollvm-to-{isa},convert-hydride-{isa}-to-llvm)")
     return run([f"{LLVM}/mlir-opt", f"--load-dialect-plugin={PLUGIN}", f"--load-pass-plugin={PLUGIN}",
                 f"--pass-pipeline={pipeline}"], mlir)
 
@@ -135,11 +137,11 @@ def measure(k, work, runs, timing, target, halide):
         # Timing: a fresh memo per run (cold). Correctness only: one memo for the suite.
         cache = os.path.join(work, f"cache-{k.name}-{r}" if timing else "cache-suite")
         t = time.perf_counter()
-        lowered = hydride_lower(k.mlir, cache, target)
+        lowered = hydride_lower(k.mlir, cache, target.pass_target)
         cold.append(time.perf_counter() - t)
         if timing:
             t = time.perf_counter()
-            hydride_lower(k.mlir, cache, target)
+            hydride_lower(k.mlir, cache, target.pass_target)
             warm.append(time.perf_counter() - t)
     row = {"kernel": k.name, "target": target.label, "cpu": target.host["model"], "features": target.features,
            "withheld": " ".join(target.host["withheld"]), "halide_target": "" if halide.missing else halide.target.halide}
@@ -235,10 +237,14 @@ def main():
     ap.add_argument("--quick", action="store_true", help="one compile run per kernel (CI-sized)")
     ap.add_argument("--runs", type=int, default=3, help="compile runs per kernel (median); default 3")
     ap.add_argument("--only", default="", help="comma-separated kernel names")
-    ap.add_argument("--target", default="native", choices=["native", *NAMED],
-                    help="native (default: this host, -march=native) or a named target compiled for its CPU")
+    import qemu_bench  # after this module is loaded: it takes helpers from it
+    ap.add_argument("--target", default="native", choices=["native", *NAMED, *qemu_bench.TARGETS],
+                    help="native (default: this host, -march=native), a named x86 target compiled for its CPU, or a "
+                         "target run under qemu-user (AArch64, Hexagon; bench/qemu_bench.py: static figures)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
     a = ap.parse_args()
+    if a.target in qemu_bench.TARGETS:
+        return qemu_bench.run_suite(a.target, a.check, a.only, a.out)
     target = Target(a.target)
     print(f"target {target.label} (hydride target={target.pass_target}; clang {' '.join(target.clang)}; "
           f"llc {' '.join(target.llc)}) on {target.host['model']}"

@@ -1,0 +1,197 @@
+"""The benchmark suite on a target this host runs only under qemu-user:
+AArch64 NEON with dot product and i8mm, or Hexagon HVX in 128-byte mode.
+
+Every suite kernel, its map kernels at the target's vector width (128 bits
+on NEON, 1024 on HVX; the hand-written layer kernels keep their 512-bit
+shapes, which LLVM splits into registers), goes through three paths built
+for the target: LLVM 22's own lowering of the MLIR, clang-22 -O3 on the
+scalar C reference, and hydride (lower-to-autollvm for the target, then the
+ISA's dialect and its LLVM intrinsics). All three run under qemu against the
+scalar reference; a mismatch fails the run. qemu's timings are not
+performance and are not reported: the figures are static, the hot loop's
+instructions and its cost per iteration, llvm-mca cycles on a named core
+that has the target's extensions (neoverse-v1: Armv8.4 with dot product
+and i8mm) or, on Hexagon, which llvm-mca does not model, packets per
+iteration (an in-order VLIW core issues at most one packet a cycle).
+hydride's speedup is LLVM's cost over hydride's: both paths run the same
+loop, one vector step per iteration (their IR goes through llc alone for
+these figures, so neither is unrolled).
+
+Usage: python3 bench/qemu_bench.py --target aarch64-neon-dotprod-i8mm|hexagon-hvx128 [--check] [--only K,...] [--out DIR]
+"""
+
+import argparse
+import csv
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+import peers  # noqa: E402
+import suite  # noqa: E402
+from asm import McaError, cycles_per_iteration, hot_loop  # noqa: E402
+from run import CLANG_LEVEL, Failure, ROOT, fmt, hydride_lower, run, to_llvm_ir  # noqa: E402
+
+FREESTANDING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "freestanding")
+
+
+@dataclass
+class CrossTarget:
+    name: str
+    isa: str  # hydride's ISA: the dialect and conversion passes
+    vector_bits: int
+    clang: list  # compiling for the target
+    link: list  # linking a static program qemu-user runs
+    llc: list
+    mca_cpu: str  # None: packets per iteration
+    mca_triple: str
+    runner: list
+    measure: str
+    runtime: list = field(default_factory=list)  # sources linked into every program
+
+
+TARGETS = {
+    "aarch64-neon-dotprod-i8mm": CrossTarget(
+        "aarch64-neon-dotprod-i8mm", "arm", 128,
+        ["--target=aarch64-linux-gnu", "-march=armv8.6-a+dotprod+i8mm"], ["-static", "-fuse-ld=lld"],
+        ["-mtriple=aarch64-linux-gnu", "-mattr=+v8.6a,+dotprod,+i8mm"], "neoverse-v1", "aarch64-linux-gnu",
+        ["qemu-aarch64", "-cpu", "max"], "llvm-mca -mcpu=neoverse-v1 cycles per iteration"),
+    # No C library for Hexagon Linux in the distribution: the harness links
+    # bench/freestanding's few functions instead.
+    "hexagon-hvx128": CrossTarget(
+        "hexagon-hvx128", "hvx", 1024,
+        ["--target=hexagon", "-mcpu=hexagonv66", "-mhvx", "-mhvx-length=128b", "-ffreestanding", f"-isystem{FREESTANDING}"],
+        ["-static", "-fuse-ld=lld", "-nostdlib"],
+        ["-mtriple=hexagon", "-mcpu=hexagonv66", "-mattr=+hvxv66,+hvx-length128b"], None, None,
+        ["qemu-hexagon", "-cpu", "v67"], "packets per iteration",
+        [os.path.join(FREESTANDING, "runtime.c")]),
+}
+
+PATHS = ["llvm", "clang", "hydride"]
+COLUMNS = ["kernel", "target", *[f"insts_{t}" for t in PATHS], *[f"cost_{t}" for t in PATHS], "cost_measure",
+           "speedup", "speedup_clang", "compile_s", "correct"]
+
+
+def measure(k, work, target, static):
+    src = os.path.join(work, f"{k.name}.mlir")
+    with open(src, "w") as f:
+        f.write(k.mlir)
+    t = time.perf_counter()
+    lowered = hydride_lower(k.mlir, os.path.join(work, "cache"), target.name, target.isa)
+    row = {"kernel": k.name, "target": target.name, "compile_s": time.perf_counter() - t,
+           "cost_measure": target.measure}
+    objects, asm = [], {}
+    for tag, ll in (("llvm", to_llvm_ir(k.mlir)), ("hydride", to_llvm_ir(lowered, "hydride_"))):
+        name = f"{k.name}.{tag}.ll"
+        with open(os.path.join(work, name), "w") as f:
+            f.write(ll)
+        asm[tag] = run(["llc", "-O3", *target.llc, "-o", "-", name], cwd=work)
+        run(["clang-22", "-O2", *target.clang, "-Wno-override-module", "-c", "-o", f"{k.name}.{tag}.o", name], cwd=work)
+        objects.append(f"{k.name}.{tag}.o")
+    clang_c = f"{k.name}.clang.c"
+    with open(os.path.join(work, clang_c), "w") as f:
+        f.write(peers.clang_source(k))
+    asm["clang"] = run(["clang-22", CLANG_LEVEL, *target.clang, "-S", "-o", "-", clang_c], cwd=work)
+    run(["clang-22", CLANG_LEVEL, *target.clang, "-c", "-o", f"{k.name}.clang.o", clang_c], cwd=work)
+    objects.append(f"{k.name}.clang.o")
+    for tag in PATHS:
+        row[f"insts_{tag}"] = len(hot_loop(asm[tag]))
+        row[f"cost_{tag}"] = cycles_per_iteration(asm[tag], target.mca_cpu, target.mca_triple) if static else float("nan")
+    row["speedup"] = row["cost_llvm"] / row["cost_hydride"] if static else float("nan")
+    row["speedup_clang"] = float("nan")  # clang's loop is its own (interleaved, unrolled): not per the same iteration
+    paths = [harness.Path("llvm", k.name, "memref"), harness.Path("clang", f"clang_{k.name}", "plain"),
+             harness.Path("hydride", f"hydride_{k.name}", "memref")]
+    with open(os.path.join(work, f"{k.name}.c"), "w") as f:
+        f.write(harness.harness(k, paths, 1, timed=False))
+    exe = os.path.join(work, k.name)
+    run(["clang-22", "-O1", *target.clang, *target.link, "-o", exe, f"{k.name}.c", *objects, *target.runtime], cwd=work)
+    proc = subprocess.run([*target.runner, exe], capture_output=True, text=True, timeout=1800)
+    results = {}
+    for line in proc.stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[0] in PATHS:
+            results[f[0]] = int(f[1])
+    if set(results) != set(PATHS):
+        raise Failure(f"{k.name}: the harness failed under {target.runner[0]} ({proc.returncode}): "
+                      f"{proc.stdout[-1000:]}{proc.stderr[-2000:]}")
+    wrong = [tag for tag, ok in results.items() if not ok]
+    row["correct"] = "yes" if not wrong else "NO (" + ", ".join(f"{t} differs" for t in wrong) + ")"
+    return row
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--target", required=True, choices=list(TARGETS))
+    ap.add_argument("--check", action="store_true", help="correctness under qemu only, no static figures")
+    ap.add_argument("--only", default="", help="comma-separated kernel names")
+    ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
+    a = ap.parse_args()
+    run_suite(a.target, a.check, a.only, a.out)
+
+
+def run_suite(target_name, check, only, out):
+    """The suite on `target_name` (see the module's description)."""
+    target = TARGETS[target_name]
+    if not shutil.which(target.runner[0]):
+        sys.exit(f"{target.runner[0]} not found: scripts/setup installs qemu-user")
+    suite.VECTOR_BITS = target.vector_bits
+    kernels = suite.all_kernels()
+    if only:
+        wanted = only.split(",")
+        unknown = [w for w in wanted if w not in {k.name for k in kernels}]
+        if unknown:
+            sys.exit(f"unknown kernels: {', '.join(unknown)}")
+        kernels = [k for k in kernels if k.name in wanted]
+    print(f"target {target.name}: hydride target={target.name}, clang {' '.join(target.clang)}, "
+          f"run under {' '.join(target.runner)}; cost: {target.measure}", file=sys.stderr)
+    rows, failures = [], []
+    with tempfile.TemporaryDirectory() as work:
+        for i, k in enumerate(kernels):
+            print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
+            try:
+                row = measure(k, work, target, not check)
+            except (Failure, McaError, subprocess.TimeoutExpired) as e:
+                failures.append(k.name)
+                print(f"  FAILED: {e}", file=sys.stderr)
+                continue
+            rows.append(row)
+            print(f"  correct: {row['correct']}; hot-loop instructions: "
+                  + ", ".join(f"{t} {row['insts_' + t]}" for t in PATHS)
+                  + ("" if check else f"; cost llvm {fmt(row['cost_llvm'])}, hydride {fmt(row['cost_hydride'])}, "
+                     f"speedup {fmt(row['speedup'])}"), file=sys.stderr, flush=True)
+    wrong = [r["kernel"] for r in rows if r["correct"] != "yes"]
+    if not check:
+        stem = os.path.join(out, f"bench-{target.name}")
+        os.makedirs(out, exist_ok=True)
+        with open(stem + ".csv", "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(COLUMNS)
+            w.writerows([[fmt(r[c]) for c in COLUMNS] for r in rows])
+        md = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+        md += ["| " + " | ".join(fmt(r[c]) for c in COLUMNS) + " |" for r in rows]
+        with open(stem + ".md", "w") as f:
+            f.write("\n".join(md) + "\n")
+        print("\n".join(md))
+        speedups = [r["speedup"] for r in rows if r["speedup"] == r["speedup"] and r["speedup"] > 0]
+        if speedups:
+            worst = min(rows, key=lambda r: r["speedup"] if r["speedup"] == r["speedup"] else float("inf"))
+            print(f"\nwrote {stem}.csv and {stem}.md")
+            print(f"hydride's geomean speedup over LLVM 22's path ({target.measure}): "
+                  f"{statistics.geometric_mean(speedups):.3f} over {len(speedups)} kernels; "
+                  f"worst {worst['kernel']} {worst['speedup']:.3f}; "
+                  f"{sum(1 for s in speedups if s > 1.0001)} faster, {sum(1 for s in speedups if s < 0.9999)} slower")
+    else:
+        for r in rows:
+            print(f"{r['kernel']}: {r['correct']}")
+    if failures or wrong:
+        sys.exit(f"failed: {', '.join(failures)}; wrong outputs: {', '.join(wrong)}")
+
+
+if __name__ == "__main__":
+    main()
