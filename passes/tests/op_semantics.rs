@@ -132,6 +132,32 @@ fn cases() -> Vec<Case> {
         &["vector<8xi16>"],
         "i16",
     ));
+    // vector.contract over maps whose results are dimensions: a matmul, the
+    // packed form with the RHS transposed on extended i8, a row-wise dot product.
+    let matmul = "[affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (k, n)>, affine_map<(m, n, k) -> (m, n)>]";
+    let packed = "[affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>, affine_map<(m, n, k) -> (m, n)>]";
+    let mnk = r#"["parallel", "parallel", "reduction"]"#;
+    out.push(case(
+        "vector.contract",
+        format!("%l = vector.shape_cast %a : vector<8xi32> to vector<2x4xi32>\n  %m = vector.shape_cast %b : vector<8xi32> to vector<4x2xi32>\n  %n = vector.shape_cast %c : vector<4xi32> to vector<2x2xi32>\n  %k = vector.contract {{indexing_maps = {matmul}, iterator_types = {mnk}, kind = #vector.kind<add>}} %l, %m, %n : vector<2x4xi32>, vector<4x2xi32> into vector<2x2xi32>\n  %r = vector.shape_cast %k : vector<2x2xi32> to vector<4xi32>"),
+        &["indexing_maps=", "kind=#vector.kind<add>"],
+        &["vector<8xi32>", "vector<8xi32>", "vector<4xi32>"],
+        "vector<4xi32>",
+    ));
+    out.push(case(
+        "vector.contract",
+        format!("%l = vector.shape_cast %a : vector<16xi8> to vector<2x8xi8>\n  %m = vector.shape_cast %b : vector<16xi8> to vector<2x8xi8>\n  %n = vector.shape_cast %c : vector<4xi32> to vector<2x2xi32>\n  %le = arith.extui %l : vector<2x8xi8> to vector<2x8xi32>\n  %me = arith.extsi %m : vector<2x8xi8> to vector<2x8xi32>\n  %k = vector.contract {{indexing_maps = {packed}, iterator_types = {mnk}, kind = #vector.kind<add>}} %le, %me, %n : vector<2x8xi32>, vector<2x8xi32> into vector<2x2xi32>\n  %r = vector.shape_cast %k : vector<2x2xi32> to vector<4xi32>"),
+        &["indexing_maps=", "kind=#vector.kind<add>"],
+        &["vector<16xi8>", "vector<16xi8>", "vector<4xi32>"],
+        "vector<4xi32>",
+    ));
+    out.push(case(
+        "vector.contract",
+        "%l = vector.shape_cast %a : vector<8xi16> to vector<4x2xi16>\n  %m = vector.shape_cast %b : vector<8xi16> to vector<4x2xi16>\n  %le = arith.extsi %l : vector<4x2xi16> to vector<4x2xi32>\n  %me = arith.extsi %m : vector<4x2xi16> to vector<4x2xi32>\n  %r = vector.contract {indexing_maps = [affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m, k)>, affine_map<(m, k) -> (m)>], iterator_types = [\"parallel\", \"reduction\"], kind = #vector.kind<add>} %le, %me, %c : vector<4x2xi32>, vector<4x2xi32> into vector<4xi32>".into(),
+        &["indexing_maps=", "kind=#vector.kind<add>"],
+        &["vector<8xi16>", "vector<8xi16>", "vector<4xi32>"],
+        "vector<4xi32>",
+    ));
     for kind in ["add", "mul", "and", "or", "xor", "maxsi", "minui"] {
         let attr: &'static str = Box::leak(format!("kind=#vector.kind<{kind}>").into_boxed_str());
         out.push(case(

@@ -122,6 +122,9 @@ fn integer_value(raw: MlirAttribute) -> BigInt {
 pub enum Content {
     Int(BigInt),
     Ints(Vec<i64>),
+    /// A list of affine maps whose results are all dimensions: per map, its
+    /// dimension count and result positions (`vector.contract`'s maps).
+    Maps(Vec<(u32, Vec<u32>)>),
     Elements(Vec<BigInt>),
     Str(String),
     Other,
@@ -138,6 +141,27 @@ pub fn content(attr: Attribute) -> Content {
             return Content::Ints(
                 (0..mlirDenseArrayGetNumElements(raw)).map(|i| mlirDenseI64ArrayGetElement(raw, i)).collect(),
             );
+        }
+        if mlirAttributeIsAArray(raw) && mlirArrayAttrGetNumElements(raw) > 0 {
+            let maps: Option<Vec<(u32, Vec<u32>)>> = (0..mlirArrayAttrGetNumElements(raw))
+                .map(|i| {
+                    let e = mlirArrayAttrGetElement(raw, i);
+                    if !mlirAttributeIsAAffineMap(e) {
+                        return None;
+                    }
+                    let map = mlirAffineMapAttrGetValue(e);
+                    let results = (0..mlirAffineMapGetNumResults(map))
+                        .map(|k| {
+                            let r = mlirAffineMapGetResult(map, k);
+                            mlirAffineExprIsADim(r).then(|| mlirAffineDimExprGetPosition(r) as u32)
+                        })
+                        .collect::<Option<Vec<u32>>>()?;
+                    Some((mlirAffineMapGetNumDims(map) as u32, results))
+                })
+                .collect();
+            if let Some(maps) = maps {
+                return Content::Maps(maps);
+            }
         }
         if mlirAttributeIsAArray(raw) {
             let items: Option<Vec<i64>> = (0..mlirArrayAttrGetNumElements(raw))

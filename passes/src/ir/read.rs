@@ -29,6 +29,7 @@ pub fn attr(a: Attribute) -> Attr {
     match raw::content(a) {
         Content::Int(x) => Attr::Int(x),
         Content::Ints(xs) => Attr::Ints(xs),
+        Content::Maps(maps) => Attr::Maps(maps),
         Content::Elements(xs) => Attr::Elements(xs),
         Content::Str(s) => Attr::Str(s),
         Content::Other => Attr::Other(a.to_string()),

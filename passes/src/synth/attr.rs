@@ -15,6 +15,10 @@ pub enum Attr {
     Elements(Vec<BigInt>),
     /// A vector combining kind (`#vector.kind<add>`): `add`.
     Kind(String),
+    /// Affine maps whose results are dimensions: per map, its dimension
+    /// count and result positions (`affine_map<(d0, d1, d2) -> (d0, d2)>`:
+    /// `(3, [0, 2])`).
+    Maps(Vec<(u32, Vec<u32>)>),
     Str(String),
     /// An attribute synthesis does not read, as MLIR prints it (for the
     /// memo's key and for messages only).
@@ -41,6 +45,13 @@ impl Attr {
         match self {
             Attr::Elements(xs) if xs.len() == lanes as usize => Some(xs.clone()),
             Attr::Int(x) => Some(vec![x.clone(); lanes as usize]),
+            _ => None,
+        }
+    }
+
+    pub fn maps(&self) -> Option<&[(u32, Vec<u32>)]> {
+        match self {
+            Attr::Maps(m) => Some(m),
             _ => None,
         }
     }
@@ -78,6 +89,16 @@ impl fmt::Display for Attr {
                 write!(f, "]>")
             }
             Attr::Kind(k) => write!(f, "#kind<{k}>"),
+            Attr::Maps(maps) => {
+                write!(f, "[")?;
+                for (i, (dims, results)) in maps.iter().enumerate() {
+                    let d = |k: &u32| format!("d{k}");
+                    let all: Vec<String> = (0..*dims).map(|k| d(&k)).collect();
+                    let res: Vec<String> = results.iter().map(d).collect();
+                    write!(f, "{}affine_map<({}) -> ({})>", if i > 0 { ", " } else { "" }, all.join(", "), res.join(", "))?;
+                }
+                write!(f, "]")
+            }
             Attr::Str(s) => write!(f, "{s:?}"),
             Attr::Other(text) => write!(f, "{text}"),
         }

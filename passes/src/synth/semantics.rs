@@ -306,6 +306,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 let lanes = vec![args[0].bits.clone(); ty.lanes() as usize];
                 self.pack(lanes, ty)
             }
+            "vector.contract" => self.contract(op, args, &ty)?,
             "vector.multi_reduction" | "vector.reduction" => {
                 let k = op.attribute("kind").and_then(Attr::kind).ok_or_else(|| malformed(op, "its kind"))?.to_string();
                 let src = &args[0];
@@ -459,6 +460,92 @@ impl<'d, D: Domain> Evaluator<'d, D> {
         Ok(vec![v])
     }
 
+    /// `vector.contract` with `add` over maps whose results are dimensions:
+    /// each accumulator element plus the products of the lhs and rhs
+    /// elements its indices select, summed over the dimensions the
+    /// accumulator's map leaves out (the reduction dimensions), in row-major
+    /// order. Products of extensions are computed at the width they need.
+    fn contract(&mut self, op: &BlockOp, args: &[Val<D::Bv>], ty: &Ty) -> Result<Val<D::Bv>, SemaError> {
+        let kind = op.attribute("kind").and_then(Attr::kind).ok_or_else(|| malformed(op, "its kind"))?;
+        let maps = op.attribute("indexing_maps").and_then(Attr::maps).ok_or_else(|| malformed(op, "its maps"))?;
+        if kind != "add" || args.len() != 3 || maps.len() != 3 || ty.dims.is_empty() {
+            return Err(SemaError::Unsupported(format!("vector.contract <{kind}> of this form")));
+        }
+        let dims = maps[0].0 as usize;
+        let mut size = vec![0u32; dims];
+        for ((_, results), arg) in maps.iter().zip(args) {
+            if results.len() != arg.ty.dims.len() {
+                return Err(malformed(op, "maps that fit its operands"));
+            }
+            for (d, n) in results.iter().zip(&arg.ty.dims) {
+                size[*d as usize] = *n;
+            }
+        }
+        let reduction: Vec<usize> = (0..dims).filter(|d| !maps[2].1.contains(&(*d as u32))).collect();
+        let flat = |results: &[u32], at: &[u32], shape: &[u32]| {
+            results.iter().zip(shape).fold(0usize, |acc, (d, n)| acc * *n as usize + at[*d as usize] as usize)
+        };
+        // The operands before their extensions, if both are extended: the
+        // product at the sum of their widths.
+        let narrow = match (args[0].extended_from.as_deref(), args[1].extended_from.as_deref()) {
+            (Some((a, sa)), Some((b, sb))) if a.ty.elem_bits + b.ty.elem_bits < ty.elem_bits => {
+                Some(((a.clone(), *sa), (b.clone(), *sb)))
+            }
+            _ => None,
+        };
+        let (lhs, rhs) = match &narrow {
+            Some(((a, _), (b, _))) => (self.lanes(a), self.lanes(b)),
+            None => (self.lanes(&args[0]), self.lanes(&args[1])),
+        };
+        let acc = self.lanes(&args[2]);
+        let w = ty.elem_bits;
+        let mut out = Vec::with_capacity(acc.len());
+        let mut at = vec![0u32; dims];
+        for (i, init) in acc.iter().enumerate() {
+            // The accumulator's indices, row-major.
+            let mut rest = i;
+            for (d, n) in maps[2].1.iter().zip(&args[2].ty.dims).rev() {
+                at[*d as usize] = (rest % *n as usize) as u32;
+                rest /= *n as usize;
+            }
+            let mut sum = init.clone();
+            let combos: usize = reduction.iter().map(|d| size[*d] as usize).product();
+            for c in 0..combos {
+                let mut rest = c;
+                for d in reduction.iter().rev() {
+                    at[*d] = (rest % size[*d] as usize) as u32;
+                    rest /= size[*d] as usize;
+                }
+                let x = &lhs[flat(&maps[0].1, &at, &args[0].ty.dims)];
+                let y = &rhs[flat(&maps[1].1, &at, &args[1].ty.dims)];
+                let p = match &narrow {
+                    Some(((a, sa), (b, sb))) => {
+                        let (na, nb) = (a.ty.elem_bits, b.ty.elem_bits);
+                        let n = na + nb;
+                        let ext = |e: &mut Self, v: &D::Bv, from: u32, signed: bool| {
+                            if signed {
+                                e.dom.sign_extend(v, from, n - from)
+                            } else {
+                                e.dom.zero_extend(v, from, n - from)
+                            }
+                        };
+                        let (xa, yb) = (ext(self, x, na, *sa), ext(self, y, nb, *sb));
+                        let p = self.dom.binary(BvBinOp::Mul, &xa, &yb, n);
+                        if *sa || *sb {
+                            self.dom.sign_extend(&p, n, w - n)
+                        } else {
+                            self.dom.zero_extend(&p, n, w - n)
+                        }
+                    }
+                    None => self.dom.binary(BvBinOp::Mul, x, y, w),
+                };
+                sum = self.dom.binary(BvBinOp::Add, &sum, &p, w);
+            }
+            out.push(sum);
+        }
+        Ok(self.pack(out, ty.clone()))
+    }
+
     fn combine(&mut self, kind: &str, a: &D::Bv, b: &D::Bv, w: u32) -> Option<D::Bv> {
         let d = &mut *self.dom;
         Some(match kind {
@@ -516,6 +603,7 @@ pub fn supported(name: &str) -> bool {
             | "vector.broadcast"
             | "vector.multi_reduction"
             | "vector.reduction"
+            | "vector.contract"
             | "vector.shuffle"
             | "vector.interleave"
             | "vector.extract_strided_slice"
