@@ -50,6 +50,12 @@ import shutil
 freestanding = "-O2 -ffreestanding -nostdlib -static -fuse-ld=lld -Wno-override-module"
 config.substitutions.append(("%clang_aarch64", "clang-22 --target=aarch64-linux-gnu -march=armv8.6-a+dotprod+i8mm " + freestanding))
 config.substitutions.append(("%clang_hexagon", "clang-22 --target=hexagon -mcpu=hexagonv66 -mhvx -mhvx-length=128b " + freestanding))
+# With the cross C library (scripts/setup installs libc6-dev-arm64-cross): a static AArch64 program using libc.
+config.substitutions.append(("%libc_clang_aarch64", "clang-22 --target=aarch64-linux-gnu -march=armv8.6-a+dotprod+i8mm -O2 -static -fuse-ld=lld -Wno-override-module"))
+if os.path.exists("/usr/aarch64-linux-gnu/lib/libc.a"):
+    config.available_features.add("aarch64-libc")
+else:
+    lit_config.note("no /usr/aarch64-linux-gnu/lib/libc.a: AArch64 tests that need a C library skipped (scripts/setup installs libc6-dev-arm64-cross)")
 config.substitutions.append(("%differential", "python3 " + os.path.join(config.test_source_root, "Run", "Inputs", "differential.py")))
 config.substitutions.append(("%run_inputs", os.path.join(config.test_source_root, "Run", "Inputs")))
 for qemu in ["qemu-aarch64", "qemu-hexagon"]:

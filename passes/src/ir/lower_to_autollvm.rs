@@ -22,6 +22,10 @@ pub fn run(context: &Context, root: OperationRef, options: &Options, remarks: bo
             return Err(());
         }
     };
+    if let Err(e) = super::split_contract::run(context, root, options.limits.target.register_bits()) {
+        raw::emit(&root, false, &format!("lower-to-autollvm: {e}"));
+        return Err(());
+    }
     let mut blocks: Vec<BlockRef> = Vec::new();
     for op in raw::nested_ops(root) {
         for region in op.regions() {

@@ -6,6 +6,7 @@ pub mod build;
 pub mod lower_to_autollvm;
 pub mod raw;
 pub mod read;
+pub mod split_contract;
 pub mod target_to_llvm;
 pub mod x86_to_llvm;
 pub mod to_target;

@@ -9,7 +9,7 @@ use super::cache::Cache;
 use super::grammar::{Grammar, Target};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{synthesize, Limits, Outcome};
-use super::semantics::supported;
+use super::semantics::synthesizable;
 use super::types::Ty;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -256,14 +256,14 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     for root in (0..ops.len()).rev() {
         let op = &ops[root];
         if consumed.contains(&root)
-            || !supported(&op.name)
+            || !synthesizable(op)
             || op.has_regions
             || op.results.len() != 1
             || op.name == "arith.constant"
         {
             continue;
         }
-        let accept = |o: &BlockOp| supported(&o.name) && !o.has_regions;
+        let accept = |o: &BlockOp| synthesizable(o) && !o.has_regions;
         let window = flow.window(root, options.max_ops, 8, &accept);
         let window = Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
         let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();

@@ -568,6 +568,15 @@ impl<'d, D: Domain> Evaluator<'d, D> {
     }
 }
 
+/// Whether synthesis can read this op: its name is [`supported`] and its
+/// form is one the semantics model (strided slices of one dimension only;
+/// the n-D ones a split contraction reads are window boundaries).
+pub fn synthesizable(op: &BlockOp) -> bool {
+    let strided = matches!(op.name.as_str(), "vector.extract_strided_slice" | "vector.insert_strided_slice");
+    let one_dimensional = || op.operand_types.iter().chain(&op.result_types).all(|t| t.as_ref().is_some_and(|t| t.dims.len() <= 1));
+    supported(&op.name) && (!strided || one_dimensional())
+}
+
 /// Whether synthesis reads `name` (the ops [`Evaluator::eval`] knows).
 pub fn supported(name: &str) -> bool {
     matches!(

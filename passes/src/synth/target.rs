@@ -92,6 +92,19 @@ impl Target {
         }
     }
 
+    /// The width of the target's vector registers, in bits: what a
+    /// contraction is split to fit before synthesis.
+    pub fn register_bits(self) -> u32 {
+        match self {
+            Target::X86Avx512 => 512,
+            Target::X86Avx2 => 256,
+            Target::Native if Host::get().x86_target().starts_with("x86-avx512") => 512,
+            Target::Native => 256,
+            Target::Aarch64Neon | Target::Aarch64NeonDotprodI8mm => 128,
+            Target::HexagonHvx128 => 1024,
+        }
+    }
+
     /// Whether an instruction of the target's ISA needing these features
     /// (x86: guide CPUIDs; ARM: [`arm_features`]; HVX: `hvx`) runs on it.
     pub fn allows(self, features: &[String]) -> bool {

@@ -1,0 +1,196 @@
+//! Register-sized contractions: before synthesis, a `vector.contract` whose
+//! operands do not fit the target's vector registers is split into tiles
+//! that do, so each tile is a window synthesis can match with one
+//! instruction. No instruction is named here: the tile is the largest that
+//! fits, found by halving dimensions, parallel ones (outer first) before
+//! reduction ones, until every operand fits in `register_bits` (an extended
+//! operand counted at its width before the extension, as instructions take
+//! it). Tiles read `vector.extract_strided_slice`s of the operands (of the
+//! values before their extensions, extended again per tile), accumulate
+//! over the reduction tiles in order, and are put together with
+//! `vector.insert_strided_slice` into the accumulator: the same function.
+
+use super::build::{self, Builder};
+use super::raw;
+use super::read;
+use crate::synth::attr::Attr;
+use crate::synth::types::Ty;
+use melior::ir::attribute::{ArrayAttribute, IntegerAttribute};
+use melior::ir::operation::{OperationLike, OperationResult};
+use melior::ir::r#type::IntegerType;
+use melior::ir::{Attribute, OperationRef, Value, ValueLike};
+use melior::Context;
+
+/// At most this many tiles per contraction (beyond, it is left whole).
+const MAX_TILES: usize = 64;
+
+pub fn run<'c>(context: &'c Context, root: OperationRef<'c, 'c>, register_bits: u32) -> Result<(), String> {
+    let contracts: Vec<OperationRef> = raw::nested_ops(root)
+        .into_iter()
+        .filter(|op| op.name().as_string_ref().as_str() == Ok("vector.contract"))
+        .collect();
+    for op in contracts {
+        split(context, op, register_bits)?;
+    }
+    Ok(())
+}
+
+/// An operand before its extension: the narrow value and the extension op's name.
+fn extension<'c>(v: Value<'c, 'c>) -> Option<(Value<'c, 'c>, String)> {
+    let def = OperationResult::try_from(v).ok()?.owner();
+    let name = def.name().as_string_ref().as_str().ok()?.to_string();
+    (name == "arith.extsi" || name == "arith.extui").then(|| Some((def.operand(0).ok()?, name))).flatten()
+}
+
+/// Tile sizes per dimension: halve until each operand fits (see the module doc).
+fn tile(size: &[u32], maps: &[(u32, Vec<u32>)], elem_bits: &[u32; 3], register_bits: u32) -> Option<Vec<u32>> {
+    let mut t = size.to_vec();
+    let parallel = |d: u32| maps[2].1.contains(&d);
+    loop {
+        let over = (0..3).find(|&k| maps[k].1.iter().map(|d| t[*d as usize]).product::<u32>() * elem_bits[k] > register_bits);
+        let Some(k) = over else { return Some(t) };
+        let halvable = |d: &&u32| t[**d as usize] % 2 == 0;
+        let pick = maps[k]
+            .1
+            .iter()
+            .filter(halvable)
+            .filter(|d| parallel(**d))
+            .max_by_key(|d| (t[**d as usize], std::cmp::Reverse(**d)))
+            .or_else(|| maps[k].1.iter().filter(halvable).max_by_key(|d| (t[**d as usize], std::cmp::Reverse(**d))))?;
+        t[*pick as usize] /= 2;
+    }
+}
+
+fn i64_array<'c>(context: &'c Context, xs: &[u32]) -> Attribute<'c> {
+    let i64 = IntegerType::new(context, 64).into();
+    let items: Vec<Attribute> = xs.iter().map(|x| IntegerAttribute::new(i64, i64::from(*x)).into()).collect();
+    ArrayAttribute::new(context, &items).into()
+}
+
+fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32) -> Result<(), String> {
+    let attribute = |name: &str| op.attribute(name).map_err(|_| format!("vector.contract without {name}"));
+    let (maps_attr, iterators, kind) = (attribute("indexing_maps")?, attribute("iterator_types")?, attribute("kind")?);
+    let Attr::Maps(maps) = read::attr(maps_attr) else { return Ok(()) };
+    if maps.len() != 3 || op.operand_count() != 3 {
+        return Ok(());
+    }
+    let operands: Vec<Value> = (0..3).map(|k| op.operand(k).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+    let Some(types) = operands.iter().map(|v| read::ty(v.r#type())).collect::<Option<Vec<Ty>>>() else { return Ok(()) };
+    if types.iter().zip(&maps).any(|(t, (_, r))| t.dims.len() != r.len() || t.dims.is_empty()) {
+        return Ok(());
+    }
+    let narrow: Vec<Option<(Value, String)>> = operands[..2].iter().map(|v| extension(*v)).collect();
+    let elem_bits = [0, 1, 2].map(|k| match narrow.get(k).and_then(|n| n.as_ref()) {
+        Some((v, _)) => read::ty(v.r#type()).map_or(types[k].elem_bits, |t| t.elem_bits),
+        None => types[k].elem_bits,
+    });
+    let dims = maps[0].0 as usize;
+    let mut size = vec![1u32; dims];
+    for ((_, results), t) in maps.iter().zip(&types) {
+        for (d, n) in results.iter().zip(&t.dims) {
+            size[*d as usize] = *n;
+        }
+    }
+    let Some(t) = tile(&size, &maps, &elem_bits, register_bits) else { return Ok(()) };
+    let tiles: usize = size.iter().zip(&t).map(|(s, t)| (s / t) as usize).product();
+    if t == size || tiles > MAX_TILES {
+        return Ok(());
+    }
+    let b = Builder::new(context, op);
+    let ones = |n: usize| vec![1u32; n];
+    let slice = |v: Value<'c, 'c>, ty: &Ty, at: &[u32], results: &[u32]| -> Result<Value<'c, 'c>, String> {
+        let offsets: Vec<u32> = results.iter().map(|d| at[*d as usize]).collect();
+        let sizes: Vec<u32> = results.iter().map(|d| t[*d as usize]).collect();
+        let tile_ty = Ty { dims: sizes.clone(), elem_bits: ty.elem_bits };
+        b.create(
+            "vector.extract_strided_slice",
+            &[v],
+            &[
+                ("offsets", i64_array(context, &offsets)),
+                ("sizes", i64_array(context, &sizes)),
+                ("strides", i64_array(context, &ones(results.len()))),
+            ],
+            build::mlir_type(context, &tile_ty),
+        )
+    };
+    // An input tile: sliced before its extension where it has one.
+    let input = |k: usize, at: &[u32]| -> Result<Value<'c, 'c>, String> {
+        let results = &maps[k].1;
+        match &narrow[k] {
+            Some((v, ext)) => {
+                let from = read::ty(v.r#type()).ok_or("an extension of a type hydride does not model")?;
+                let piece = slice(*v, &from, at, results)?;
+                let wide = Ty { dims: results.iter().map(|d| t[*d as usize]).collect(), elem_bits: types[k].elem_bits };
+                b.create(ext, &[piece], &[], build::mlir_type(context, &wide))
+            }
+            None => slice(operands[k], &types[k], at, results),
+        }
+    };
+    let parallel: Vec<usize> = maps[2].1.iter().map(|d| *d as usize).collect();
+    let reduction: Vec<usize> = (0..dims).filter(|d| !parallel.contains(d)).collect();
+    let count = |ds: &[usize]| ds.iter().map(|d| (size[*d] / t[*d]) as usize).product::<usize>();
+    let mut dest = operands[2];
+    let mut at = vec![0u32; dims];
+    for p in 0..count(&parallel) {
+        let mut rest = p;
+        for d in parallel.iter().rev() {
+            let n = (size[*d] / t[*d]) as usize;
+            at[*d] = (rest % n) as u32 * t[*d];
+            rest /= n;
+        }
+        let mut acc = slice(operands[2], &types[2], &at, &maps[2].1)?;
+        for r in 0..count(&reduction) {
+            let mut rest = r;
+            for d in reduction.iter().rev() {
+                let n = (size[*d] / t[*d]) as usize;
+                at[*d] = (rest % n) as u32 * t[*d];
+                rest /= n;
+            }
+            let (lhs, rhs) = (input(0, &at)?, input(1, &at)?);
+            acc = b.create(
+                "vector.contract",
+                &[lhs, rhs, acc],
+                &[("indexing_maps", maps_attr), ("iterator_types", iterators), ("kind", kind)],
+                acc.r#type(),
+            )?;
+        }
+        let offsets: Vec<u32> = maps[2].1.iter().map(|d| at[*d as usize]).collect();
+        dest = b.create(
+            "vector.insert_strided_slice",
+            &[acc, dest],
+            &[("offsets", i64_array(context, &offsets)), ("strides", i64_array(context, &ones(offsets.len())))],
+            dest.r#type(),
+        )?;
+    }
+    let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
+    raw::replace_all_uses(old, dest);
+    raw::erase(op);
+    // The whole operands' extensions, now unused.
+    for k in 0..2 {
+        if let Ok(result) = OperationResult::try_from(operands[k]) {
+            let def = result.owner();
+            if extension(operands[k]).is_some() && !raw::has_uses(operands[k]) {
+                raw::erase(def);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tile;
+
+    #[test]
+    fn tiles_halve_parallel_dimensions_first() {
+        let packed = vec![(3, vec![0, 2]), (3, vec![1, 2]), (3, vec![0, 1])];
+        // 4x4x8 i8 into i32 at 128 bits: 2x2x8 (16-byte operands, a 2x2 i32 tile).
+        assert_eq!(tile(&[4, 4, 8], &packed, &[8, 8, 32], 128), Some(vec![2, 2, 8]));
+        // Fits 512 bits whole.
+        assert_eq!(tile(&[4, 4, 8], &packed, &[8, 8, 32], 512), Some(vec![4, 4, 8]));
+        // A reduction too long for the register is halved once the parallel ones are 1.
+        assert_eq!(tile(&[1, 1, 64], &packed, &[8, 8, 32], 128), Some(vec![1, 1, 16]));
+        // Odd sizes that never fit: no tile.
+        assert_eq!(tile(&[3, 3, 9], &packed, &[8, 8, 32], 16), None);
+    }
+}
