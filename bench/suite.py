@@ -470,20 +470,29 @@ def pool(kind):
                   dims={"width": WIDTH, "height": HEIGHT, "out_width": ow, "out_height": oh, "x_end": x_end})
 
 
+def dot_step():
+    """Bytes of u8 (and i8) the dot-product loops take per step: one vector
+    register's worth at the suite's width, summed 4 at a time into i32 lanes."""
+    return VECTOR_BITS // 8
+
+
 def dot_loop(acc, a_index, w_index, k_len, a="%A", w="%W", indent="      "):
-    """scf.for over k in 64-element steps: acc += 4-way dot of u8 a and i8 w."""
-    return f"""{indent}%zero_acc = arith.constant dense<0> : vector<16xi32>
-{indent}%{acc} = scf.for %k = %c0 to %klen step %c64 iter_args(%acc_i = %zero_acc) -> (vector<16xi32>) {{
+    """scf.for over k in steps of dot_step() elements (`%cdot`): acc += 4-way
+    dot of u8 a and i8 w."""
+    step = dot_step()
+    lanes = step // 4
+    return f"""{indent}%zero_acc = arith.constant dense<0> : vector<{lanes}xi32>
+{indent}%{acc} = scf.for %k = %c0 to %klen step %cdot iter_args(%acc_i = %zero_acc) -> (vector<{lanes}xi32>) {{
 {indent}  %ai = arith.addi {a_index}, %k : index
 {indent}  %wi = arith.addi {w_index}, %k : index
-{indent}  %av = vector.load {a}[%ai] : memref<?xi8>, vector<64xi8>
-{indent}  %wv = vector.load {w}[%wi] : memref<?xi8>, vector<64xi8>
-{indent}  %ae = arith.extui %av : vector<64xi8> to vector<64xi32>
-{indent}  %we = arith.extsi %wv : vector<64xi8> to vector<64xi32>
-{indent}  %p = arith.muli %ae, %we : vector<64xi32>
-{indent}  %p4 = vector.shape_cast %p : vector<64xi32> to vector<16x4xi32>
-{indent}  %s = vector.multi_reduction <add>, %p4, %acc_i [1] : vector<16x4xi32> to vector<16xi32>
-{indent}  scf.yield %s : vector<16xi32>
+{indent}  %av = vector.load {a}[%ai] : memref<?xi8>, vector<{step}xi8>
+{indent}  %wv = vector.load {w}[%wi] : memref<?xi8>, vector<{step}xi8>
+{indent}  %ae = arith.extui %av : vector<{step}xi8> to vector<{step}xi32>
+{indent}  %we = arith.extsi %wv : vector<{step}xi8> to vector<{step}xi32>
+{indent}  %p = arith.muli %ae, %we : vector<{step}xi32>
+{indent}  %p4 = vector.shape_cast %p : vector<{step}xi32> to vector<{lanes}x4xi32>
+{indent}  %s = vector.multi_reduction <add>, %p4, %acc_i [1] : vector<{lanes}x4xi32> to vector<{lanes}xi32>
+{indent}  scf.yield %s : vector<{lanes}xi32>
 {indent}}}
 """
 
@@ -514,7 +523,7 @@ EPILOGUES = {
 def layer_mlir(tag, a, w, bias, batch, n_out, k_len, tail):
     """Loops over batch rows `b` and outputs `n`: `%y = dot(a[b], w[n]) + bias[n]`
     (u8 x i8 -> i32), `%oi = b * n_out + n`, then the `tail` lines. Needs
-    `%c0`, `%c1`, `%c64`; `tag` keeps two layers' bounds apart."""
+    `%c0`, `%c1`, `%cdot` (dot_step()); `tag` keeps two layers' bounds apart."""
     return f"""  %nb{tag} = arith.constant {batch} : index
   %nn{tag} = arith.constant {n_out} : index
   scf.for %b = %c0 to %nb{tag} step %c1 {{
@@ -523,7 +532,7 @@ def layer_mlir(tag, a, w, bias, batch, n_out, k_len, tail):
     %orow = arith.muli %b, %nn{tag} : index
     scf.for %n = %c0 to %nn{tag} step %c1 {{
       %wrow = arith.muli %n, %klen : index
-{dot_loop("acc", "%arow", "%wrow", k_len, a, w)}      %sum = vector.reduction <add>, %acc : vector<16xi32> into i32
+{dot_loop("acc", "%arow", "%wrow", k_len, a, w)}      %sum = vector.reduction <add>, %acc : vector<{dot_step() // 4}xi32> into i32
       %bn = memref.load {bias}[%n] : memref<?xi32>
       %oi = arith.addi %orow, %n : index
       %y = arith.addi %sum, %bn : i32
@@ -558,7 +567,7 @@ def matmul(name, what, batch, n_out, k_len, epilogue="bias", family="nn"):
     mlir = f"""func.func @{name}({sig}) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
+  %cdot = arith.constant {dot_step()} : index
 {layer_mlir("", "%A", "%W", "%bias", batch, n_out, k_len, tail)}  return
 }}
 """
@@ -585,7 +594,7 @@ def mlp_matmul():
     mlir = f"""func.func @mlp_matmul({sig}) {{
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
+  %cdot = arith.constant {dot_step()} : index
   %zero = arith.constant 0 : i32
   %c8 = arith.constant 8 : i32
   %c255 = arith.constant 255 : i32
