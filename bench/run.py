@@ -93,10 +93,12 @@ def run(args, stdin=None, cwd=None):
     return p.stdout
 
 
-def hydride_lower(mlir, cache, target, isa="x86"):
+def hydride_lower(mlir, cache, target, isa="x86", proof_ms=None):
     """hydride's lowering of `mlir` for `target` (lower-to-autollvm's name),
-    through the dialect of `isa` to the LLVM dialect."""
-    pipeline = (f"builtin.module(lower-to-autollvm{{target={target} cache-dir={cache}}},"
+    through the dialect of `isa` to the LLVM dialect; `proof_ms`: Z3's budget
+    per proof if not the pass's default."""
+    budget = f" proof-ms={proof_ms} window-ms={max(60000, 2 * proof_ms)}" if proof_ms else ""
+    pipeline = (f"builtin.module(lower-to-autollvm{{target={target} cache-dir={cache}{budget}}},"
                 f"convert-autollvm-to-{isa},convert-hydride-{isa}-to-llvm)")
     return run([f"{LLVM}/mlir-opt", f"--load-dialect-plugin={PLUGIN}", f"--load-pass-plugin={PLUGIN}",
                 f"--pass-pipeline={pipeline}"], mlir)
@@ -242,9 +244,13 @@ def main():
                     help="native (default: this host, -march=native), a named x86 target compiled for its CPU, or a "
                          "target run under qemu-user (AArch64, Hexagon; bench/qemu_bench.py: static figures)")
     ap.add_argument("--out", default=os.path.join(ROOT, "results"), help="results folder (default results/)")
+    ap.add_argument("--proof-ms", type=int, default=None,
+                    help="Z3's budget per proof for hydride (default: the pass's, 20000); targets run under qemu only")
     a = ap.parse_args()
+    if a.proof_ms and a.target not in qemu_bench.TARGETS:
+        sys.exit("--proof-ms applies to the targets run under qemu (aarch64-neon-dotprod-i8mm, hexagon-hvx128)")
     if a.target in qemu_bench.TARGETS:
-        return qemu_bench.run_suite(a.target, a.check, a.only, a.out)
+        return qemu_bench.run_suite(a.target, a.check, a.only, a.out, a.proof_ms)
     target = Target(a.target)
     print(f"target {target.label} (hydride target={target.pass_target}; clang {' '.join(target.clang)}; "
           f"llc {' '.join(target.llc)}) on {target.host['model']}"
