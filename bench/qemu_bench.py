@@ -21,7 +21,6 @@ Usage: python3 bench/qemu_bench.py --target aarch64-neon-dotprod-i8mm|hexagon-hv
 """
 
 import argparse
-import csv
 import os
 import shutil
 import statistics
@@ -36,7 +35,7 @@ import harness  # noqa: E402
 import peers  # noqa: E402
 import suite  # noqa: E402
 from asm import McaError, cycles_per_iteration, hot_loop  # noqa: E402
-from run import CLANG_LEVEL, Failure, ROOT, fmt, hydride_lower, run, to_llvm_ir  # noqa: E402
+from run import CLANG_LEVEL, Failure, ROOT, fmt, hydride_lower, run, select, to_llvm_ir, write_table  # noqa: E402
 
 FREESTANDING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "freestanding")
 
@@ -142,13 +141,7 @@ def run_suite(target_name, check, only, out, proof_ms=None):
     if not shutil.which(target.runner[0]):
         sys.exit(f"{target.runner[0]} not found: scripts/setup installs qemu-user")
     suite.VECTOR_BITS = target.vector_bits
-    kernels = suite.all_kernels()
-    if only:
-        wanted = only.split(",")
-        unknown = [w for w in wanted if w not in {k.name for k in kernels}]
-        if unknown:
-            sys.exit(f"unknown kernels: {', '.join(unknown)}")
-        kernels = [k for k in kernels if k.name in wanted]
+    kernels = select(suite.all_kernels(), only)
     print(f"target {target.name}: hydride target={target.name}" + (f" proof-ms={proof_ms}" if proof_ms else "") + f", clang {' '.join(target.clang)}, "
           f"run under {' '.join(target.runner)}; cost: {target.measure}", file=sys.stderr)
     rows, failures = [], []
@@ -169,16 +162,7 @@ def run_suite(target_name, check, only, out, proof_ms=None):
     wrong = [r["kernel"] for r in rows if r["correct"] != "yes"]
     if not check:
         stem = os.path.join(out, f"bench-{target.name}" + (f"-proof-ms-{proof_ms}" if proof_ms else ""))
-        os.makedirs(out, exist_ok=True)
-        with open(stem + ".csv", "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(COLUMNS)
-            w.writerows([[fmt(r[c]) for c in COLUMNS] for r in rows])
-        md = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
-        md += ["| " + " | ".join(fmt(r[c]) for c in COLUMNS) + " |" for r in rows]
-        with open(stem + ".md", "w") as f:
-            f.write("\n".join(md) + "\n")
-        print("\n".join(md))
+        write_table(stem, COLUMNS, COLUMNS, rows)
         speedups = [r["speedup"] for r in rows if r["speedup"] == r["speedup"] and r["speedup"] > 0]
         if speedups:
             worst = min(rows, key=lambda r: r["speedup"] if r["speedup"] == r["speedup"] else float("inf"))

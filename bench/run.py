@@ -233,6 +233,34 @@ def fmt(v):
     return str(v)
 
 
+def select(kernels, only):
+    """The kernels named in `only` (comma-separated; all if empty); exits on an unknown name."""
+    if not only:
+        return kernels
+    wanted = only.split(",")
+    unknown = [w for w in wanted if w not in {k.name for k in kernels}]
+    if unknown:
+        sys.exit(f"unknown kernels: {', '.join(unknown)}")
+    return [k for k in kernels if k.name in wanted]
+
+
+def write_table(stem, columns, md_columns, rows, footer=None):
+    """`stem`.csv with `columns` and `stem`.md with `md_columns` (and the
+    footer line), the markdown also printed."""
+    os.makedirs(os.path.dirname(stem), exist_ok=True)
+    with open(stem + ".csv", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(columns)
+        w.writerows([[fmt(r[c]) for c in columns] for r in rows])
+    md = ["| " + " | ".join(md_columns) + " |", "|" + "---|" * len(md_columns)]
+    md += ["| " + " | ".join(fmt(r[c]) for c in md_columns) + " |" for r in rows]
+    if footer:
+        md += ["", footer]
+    with open(stem + ".md", "w") as f:
+        f.write("\n".join(md) + "\n")
+    print("\n".join(md))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--check", action="store_true", help="correctness only (every path against the reference), no timing")
@@ -258,13 +286,7 @@ def main():
     if target.lacking:
         print(f"SKIPPED execution: this host lacks {', '.join(target.lacking)} for {a.target}; "
               "compile times and instruction counts only", file=sys.stderr)
-    kernels = suite.all_kernels()
-    if a.only:
-        wanted = a.only.split(",")
-        unknown = [w for w in wanted if w not in {k.name for k in kernels}]
-        if unknown:
-            sys.exit(f"unknown kernels: {', '.join(unknown)}")
-        kernels = [k for k in kernels if k.name in wanted]
+    kernels = select(suite.all_kernels(), a.only)
     timing = not a.check
     runs = 1 if a.quick else a.runs
     rows, failures = [], []
@@ -288,18 +310,8 @@ def main():
     # Results of different hosts and targets are kept apart.
     stem = f"bench-{target.label}"
     if timing:
-        os.makedirs(a.out, exist_ok=True)
-        with open(os.path.join(a.out, f"{stem}.csv"), "w", newline="") as f:
-            w = csv.writer(f)
-            w.writerow(COLUMNS)
-            for r in rows:
-                w.writerow([fmt(r[c]) for c in COLUMNS])
-        md = ["| " + " | ".join(MD_COLUMNS) + " |", "|" + "---|" * len(MD_COLUMNS)]
-        md += ["| " + " | ".join(fmt(r[c]) for c in MD_COLUMNS) + " |" for r in rows]
-        md += ["", f"target {target.label}, {target.host['model']}; {halide.describe()}"]
-        with open(os.path.join(a.out, f"{stem}.md"), "w") as f:
-            f.write("\n".join(md) + "\n")
-        print("\n".join(md))
+        write_table(os.path.join(a.out, stem), COLUMNS, MD_COLUMNS, rows,
+                    f"target {target.label}, {target.host['model']}; {halide.describe()}")
         chart = os.path.join(ROOT, "target", "release", "bench-chart")
         run([chart, "--csv", os.path.join(a.out, f"{stem}.csv"), "--out", os.path.join(a.out, f"{stem}.png")])
         print(f"\nwrote {a.out}/{stem}.csv, {stem}.md and {stem}.png (target {target.label}, {target.host['model']})")

@@ -129,23 +129,22 @@ fn split<'c>(context: &'c Context, op: OperationRef<'c, 'c>, register_bits: u32)
     let parallel: Vec<usize> = maps[2].1.iter().map(|d| *d as usize).collect();
     let reduction: Vec<usize> = (0..dims).filter(|d| !parallel.contains(d)).collect();
     let count = |ds: &[usize]| ds.iter().map(|d| (size[*d] / t[*d]) as usize).product::<usize>();
-    let mut dest = operands[2];
-    let mut at = vec![0u32; dims];
-    for p in 0..count(&parallel) {
-        let mut rest = p;
-        for d in parallel.iter().rev() {
+    // The offsets of tile number `index` along `ds` (row-major), into `at`.
+    let place = |at: &mut [u32], ds: &[usize], index: usize| {
+        let mut rest = index;
+        for d in ds.iter().rev() {
             let n = (size[*d] / t[*d]) as usize;
             at[*d] = (rest % n) as u32 * t[*d];
             rest /= n;
         }
+    };
+    let mut dest = operands[2];
+    let mut at = vec![0u32; dims];
+    for p in 0..count(&parallel) {
+        place(&mut at, &parallel, p);
         let mut acc = slice(operands[2], &types[2], &at, &maps[2].1)?;
         for r in 0..count(&reduction) {
-            let mut rest = r;
-            for d in reduction.iter().rev() {
-                let n = (size[*d] / t[*d]) as usize;
-                at[*d] = (rest % n) as u32 * t[*d];
-                rest /= n;
-            }
+            place(&mut at, &reduction, r);
             let (lhs, rhs) = (input(0, &at)?, input(1, &at)?);
             acc = b.create(
                 "vector.contract",

@@ -36,10 +36,6 @@ fn table_type(text: &str) -> Result<Ty, String> {
     Ty::parse(text).ok_or_else(|| format!("the LLVM call table has a type hydride does not model: {text}"))
 }
 
-fn cast_to<'c, 'a>(b: &Builder<'c, 'a>, v: Value<'c, 'a>, ty: &Ty) -> Result<Value<'c, 'a>, String> {
-    b.llvm_cast(v, ty)
-}
-
 fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
     let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
     let call: &LlvmCall = CallTable::embedded()?.get(&name).ok_or_else(|| {
@@ -52,7 +48,7 @@ fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
         match arg {
             CallArg::Operand(k) => {
                 let v = op.operand(*k).map_err(|e| format!("malformed LLVM call plan: operand {k}: {e}"))?;
-                args.push(cast_to(&b, v, &ty)?);
+                args.push(b.llvm_cast(v, &ty)?);
             }
             CallArg::Immediate(attr) => {
                 let value = op
@@ -86,14 +82,14 @@ fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
             let m = DenseI32ArrayAttribute::new(context, &first).into();
             mask = b.create("llvm.shufflevector", &[mask, mask], &[("mask", m)], t)?;
         }
-        let computed = cast_to(&b, result, &lanes)?;
+        let computed = b.llvm_cast(result, &lanes)?;
         let otherwise = match s.otherwise {
             Otherwise::Zero => b.create("llvm.mlir.zero", &[], &[], build::mlir_type(context, &lanes))?,
-            Otherwise::Operand(k) => cast_to(&b, op.operand(k).map_err(|e| e.to_string())?, &lanes)?,
+            Otherwise::Operand(k) => b.llvm_cast(op.operand(k).map_err(|e| e.to_string())?, &lanes)?,
         };
         result = b.create("llvm.select", &[mask, computed, otherwise], &[], build::mlir_type(context, &lanes))?;
     }
-    let back = cast_to(&b, result, &op_ty)?;
+    let back = b.llvm_cast(result, &op_ty)?;
     raw::replace_all_uses(old, back);
     raw::erase(op);
     Ok(())

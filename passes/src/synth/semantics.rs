@@ -101,24 +101,28 @@ impl<'d, D: Domain> Evaluator<'d, D> {
             return None;
         }
         let (sa, sb) = (*sa, *sb);
-        let mut f = |e: &mut Self, x: &[D::Bv]| {
-            let ext = |e: &mut Self, v: &D::Bv, from: u32, signed: bool| {
-                if signed {
-                    e.dom.sign_extend(v, from, n - from)
-                } else {
-                    e.dom.zero_extend(v, from, n - from)
-                }
-            };
-            let xa = ext(e, &x[0], na, sa);
-            let xb = ext(e, &x[1], nb, sb);
-            let p = e.dom.binary(BvBinOp::Mul, &xa, &xb, n);
-            if sa || sb {
-                e.dom.sign_extend(&p, n, w - n)
+        let mut f = |e: &mut Self, x: &[D::Bv]| e.narrow_mul(&x[0], &x[1], (na, sa), (nb, sb), w);
+        Some(self.lanewise(&[a.clone(), b.clone()], ty.clone(), &mut f))
+    }
+
+    /// `x * y` of elements `na` and `nb` bits wide, each extended (signed
+    /// or not) to the sum of their widths, the product then extended to `w`.
+    fn narrow_mul(&mut self, x: &D::Bv, y: &D::Bv, (na, sa): (u32, bool), (nb, sb): (u32, bool), w: u32) -> D::Bv {
+        let n = na + nb;
+        let ext = |e: &mut Self, v: &D::Bv, from: u32, signed: bool| {
+            if signed {
+                e.dom.sign_extend(v, from, n - from)
             } else {
-                e.dom.zero_extend(&p, n, w - n)
+                e.dom.zero_extend(v, from, n - from)
             }
         };
-        Some(self.lanewise(&[a.clone(), b.clone()], ty.clone(), &mut f))
+        let (xa, yb) = (ext(self, x, na, sa), ext(self, y, nb, sb));
+        let p = self.dom.binary(BvBinOp::Mul, &xa, &yb, n);
+        if sa || sb {
+            self.dom.sign_extend(&p, n, w - n)
+        } else {
+            self.dom.zero_extend(&p, n, w - n)
+        }
     }
 
     fn literal_int(&mut self, x: &BigInt, width: u32) -> D::Bv {
@@ -519,24 +523,7 @@ impl<'d, D: Domain> Evaluator<'d, D> {
                 let x = &lhs[flat(&maps[0].1, &at, &args[0].ty.dims)];
                 let y = &rhs[flat(&maps[1].1, &at, &args[1].ty.dims)];
                 let p = match &narrow {
-                    Some(((a, sa), (b, sb))) => {
-                        let (na, nb) = (a.ty.elem_bits, b.ty.elem_bits);
-                        let n = na + nb;
-                        let ext = |e: &mut Self, v: &D::Bv, from: u32, signed: bool| {
-                            if signed {
-                                e.dom.sign_extend(v, from, n - from)
-                            } else {
-                                e.dom.zero_extend(v, from, n - from)
-                            }
-                        };
-                        let (xa, yb) = (ext(self, x, na, *sa), ext(self, y, nb, *sb));
-                        let p = self.dom.binary(BvBinOp::Mul, &xa, &yb, n);
-                        if *sa || *sb {
-                            self.dom.sign_extend(&p, n, w - n)
-                        } else {
-                            self.dom.zero_extend(&p, n, w - n)
-                        }
-                    }
+                    Some(((a, sa), (b, sb))) => self.narrow_mul(x, y, (a.ty.elem_bits, *sa), (b.ty.elem_bits, *sb), w),
                     None => self.dom.binary(BvBinOp::Mul, x, y, w),
                 };
                 sum = self.dom.binary(BvBinOp::Add, &sum, &p, w);
