@@ -1,12 +1,11 @@
 // RUN: rm -rf %t.cache
-// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=aarch64-neon-dotprod-i8mm proof-ms=120000 window-ms=240000 cache-dir=%t.cache},convert-autollvm-to-arm)' %s | FileCheck %s
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=aarch64-neon-dotprod-i8mm cache-dir=%t.cache},convert-autollvm-to-arm)' %s | FileCheck %s
 // `vector.contract`, the form linalg vectorization gives the backend, read
 // through its semantics (indexing maps, reduction over the dimensions the
 // accumulator's map leaves out): the 2x2x8 tiles of MLIR's i8mm integration
 // test (packed maps, transposed RHS) become smmla, ummla and usmmla, and the
 // row-wise 4-way dot products sdot, udot and usdot. No pattern names any of
-// them; the mixed-sign matrix multiply's proof needs more than the default
-// budget. Run/arm/contract.test executes them under qemu.
+// them. Run/arm/contract.test executes them under qemu.
 #lhs = affine_map<(m, n, k) -> (m, k)>
 #rhs = affine_map<(m, n, k) -> (n, k)>
 #acc = affine_map<(m, n, k) -> (m, n)>

@@ -5,7 +5,7 @@
 // LowerContractionToNeonI8MMPattern; hydride splits each into 128-bit tiles
 // (2x2x8) and synthesis finds the instruction of each tile.
 // RUN: rm -rf %t.cache
-// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=aarch64-neon-dotprod-i8mm proof-ms=120000 window-ms=240000 cache-dir=%t.cache},convert-autollvm-to-arm)' %s | FileCheck %s
+// RUN: %mlir_opt %load_hydride %load_hydride_passes --pass-pipeline='builtin.module(lower-to-autollvm{target=aarch64-neon-dotprod-i8mm cache-dir=%t.cache},convert-autollvm-to-arm)' %s | FileCheck %s
 
 #packed_maps = [
   affine_map<(m, n, k) -> (m, k)>,

@@ -84,7 +84,7 @@ fn canonical(flow: &Dataflow, w: &Window, limits: &Limits, version: u64) -> Stri
     // The limits that change what is found are part of the key (the time
     // limit is not: a window out of time is not memoized).
     let mut text = format!(
-        "program-v3 {} {version:016x} proof-ms={} two-step-budget={}\n",
+        "program-v4 {} {version:016x} proof-ms={} two-step-budget={}\n",
         limits.target.name(),
         limits.proof_ms,
         limits.evaluations
