@@ -260,32 +260,50 @@ irdl.dialect @autollvm {
     irdl.attributes { "result_width" = %a0, "result_elem_width" = %a1 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vcombine.
+  // 6 instructions computing the same thing up to 6 parameter(s)
+  //   Members (6): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
   //   Semantics with the class parameters as named values:
-  //     dst[bit:0] := a0[bit:0]
-  //     dst[bit_2:(bit + 1)] := a1[bit:0]
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
+  //       dst[((result_elem_width + -1) + (result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
+  //     ENDFOR
   irdl.operation @move_53ab {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0_1 = irdl.is vector<2xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1_1 = irdl.is vector<2xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<256xi8>
+    %o0_0 = irdl.is vector<2xi64>
+    %o0_1 = irdl.is vector<32xi32>
+    %o0_2 = irdl.is vector<64xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1_1 = irdl.is vector<32xi32>
+    %o1_2 = irdl.is vector<64xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %r_0 = irdl.is vector<128xi8>
     %r_1 = irdl.is vector<4xi64>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 127 : i32
-    %a0_1 = irdl.is 1023 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 255 : i32
-    %a1_1 = irdl.is 2047 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 128 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %r_2 = irdl.is vector<64xi16>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 31 : i32
+    %a0_2 = irdl.is 63 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 8 : i32
+    %a1_1 = irdl.is 16 : i32
+    %a1_2 = irdl.is 128 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 16 : i32
+    %a2_1 = irdl.is 32 : i32
+    %a2_2 = irdl.is 128 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 8 : i32
+    %a3_2 = irdl.is 16 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 1024 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 256 : i32
+    %a5_1 = irdl.is 1024 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "bit_2" = %a1, "a0_elem_width" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "a0_elem_width" = %a2, "shift" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 2 parameter(s)
@@ -312,8 +330,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "bit" = %a0, "a0_width" = %a1 }
     irdl.results(result: %r)
   }
-  // 39 instructions computing the same thing up to 3 parameter(s)
-  //   Members (39): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x86/_mm256_mask_abs_epi8 (merge masking), x86/_mm256_maskz_abs_epi8 (zero masking), x86/_mm512_abs_epi8, x86/_mm512_mask_abs_epi8 (merge masking), x86/_mm512_maskz_abs_epi8 (zero masking), x86/_mm_mask_abs_epi8 (merge masking), x86/_mm_maskz_abs_epi8 (zero masking), x86/_mm256_mask_abs_epi16 (merge masking), x86/_mm256_maskz_abs_epi16 (zero masking), x86/_mm512_abs_epi16, x86/_mm512_mask_abs_epi16 (merge masking), x86/_mm512_maskz_abs_epi16 (zero masking), x86/_mm_mask_abs_epi16 (merge masking), x86/_mm_maskz_abs_epi16 (zero masking), x86/_mm256_mask_abs_epi32 (merge masking), x86/_mm256_maskz_abs_epi32 (zero masking), x86/_mm_mask_abs_epi32 (merge masking), x86/_mm_maskz_abs_epi32 (zero masking), x86/_mm256_abs_epi64, x86/_mm256_mask_abs_epi64 (merge masking), x86/_mm256_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi64, x86/_mm_mask_abs_epi64 (merge masking), x86/_mm_maskz_abs_epi64 (zero masking), x86/_mm512_abs_epi32, x86/_mm512_mask_abs_epi32 (merge masking), x86/_mm512_maskz_abs_epi32 (zero masking), x86/_mm512_abs_epi64, x86/_mm512_mask_abs_epi64 (merge masking), x86/_mm512_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi8, x86/_mm_abs_epi16, x86/_mm_abs_epi32, hvx/V6_vabsb, hvx/V6_vabsh, hvx/V6_vabsw.
+  // 46 instructions computing the same thing up to 3 parameter(s)
+  //   Members (46): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x86/_mm256_mask_abs_epi8 (merge masking), x86/_mm256_maskz_abs_epi8 (zero masking), x86/_mm512_abs_epi8, x86/_mm512_mask_abs_epi8 (merge masking), x86/_mm512_maskz_abs_epi8 (zero masking), x86/_mm_mask_abs_epi8 (merge masking), x86/_mm_maskz_abs_epi8 (zero masking), x86/_mm256_mask_abs_epi16 (merge masking), x86/_mm256_maskz_abs_epi16 (zero masking), x86/_mm512_abs_epi16, x86/_mm512_mask_abs_epi16 (merge masking), x86/_mm512_maskz_abs_epi16 (zero masking), x86/_mm_mask_abs_epi16 (merge masking), x86/_mm_maskz_abs_epi16 (zero masking), x86/_mm256_mask_abs_epi32 (merge masking), x86/_mm256_maskz_abs_epi32 (zero masking), x86/_mm_mask_abs_epi32 (merge masking), x86/_mm_maskz_abs_epi32 (zero masking), x86/_mm256_abs_epi64, x86/_mm256_mask_abs_epi64 (merge masking), x86/_mm256_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi64, x86/_mm_mask_abs_epi64 (merge masking), x86/_mm_maskz_abs_epi64 (zero masking), x86/_mm512_abs_epi32, x86/_mm512_mask_abs_epi32 (merge masking), x86/_mm512_maskz_abs_epi32 (zero masking), x86/_mm512_abs_epi64, x86/_mm512_mask_abs_epi64 (merge masking), x86/_mm512_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi8, x86/_mm_abs_epi16, x86/_mm_abs_epi32, arm/vabs_s8, arm/vabsq_s8, arm/vabs_s16, arm/vabsq_s16, arm/vabs_s32, arm/vabsq_s32, arm/vabsq_s64, hvx/V6_vabsb, hvx/V6_vabsh, hvx/V6_vabsw.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -324,18 +342,21 @@ irdl.dialect @autollvm {
     %o0_1 = irdl.is vector<16xi16>
     %o0_2 = irdl.is vector<16xi32>
     %o0_3 = irdl.is vector<16xi8>
-    %o0_4 = irdl.is vector<2xi64>
-    %o0_5 = irdl.is vector<32xi16>
-    %o0_6 = irdl.is vector<32xi32>
-    %o0_7 = irdl.is vector<32xi8>
-    %o0_8 = irdl.is vector<4xi32>
-    %o0_9 = irdl.is vector<4xi64>
-    %o0_10 = irdl.is vector<64xi16>
-    %o0_11 = irdl.is vector<64xi8>
-    %o0_12 = irdl.is vector<8xi16>
-    %o0_13 = irdl.is vector<8xi32>
-    %o0_14 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14)
+    %o0_4 = irdl.is vector<2xi32>
+    %o0_5 = irdl.is vector<2xi64>
+    %o0_6 = irdl.is vector<32xi16>
+    %o0_7 = irdl.is vector<32xi32>
+    %o0_8 = irdl.is vector<32xi8>
+    %o0_9 = irdl.is vector<4xi16>
+    %o0_10 = irdl.is vector<4xi32>
+    %o0_11 = irdl.is vector<4xi64>
+    %o0_12 = irdl.is vector<64xi16>
+    %o0_13 = irdl.is vector<64xi8>
+    %o0_14 = irdl.is vector<8xi16>
+    %o0_15 = irdl.is vector<8xi32>
+    %o0_16 = irdl.is vector<8xi64>
+    %o0_17 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16, %o0_17)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
@@ -358,18 +379,21 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<16xi16>
     %r_2 = irdl.is vector<16xi32>
     %r_3 = irdl.is vector<16xi8>
-    %r_4 = irdl.is vector<2xi64>
-    %r_5 = irdl.is vector<32xi16>
-    %r_6 = irdl.is vector<32xi32>
-    %r_7 = irdl.is vector<32xi8>
-    %r_8 = irdl.is vector<4xi32>
-    %r_9 = irdl.is vector<4xi64>
-    %r_10 = irdl.is vector<64xi16>
-    %r_11 = irdl.is vector<64xi8>
-    %r_12 = irdl.is vector<8xi16>
-    %r_13 = irdl.is vector<8xi32>
-    %r_14 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14)
+    %r_4 = irdl.is vector<2xi32>
+    %r_5 = irdl.is vector<2xi64>
+    %r_6 = irdl.is vector<32xi16>
+    %r_7 = irdl.is vector<32xi32>
+    %r_8 = irdl.is vector<32xi8>
+    %r_9 = irdl.is vector<4xi16>
+    %r_10 = irdl.is vector<4xi32>
+    %r_11 = irdl.is vector<4xi64>
+    %r_12 = irdl.is vector<64xi16>
+    %r_13 = irdl.is vector<64xi8>
+    %r_14 = irdl.is vector<8xi16>
+    %r_15 = irdl.is vector<8xi32>
+    %r_16 = irdl.is vector<8xi64>
+    %r_17 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -387,24 +411,22 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 32 : i32
     %a2_3 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 43 instructions computing the same thing up to 6 parameter(s)
-  //   Members (43): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv, hvx/V6_vaddcarryo.
+  // 56 instructions computing the same thing up to 3 parameter(s)
+  //   Members (56): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0) + AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0))
-  //       v1 := WrapAs(-(1 AND ((0 + ((4294967295 AND AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)) + (4294967295 AND AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)))) >> a0_elem_width)), a0_elem_width, 1)
-  //       dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(constant, a0_elem_width, 0) << (loop_bound AND ((v0 * 4) + 0)))) AND AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0))
-  //       dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((constant AND v1), a0_elem_width, 1) << (loop_bound AND ((v0 * 4) + 0))))
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @add {
     %o0_0 = irdl.is vector<128xi16>
@@ -413,38 +435,44 @@ irdl.dialect @autollvm {
     %o0_3 = irdl.is vector<16xi32>
     %o0_4 = irdl.is vector<16xi8>
     %o0_5 = irdl.is vector<256xi8>
-    %o0_6 = irdl.is vector<2xi64>
-    %o0_7 = irdl.is vector<32xi16>
-    %o0_8 = irdl.is vector<32xi32>
-    %o0_9 = irdl.is vector<32xi8>
-    %o0_10 = irdl.is vector<4xi32>
-    %o0_11 = irdl.is vector<4xi64>
-    %o0_12 = irdl.is vector<64xi16>
-    %o0_13 = irdl.is vector<64xi32>
-    %o0_14 = irdl.is vector<64xi8>
-    %o0_15 = irdl.is vector<8xi16>
-    %o0_16 = irdl.is vector<8xi32>
-    %o0_17 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16, %o0_17)
+    %o0_6 = irdl.is vector<2xi32>
+    %o0_7 = irdl.is vector<2xi64>
+    %o0_8 = irdl.is vector<32xi16>
+    %o0_9 = irdl.is vector<32xi32>
+    %o0_10 = irdl.is vector<32xi8>
+    %o0_11 = irdl.is vector<4xi16>
+    %o0_12 = irdl.is vector<4xi32>
+    %o0_13 = irdl.is vector<4xi64>
+    %o0_14 = irdl.is vector<64xi16>
+    %o0_15 = irdl.is vector<64xi32>
+    %o0_16 = irdl.is vector<64xi8>
+    %o0_17 = irdl.is vector<8xi16>
+    %o0_18 = irdl.is vector<8xi32>
+    %o0_19 = irdl.is vector<8xi64>
+    %o0_20 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16, %o0_17, %o0_18, %o0_19, %o0_20)
     %o1_0 = irdl.is vector<128xi16>
     %o1_1 = irdl.is vector<128xi8>
     %o1_2 = irdl.is vector<16xi16>
     %o1_3 = irdl.is vector<16xi32>
     %o1_4 = irdl.is vector<16xi8>
     %o1_5 = irdl.is vector<256xi8>
-    %o1_6 = irdl.is vector<2xi64>
-    %o1_7 = irdl.is vector<32xi16>
-    %o1_8 = irdl.is vector<32xi32>
-    %o1_9 = irdl.is vector<32xi8>
-    %o1_10 = irdl.is vector<4xi32>
-    %o1_11 = irdl.is vector<4xi64>
-    %o1_12 = irdl.is vector<64xi16>
-    %o1_13 = irdl.is vector<64xi32>
-    %o1_14 = irdl.is vector<64xi8>
-    %o1_15 = irdl.is vector<8xi16>
-    %o1_16 = irdl.is vector<8xi32>
-    %o1_17 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16, %o1_17)
+    %o1_6 = irdl.is vector<2xi32>
+    %o1_7 = irdl.is vector<2xi64>
+    %o1_8 = irdl.is vector<32xi16>
+    %o1_9 = irdl.is vector<32xi32>
+    %o1_10 = irdl.is vector<32xi8>
+    %o1_11 = irdl.is vector<4xi16>
+    %o1_12 = irdl.is vector<4xi32>
+    %o1_13 = irdl.is vector<4xi64>
+    %o1_14 = irdl.is vector<64xi16>
+    %o1_15 = irdl.is vector<64xi32>
+    %o1_16 = irdl.is vector<64xi8>
+    %o1_17 = irdl.is vector<8xi16>
+    %o1_18 = irdl.is vector<8xi32>
+    %o1_19 = irdl.is vector<8xi64>
+    %o1_20 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16, %o1_17, %o1_18, %o1_19, %o1_20)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<16xi8>
@@ -469,86 +497,95 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<16xi32>
     %r_4 = irdl.is vector<16xi8>
     %r_5 = irdl.is vector<256xi8>
-    %r_6 = irdl.is vector<2xi64>
-    %r_7 = irdl.is vector<32xi16>
-    %r_8 = irdl.is vector<32xi32>
-    %r_9 = irdl.is vector<32xi8>
-    %r_10 = irdl.is vector<36xi32>
-    %r_11 = irdl.is vector<4xi32>
-    %r_12 = irdl.is vector<4xi64>
-    %r_13 = irdl.is vector<64xi16>
-    %r_14 = irdl.is vector<64xi32>
-    %r_15 = irdl.is vector<64xi8>
-    %r_16 = irdl.is vector<8xi16>
-    %r_17 = irdl.is vector<8xi32>
-    %r_18 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17, %r_18)
+    %r_6 = irdl.is vector<2xi32>
+    %r_7 = irdl.is vector<2xi64>
+    %r_8 = irdl.is vector<32xi16>
+    %r_9 = irdl.is vector<32xi32>
+    %r_10 = irdl.is vector<32xi8>
+    %r_11 = irdl.is vector<4xi16>
+    %r_12 = irdl.is vector<4xi32>
+    %r_13 = irdl.is vector<4xi64>
+    %r_14 = irdl.is vector<64xi16>
+    %r_15 = irdl.is vector<64xi32>
+    %r_16 = irdl.is vector<64xi8>
+    %r_17 = irdl.is vector<8xi16>
+    %r_18 = irdl.is vector<8xi32>
+    %r_19 = irdl.is vector<8xi64>
+    %r_20 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17, %r_18, %r_19, %r_20)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 15 : i32
-    %a1_1 = irdl.is 31 : i32
-    %a1_2 = irdl.is 63 : i32
-    %a1_3 = irdl.is 127 : i32
-    %a1_4 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1_7 = irdl.is 255 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
     %a2_3 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3_4 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4_3 = irdl.is 15 : i32
-    %a4_4 = irdl.is 31 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5_3 = irdl.is 1024 : i32
-    %a5_4 = irdl.is 2048 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
-    %a6_0 = irdl.is 128 : i32
-    %a6_1 = irdl.is 256 : i32
-    %a6_2 = irdl.is 512 : i32
-    %a6_3 = irdl.is 1024 : i32
-    %a6_4 = irdl.is 1152 : i32
-    %a6_5 = irdl.is 2048 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3, %a6_4, %a6_5)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3_5 = irdl.is 2048 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "constant" = %a4, "a0_width" = %a5, "result_width" = %a6 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16.
+  // 31 instructions computing the same thing up to 3 parameter(s)
+  //   Members (31): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16, arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, hvx/V6_vaddbsat, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat, hvx/V6_vaddwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @add_sat_s {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<32xi16>
-    %o0_3 = irdl.is vector<32xi8>
-    %o0_4 = irdl.is vector<64xi8>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<32xi16>
-    %o1_3 = irdl.is vector<32xi8>
-    %o1_4 = irdl.is vector<64xi8>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o0_0 = irdl.is vector<128xi16>
+    %o0_1 = irdl.is vector<128xi8>
+    %o0_2 = irdl.is vector<16xi16>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<256xi8>
+    %o0_5 = irdl.is vector<2xi32>
+    %o0_6 = irdl.is vector<2xi64>
+    %o0_7 = irdl.is vector<32xi16>
+    %o0_8 = irdl.is vector<32xi32>
+    %o0_9 = irdl.is vector<32xi8>
+    %o0_10 = irdl.is vector<4xi16>
+    %o0_11 = irdl.is vector<4xi32>
+    %o0_12 = irdl.is vector<64xi16>
+    %o0_13 = irdl.is vector<64xi32>
+    %o0_14 = irdl.is vector<64xi8>
+    %o0_15 = irdl.is vector<8xi16>
+    %o0_16 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16)
+    %o1_0 = irdl.is vector<128xi16>
+    %o1_1 = irdl.is vector<128xi8>
+    %o1_2 = irdl.is vector<16xi16>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<256xi8>
+    %o1_5 = irdl.is vector<2xi32>
+    %o1_6 = irdl.is vector<2xi64>
+    %o1_7 = irdl.is vector<32xi16>
+    %o1_8 = irdl.is vector<32xi32>
+    %o1_9 = irdl.is vector<32xi8>
+    %o1_10 = irdl.is vector<4xi16>
+    %o1_11 = irdl.is vector<4xi32>
+    %o1_12 = irdl.is vector<64xi16>
+    %o1_13 = irdl.is vector<64xi32>
+    %o1_14 = irdl.is vector<64xi8>
+    %o1_15 = irdl.is vector<8xi16>
+    %o1_16 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi8>
     %o2_2 = irdl.is vector<32xi16>
@@ -561,55 +598,97 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi16>
-    %r_3 = irdl.is vector<32xi8>
-    %r_4 = irdl.is vector<64xi8>
-    %r_5 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_0 = irdl.is vector<128xi16>
+    %r_1 = irdl.is vector<128xi8>
+    %r_2 = irdl.is vector<16xi16>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<256xi8>
+    %r_5 = irdl.is vector<2xi32>
+    %r_6 = irdl.is vector<2xi64>
+    %r_7 = irdl.is vector<32xi16>
+    %r_8 = irdl.is vector<32xi32>
+    %r_9 = irdl.is vector<32xi8>
+    %r_10 = irdl.is vector<4xi16>
+    %r_11 = irdl.is vector<4xi32>
+    %r_12 = irdl.is vector<64xi16>
+    %r_13 = irdl.is vector<64xi32>
+    %r_14 = irdl.is vector<64xi8>
+    %r_15 = irdl.is vector<8xi16>
+    %r_16 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1_7 = irdl.is 255 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3_5 = irdl.is 2048 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16.
+  // 31 instructions computing the same thing up to 3 parameter(s)
+  //   Members (31): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64, hvx/V6_vaddubsat, hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat, hvx/V6_vadduwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @add_sat_u {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<32xi16>
-    %o0_3 = irdl.is vector<32xi8>
-    %o0_4 = irdl.is vector<64xi8>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<32xi16>
-    %o1_3 = irdl.is vector<32xi8>
-    %o1_4 = irdl.is vector<64xi8>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o0_0 = irdl.is vector<128xi16>
+    %o0_1 = irdl.is vector<128xi8>
+    %o0_2 = irdl.is vector<16xi16>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<256xi8>
+    %o0_5 = irdl.is vector<2xi32>
+    %o0_6 = irdl.is vector<2xi64>
+    %o0_7 = irdl.is vector<32xi16>
+    %o0_8 = irdl.is vector<32xi32>
+    %o0_9 = irdl.is vector<32xi8>
+    %o0_10 = irdl.is vector<4xi16>
+    %o0_11 = irdl.is vector<4xi32>
+    %o0_12 = irdl.is vector<64xi16>
+    %o0_13 = irdl.is vector<64xi32>
+    %o0_14 = irdl.is vector<64xi8>
+    %o0_15 = irdl.is vector<8xi16>
+    %o0_16 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16)
+    %o1_0 = irdl.is vector<128xi16>
+    %o1_1 = irdl.is vector<128xi8>
+    %o1_2 = irdl.is vector<16xi16>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<256xi8>
+    %o1_5 = irdl.is vector<2xi32>
+    %o1_6 = irdl.is vector<2xi64>
+    %o1_7 = irdl.is vector<32xi16>
+    %o1_8 = irdl.is vector<32xi32>
+    %o1_9 = irdl.is vector<32xi8>
+    %o1_10 = irdl.is vector<4xi16>
+    %o1_11 = irdl.is vector<4xi32>
+    %o1_12 = irdl.is vector<64xi16>
+    %o1_13 = irdl.is vector<64xi32>
+    %o1_14 = irdl.is vector<64xi8>
+    %o1_15 = irdl.is vector<8xi16>
+    %o1_16 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi8>
     %o2_2 = irdl.is vector<32xi16>
@@ -622,29 +701,49 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi16>
-    %r_3 = irdl.is vector<32xi8>
-    %r_4 = irdl.is vector<64xi8>
-    %r_5 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_0 = irdl.is vector<128xi16>
+    %r_1 = irdl.is vector<128xi8>
+    %r_2 = irdl.is vector<16xi16>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<256xi8>
+    %r_5 = irdl.is vector<2xi32>
+    %r_6 = irdl.is vector<2xi64>
+    %r_7 = irdl.is vector<32xi16>
+    %r_8 = irdl.is vector<32xi32>
+    %r_9 = irdl.is vector<32xi8>
+    %r_10 = irdl.is vector<4xi16>
+    %r_11 = irdl.is vector<4xi32>
+    %r_12 = irdl.is vector<64xi16>
+    %r_13 = irdl.is vector<64xi32>
+    %r_14 = irdl.is vector<64xi8>
+    %r_15 = irdl.is vector<8xi16>
+    %r_16 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1_7 = irdl.is 255 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3_5 = irdl.is 2048 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -866,28 +965,42 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16.
+  // 27 instructions computing the same thing up to 3 parameter(s)
+  //   Members (27): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32, hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) + 1) >> 1)
   //     ENDFOR
   irdl.operation @avg_u {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<32xi16>
-    %o0_3 = irdl.is vector<32xi8>
-    %o0_4 = irdl.is vector<64xi8>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<32xi16>
-    %o1_3 = irdl.is vector<32xi8>
-    %o1_4 = irdl.is vector<64xi8>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi8>
+    %o0_3 = irdl.is vector<2xi32>
+    %o0_4 = irdl.is vector<32xi16>
+    %o0_5 = irdl.is vector<32xi32>
+    %o0_6 = irdl.is vector<32xi8>
+    %o0_7 = irdl.is vector<4xi16>
+    %o0_8 = irdl.is vector<4xi32>
+    %o0_9 = irdl.is vector<64xi16>
+    %o0_10 = irdl.is vector<64xi8>
+    %o0_11 = irdl.is vector<8xi16>
+    %o0_12 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi8>
+    %o1_3 = irdl.is vector<2xi32>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi32>
+    %o1_6 = irdl.is vector<32xi8>
+    %o1_7 = irdl.is vector<4xi16>
+    %o1_8 = irdl.is vector<4xi32>
+    %o1_9 = irdl.is vector<64xi16>
+    %o1_10 = irdl.is vector<64xi8>
+    %o1_11 = irdl.is vector<8xi16>
+    %o1_12 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi8>
     %o2_2 = irdl.is vector<32xi16>
@@ -900,29 +1013,42 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi16>
-    %r_3 = irdl.is vector<32xi8>
-    %r_4 = irdl.is vector<64xi8>
-    %r_5 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_0 = irdl.is vector<128xi8>
+    %r_1 = irdl.is vector<16xi16>
+    %r_2 = irdl.is vector<16xi8>
+    %r_3 = irdl.is vector<2xi32>
+    %r_4 = irdl.is vector<32xi16>
+    %r_5 = irdl.is vector<32xi32>
+    %r_6 = irdl.is vector<32xi8>
+    %r_7 = irdl.is vector<4xi16>
+    %r_8 = irdl.is vector<4xi32>
+    %r_9 = irdl.is vector<64xi16>
+    %r_10 = irdl.is vector<64xi8>
+    %r_11 = irdl.is vector<8xi16>
+    %r_12 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a2_2 = irdl.is 32 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -1072,46 +1198,33 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 8 instructions computing the same thing up to 4 parameter(s)
-  //   Members (8): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64, x86/_mm_cmpeq_epi8, x86/_mm_cmpeq_epi16, x86/_mm_cmpeq_epi32, x86/_mm_cmpeq_epi64.
+  // 4 instructions computing the same thing up to 3 parameter(s)
+  //   Members (4): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
-  irdl.operation @cmp_eq {
+  irdl.operation @cmp_eq_6a5d {
     %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<32xi8>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<4xi64>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7)
+    %o0_1 = irdl.is vector<32xi8>
+    %o0_2 = irdl.is vector<4xi64>
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<32xi8>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<4xi64>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7)
+    %o1_1 = irdl.is vector<32xi8>
+    %o1_2 = irdl.is vector<4xi64>
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<32xi8>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<4xi64>
-    %r_6 = irdl.is vector<8xi16>
-    %r_7 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0_4 = irdl.is 31 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
+    %r_1 = irdl.is vector<32xi8>
+    %r_2 = irdl.is vector<4xi64>
+    %r_3 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %a0_0 = irdl.is 3 : i32
+    %a0_1 = irdl.is 7 : i32
+    %a0_2 = irdl.is 15 : i32
+    %a0_3 = irdl.is 31 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     %a1_0 = irdl.is 8 : i32
     %a1_1 = irdl.is 16 : i32
     %a1_2 = irdl.is 32 : i32
@@ -1122,53 +1235,37 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 4294967295 : i64
     %a2_3 = irdl.is 18446744073709551615 : i128
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
-  // 8 instructions computing the same thing up to 4 parameter(s)
-  //   Members (8): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64, x86/_mm_cmpgt_epi8, x86/_mm_cmpgt_epi16, x86/_mm_cmpgt_epi32, x86/_mm_cmpgt_epi64.
+  // 4 instructions computing the same thing up to 3 parameter(s)
+  //   Members (4): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
   //     ENDFOR
-  irdl.operation @cmp_gt_s {
+  irdl.operation @cmp_gt_s_a708 {
     %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<32xi8>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<4xi64>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7)
+    %o0_1 = irdl.is vector<32xi8>
+    %o0_2 = irdl.is vector<4xi64>
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<32xi8>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<4xi64>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7)
+    %o1_1 = irdl.is vector<32xi8>
+    %o1_2 = irdl.is vector<4xi64>
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<32xi8>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<4xi64>
-    %r_6 = irdl.is vector<8xi16>
-    %r_7 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7)
-    %a0_0 = irdl.is 1 : i32
-    %a0_1 = irdl.is 3 : i32
-    %a0_2 = irdl.is 7 : i32
-    %a0_3 = irdl.is 15 : i32
-    %a0_4 = irdl.is 31 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3, %a0_4)
+    %r_1 = irdl.is vector<32xi8>
+    %r_2 = irdl.is vector<4xi64>
+    %r_3 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %a0_0 = irdl.is 3 : i32
+    %a0_1 = irdl.is 7 : i32
+    %a0_2 = irdl.is 15 : i32
+    %a0_3 = irdl.is 31 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2, %a0_3)
     %a1_0 = irdl.is 8 : i32
     %a1_1 = irdl.is 16 : i32
     %a1_2 = irdl.is 32 : i32
@@ -1179,15 +1276,12 @@ irdl.dialect @autollvm {
     %a2_2 = irdl.is 4294967295 : i64
     %a2_3 = irdl.is 18446744073709551615 : i128
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
     irdl.results(result: %r)
   }
-  // 151 instructions computing the same thing up to 5 parameter(s)
-  //   Members (151): x86/_mm256_cvtepi16_epi32, x86/_mm256_cvtepi16_epi64, x86/_mm256_cvtepi32_epi64, x86/_mm256_cvtepi8_epi16, x86/_mm256_cvtepi8_epi32, x86/_mm256_cvtepi8_epi64, x86/_mm256_mask_mov_epi16 (merge masking), x86/_mm256_maskz_mov_epi16 (zero masking), x86/_mm512_mask_mov_epi16 (merge masking), x86/_mm512_maskz_mov_epi16 (zero masking), x86/_mm_mask_mov_epi16 (merge masking), x86/_mm_maskz_mov_epi16 (zero masking), x86/_mm256_mask_mov_epi8 (merge masking), x86/_mm256_maskz_mov_epi8 (zero masking), x86/_mm512_mask_mov_epi8 (merge masking), x86/_mm512_maskz_mov_epi8 (zero masking), x86/_mm_mask_mov_epi8 (merge masking), x86/_mm_maskz_mov_epi8 (zero masking), x86/_mm256_mask_blend_epi8 (merge masking), x86/_mm512_mask_blend_epi8 (merge masking), x86/_mm_mask_blend_epi8 (merge masking), x86/_mm256_mask_blend_epi16 (merge masking), x86/_mm512_mask_blend_epi16 (merge masking), x86/_mm_mask_blend_epi16 (merge masking), x86/_mm256_mask_cvtepi8_epi16 (merge masking), x86/_mm256_maskz_cvtepi8_epi16 (zero masking), x86/_mm512_cvtepi8_epi16, x86/_mm512_mask_cvtepi8_epi16 (merge masking), x86/_mm512_maskz_cvtepi8_epi16 (zero masking), x86/_mm_mask_cvtepi8_epi16 (merge masking), x86/_mm_maskz_cvtepi8_epi16 (zero masking), x86/_mm256_cvtepi16_epi8, x86/_mm256_mask_cvtepi16_epi8 (merge masking), x86/_mm256_maskz_cvtepi16_epi8 (zero masking), x86/_mm512_cvtepi16_epi8, x86/_mm512_mask_cvtepi16_epi8 (merge masking), x86/_mm512_maskz_cvtepi16_epi8 (zero masking), x86/_mm_cvtepi16_epi8, x86/_mm_mask_cvtepi16_epi8 (merge masking), x86/_mm_maskz_cvtepi16_epi8 (zero masking), x86/_mm256_mask_mov_epi32 (merge masking), x86/_mm256_maskz_mov_epi32 (zero masking), x86/_mm_mask_mov_epi32 (merge masking), x86/_mm_maskz_mov_epi32 (zero masking), x86/_mm256_mask_mov_epi64 (merge masking), x86/_mm256_maskz_mov_epi64 (zero masking), x86/_mm_mask_mov_epi64 (merge masking), x86/_mm_maskz_mov_epi64 (zero masking), x86/_mm256_mask_blend_epi32 (merge masking), x86/_mm_mask_blend_epi32 (merge masking), x86/_mm256_mask_blend_epi64 (merge masking), x86/_mm_mask_blend_epi64 (merge masking), x86/_mm256_cvtepi32_epi8, x86/_mm256_mask_cvtepi32_epi8 (merge masking), x86/_mm256_maskz_cvtepi32_epi8 (zero masking), x86/_mm_cvtepi32_epi8, x86/_mm_mask_cvtepi32_epi8 (merge masking), x86/_mm_maskz_cvtepi32_epi8 (zero masking), x86/_mm256_cvtepi32_epi16, x86/_mm256_mask_cvtepi32_epi16 (merge masking), x86/_mm256_maskz_cvtepi32_epi16 (zero masking), x86/_mm_cvtepi32_epi16, x86/_mm_mask_cvtepi32_epi16 (merge masking), x86/_mm_maskz_cvtepi32_epi16 (zero masking), x86/_mm256_cvtepi64_epi8, x86/_mm256_mask_cvtepi64_epi8 (merge masking), x86/_mm256_maskz_cvtepi64_epi8 (zero masking), x86/_mm_cvtepi64_epi8, x86/_mm_mask_cvtepi64_epi8 (merge masking), x86/_mm_maskz_cvtepi64_epi8 (zero masking), x86/_mm256_cvtepi64_epi32, x86/_mm256_mask_cvtepi64_epi32 (merge masking), x86/_mm256_maskz_cvtepi64_epi32 (zero masking), x86/_mm_cvtepi64_epi32, x86/_mm_mask_cvtepi64_epi32 (merge masking), x86/_mm_maskz_cvtepi64_epi32 (zero masking), x86/_mm256_cvtepi64_epi16, x86/_mm256_mask_cvtepi64_epi16 (merge masking), x86/_mm256_maskz_cvtepi64_epi16 (zero masking), x86/_mm_cvtepi64_epi16, x86/_mm_mask_cvtepi64_epi16 (merge masking), x86/_mm_maskz_cvtepi64_epi16 (zero masking), x86/_mm256_mask_cvtepi8_epi32 (merge masking), x86/_mm256_maskz_cvtepi8_epi32 (zero masking), x86/_mm_mask_cvtepi8_epi32 (merge masking), x86/_mm_maskz_cvtepi8_epi32 (zero masking), x86/_mm256_mask_cvtepi8_epi64 (merge masking), x86/_mm256_maskz_cvtepi8_epi64 (zero masking), x86/_mm_mask_cvtepi8_epi64 (merge masking), x86/_mm_maskz_cvtepi8_epi64 (zero masking), x86/_mm256_mask_cvtepi32_epi64 (merge masking), x86/_mm256_maskz_cvtepi32_epi64 (zero masking), x86/_mm_mask_cvtepi32_epi64 (merge masking), x86/_mm_maskz_cvtepi32_epi64 (zero masking), x86/_mm256_mask_cvtepi16_epi32 (merge masking), x86/_mm256_maskz_cvtepi16_epi32 (zero masking), x86/_mm_mask_cvtepi16_epi32 (merge masking), x86/_mm_maskz_cvtepi16_epi32 (zero masking), x86/_mm256_mask_cvtepi16_epi64 (merge masking), x86/_mm256_maskz_cvtepi16_epi64 (zero masking), x86/_mm_mask_cvtepi16_epi64 (merge masking), x86/_mm_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_maskz_mov_epi32 (zero masking), x86/_mm512_maskz_mov_epi64 (zero masking), x86/_mm512_cvtepi32_epi8, x86/_mm512_mask_cvtepi32_epi8 (merge masking), x86/_mm512_maskz_cvtepi32_epi8 (zero masking), x86/_mm512_cvtepi32_epi16, x86/_mm512_mask_cvtepi32_epi16 (merge masking), x86/_mm512_maskz_cvtepi32_epi16 (zero masking), x86/_mm512_cvtepi64_epi8, x86/_mm512_mask_cvtepi64_epi8 (merge masking), x86/_mm512_maskz_cvtepi64_epi8 (zero masking), x86/_mm512_cvtepi64_epi32, x86/_mm512_mask_cvtepi64_epi32 (merge masking), x86/_mm512_maskz_cvtepi64_epi32 (zero masking), x86/_mm512_cvtepi64_epi16, x86/_mm512_mask_cvtepi64_epi16 (merge masking), x86/_mm512_maskz_cvtepi64_epi16 (zero masking), x86/_mm512_cvtepi8_epi32, x86/_mm512_mask_cvtepi8_epi32 (merge masking), x86/_mm512_maskz_cvtepi8_epi32 (zero masking), x86/_mm512_cvtepi8_epi64, x86/_mm512_mask_cvtepi8_epi64 (merge masking), x86/_mm512_maskz_cvtepi8_epi64 (zero masking), x86/_mm512_cvtepi32_epi64, x86/_mm512_mask_cvtepi32_epi64 (merge masking), x86/_mm512_maskz_cvtepi32_epi64 (zero masking), x86/_mm512_cvtepi16_epi32, x86/_mm512_mask_cvtepi16_epi32 (merge masking), x86/_mm512_maskz_cvtepi16_epi32 (zero masking), x86/_mm512_cvtepi16_epi64, x86/_mm512_mask_cvtepi16_epi64 (merge masking), x86/_mm512_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_mask_mov_epi32 (merge masking), x86/_mm512_mask_mov_epi64 (merge masking), x86/_mm512_mask_blend_epi32 (merge masking), x86/_mm512_mask_blend_epi64 (merge masking), x86/_mm_cvtepi8_epi16, x86/_mm_cvtepi8_epi32, x86/_mm_cvtepi8_epi64, x86/_mm_cvtepi16_epi32, x86/_mm_cvtepi16_epi64, x86/_mm_cvtepi32_epi64, arm/vmovn_s16, arm/vmovn_s32, arm/vmovn_s64, arm/vmovn_u16, arm/vmovn_u32, arm/vmovn_u64, hvx/V6_vassign.
+  // 162 instructions computing the same thing up to 5 parameter(s)
+  //   Members (162): x86/_mm256_cvtepi16_epi32, x86/_mm256_cvtepi16_epi64, x86/_mm256_cvtepi32_epi64, x86/_mm256_cvtepi8_epi16, x86/_mm256_cvtepi8_epi32, x86/_mm256_cvtepi8_epi64, x86/_mm256_mask_mov_epi16 (merge masking), x86/_mm256_maskz_mov_epi16 (zero masking), x86/_mm512_mask_mov_epi16 (merge masking), x86/_mm512_maskz_mov_epi16 (zero masking), x86/_mm_mask_mov_epi16 (merge masking), x86/_mm_maskz_mov_epi16 (zero masking), x86/_mm256_mask_mov_epi8 (merge masking), x86/_mm256_maskz_mov_epi8 (zero masking), x86/_mm512_mask_mov_epi8 (merge masking), x86/_mm512_maskz_mov_epi8 (zero masking), x86/_mm_mask_mov_epi8 (merge masking), x86/_mm_maskz_mov_epi8 (zero masking), x86/_mm256_mask_blend_epi8 (merge masking), x86/_mm512_mask_blend_epi8 (merge masking), x86/_mm_mask_blend_epi8 (merge masking), x86/_mm256_mask_blend_epi16 (merge masking), x86/_mm512_mask_blend_epi16 (merge masking), x86/_mm_mask_blend_epi16 (merge masking), x86/_mm256_mask_cvtepi8_epi16 (merge masking), x86/_mm256_maskz_cvtepi8_epi16 (zero masking), x86/_mm512_cvtepi8_epi16, x86/_mm512_mask_cvtepi8_epi16 (merge masking), x86/_mm512_maskz_cvtepi8_epi16 (zero masking), x86/_mm_mask_cvtepi8_epi16 (merge masking), x86/_mm_maskz_cvtepi8_epi16 (zero masking), x86/_mm256_cvtepi16_epi8, x86/_mm256_mask_cvtepi16_epi8 (merge masking), x86/_mm256_maskz_cvtepi16_epi8 (zero masking), x86/_mm512_cvtepi16_epi8, x86/_mm512_mask_cvtepi16_epi8 (merge masking), x86/_mm512_maskz_cvtepi16_epi8 (zero masking), x86/_mm_cvtepi16_epi8, x86/_mm_mask_cvtepi16_epi8 (merge masking), x86/_mm_maskz_cvtepi16_epi8 (zero masking), x86/_mm256_mask_mov_epi32 (merge masking), x86/_mm256_maskz_mov_epi32 (zero masking), x86/_mm_mask_mov_epi32 (merge masking), x86/_mm_maskz_mov_epi32 (zero masking), x86/_mm256_mask_mov_epi64 (merge masking), x86/_mm256_maskz_mov_epi64 (zero masking), x86/_mm_mask_mov_epi64 (merge masking), x86/_mm_maskz_mov_epi64 (zero masking), x86/_mm256_mask_blend_epi32 (merge masking), x86/_mm_mask_blend_epi32 (merge masking), x86/_mm256_mask_blend_epi64 (merge masking), x86/_mm_mask_blend_epi64 (merge masking), x86/_mm256_cvtepi32_epi8, x86/_mm256_mask_cvtepi32_epi8 (merge masking), x86/_mm256_maskz_cvtepi32_epi8 (zero masking), x86/_mm_cvtepi32_epi8, x86/_mm_mask_cvtepi32_epi8 (merge masking), x86/_mm_maskz_cvtepi32_epi8 (zero masking), x86/_mm256_cvtepi32_epi16, x86/_mm256_mask_cvtepi32_epi16 (merge masking), x86/_mm256_maskz_cvtepi32_epi16 (zero masking), x86/_mm_cvtepi32_epi16, x86/_mm_mask_cvtepi32_epi16 (merge masking), x86/_mm_maskz_cvtepi32_epi16 (zero masking), x86/_mm256_cvtepi64_epi8, x86/_mm256_mask_cvtepi64_epi8 (merge masking), x86/_mm256_maskz_cvtepi64_epi8 (zero masking), x86/_mm_cvtepi64_epi8, x86/_mm_mask_cvtepi64_epi8 (merge masking), x86/_mm_maskz_cvtepi64_epi8 (zero masking), x86/_mm256_cvtepi64_epi32, x86/_mm256_mask_cvtepi64_epi32 (merge masking), x86/_mm256_maskz_cvtepi64_epi32 (zero masking), x86/_mm_cvtepi64_epi32, x86/_mm_mask_cvtepi64_epi32 (merge masking), x86/_mm_maskz_cvtepi64_epi32 (zero masking), x86/_mm256_cvtepi64_epi16, x86/_mm256_mask_cvtepi64_epi16 (merge masking), x86/_mm256_maskz_cvtepi64_epi16 (zero masking), x86/_mm_cvtepi64_epi16, x86/_mm_mask_cvtepi64_epi16 (merge masking), x86/_mm_maskz_cvtepi64_epi16 (zero masking), x86/_mm256_mask_cvtepi8_epi32 (merge masking), x86/_mm256_maskz_cvtepi8_epi32 (zero masking), x86/_mm_mask_cvtepi8_epi32 (merge masking), x86/_mm_maskz_cvtepi8_epi32 (zero masking), x86/_mm256_mask_cvtepi8_epi64 (merge masking), x86/_mm256_maskz_cvtepi8_epi64 (zero masking), x86/_mm_mask_cvtepi8_epi64 (merge masking), x86/_mm_maskz_cvtepi8_epi64 (zero masking), x86/_mm256_mask_cvtepi32_epi64 (merge masking), x86/_mm256_maskz_cvtepi32_epi64 (zero masking), x86/_mm_mask_cvtepi32_epi64 (merge masking), x86/_mm_maskz_cvtepi32_epi64 (zero masking), x86/_mm256_mask_cvtepi16_epi32 (merge masking), x86/_mm256_maskz_cvtepi16_epi32 (zero masking), x86/_mm_mask_cvtepi16_epi32 (merge masking), x86/_mm_maskz_cvtepi16_epi32 (zero masking), x86/_mm256_mask_cvtepi16_epi64 (merge masking), x86/_mm256_maskz_cvtepi16_epi64 (zero masking), x86/_mm_mask_cvtepi16_epi64 (merge masking), x86/_mm_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_maskz_mov_epi32 (zero masking), x86/_mm512_maskz_mov_epi64 (zero masking), x86/_mm512_cvtepi32_epi8, x86/_mm512_mask_cvtepi32_epi8 (merge masking), x86/_mm512_maskz_cvtepi32_epi8 (zero masking), x86/_mm512_cvtepi32_epi16, x86/_mm512_mask_cvtepi32_epi16 (merge masking), x86/_mm512_maskz_cvtepi32_epi16 (zero masking), x86/_mm512_cvtepi64_epi8, x86/_mm512_mask_cvtepi64_epi8 (merge masking), x86/_mm512_maskz_cvtepi64_epi8 (zero masking), x86/_mm512_cvtepi64_epi32, x86/_mm512_mask_cvtepi64_epi32 (merge masking), x86/_mm512_maskz_cvtepi64_epi32 (zero masking), x86/_mm512_cvtepi64_epi16, x86/_mm512_mask_cvtepi64_epi16 (merge masking), x86/_mm512_maskz_cvtepi64_epi16 (zero masking), x86/_mm512_cvtepi8_epi32, x86/_mm512_mask_cvtepi8_epi32 (merge masking), x86/_mm512_maskz_cvtepi8_epi32 (zero masking), x86/_mm512_cvtepi8_epi64, x86/_mm512_mask_cvtepi8_epi64 (merge masking), x86/_mm512_maskz_cvtepi8_epi64 (zero masking), x86/_mm512_cvtepi32_epi64, x86/_mm512_mask_cvtepi32_epi64 (merge masking), x86/_mm512_maskz_cvtepi32_epi64 (zero masking), x86/_mm512_cvtepi16_epi32, x86/_mm512_mask_cvtepi16_epi32 (merge masking), x86/_mm512_maskz_cvtepi16_epi32 (zero masking), x86/_mm512_cvtepi16_epi64, x86/_mm512_mask_cvtepi16_epi64 (merge masking), x86/_mm512_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_mask_mov_epi32 (merge masking), x86/_mm512_mask_mov_epi64 (merge masking), x86/_mm512_mask_blend_epi32 (merge masking), x86/_mm512_mask_blend_epi64 (merge masking), x86/_mm_cvtepi8_epi16, x86/_mm_cvtepi8_epi32, x86/_mm_cvtepi8_epi64, x86/_mm_cvtepi16_epi32, x86/_mm_cvtepi16_epi64, x86/_mm_cvtepi32_epi64, arm/vmovn_s16, arm/vmovn_s32, arm/vmovn_s64, arm/vmovn_u16, arm/vmovn_u32, arm/vmovn_u64, arm/vmovl_s8, arm/vmovl_s16, arm/vmovl_s32, arm/vget_low_s8, arm/vget_low_s16, arm/vget_low_s32, arm/vget_low_u8, arm/vget_low_u16, arm/vget_low_u32, hvx/V6_vunpackb, hvx/V6_vunpackh, hvx/V6_vassign.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -1198,16 +1292,20 @@ irdl.dialect @autollvm {
     %o0_1 = irdl.is vector<16xi16>
     %o0_2 = irdl.is vector<16xi32>
     %o0_3 = irdl.is vector<16xi8>
-    %o0_4 = irdl.is vector<2xi64>
-    %o0_5 = irdl.is vector<32xi16>
-    %o0_6 = irdl.is vector<32xi8>
-    %o0_7 = irdl.is vector<4xi32>
-    %o0_8 = irdl.is vector<4xi64>
-    %o0_9 = irdl.is vector<64xi8>
-    %o0_10 = irdl.is vector<8xi16>
-    %o0_11 = irdl.is vector<8xi32>
-    %o0_12 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12)
+    %o0_4 = irdl.is vector<2xi32>
+    %o0_5 = irdl.is vector<2xi64>
+    %o0_6 = irdl.is vector<32xi16>
+    %o0_7 = irdl.is vector<32xi8>
+    %o0_8 = irdl.is vector<4xi16>
+    %o0_9 = irdl.is vector<4xi32>
+    %o0_10 = irdl.is vector<4xi64>
+    %o0_11 = irdl.is vector<64xi16>
+    %o0_12 = irdl.is vector<64xi8>
+    %o0_13 = irdl.is vector<8xi16>
+    %o0_14 = irdl.is vector<8xi32>
+    %o0_15 = irdl.is vector<8xi64>
+    %o0_16 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
@@ -1226,7 +1324,106 @@ irdl.dialect @autollvm {
     %o2_2 = irdl.is vector<64xi1>
     %o2_3 = irdl.is vector<8xi1>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<128xi8>
+    %r_0 = irdl.is vector<128xi16>
+    %r_1 = irdl.is vector<128xi8>
+    %r_2 = irdl.is vector<16xi16>
+    %r_3 = irdl.is vector<16xi32>
+    %r_4 = irdl.is vector<16xi8>
+    %r_5 = irdl.is vector<2xi32>
+    %r_6 = irdl.is vector<2xi64>
+    %r_7 = irdl.is vector<32xi16>
+    %r_8 = irdl.is vector<32xi8>
+    %r_9 = irdl.is vector<4xi16>
+    %r_10 = irdl.is vector<4xi32>
+    %r_11 = irdl.is vector<4xi64>
+    %r_12 = irdl.is vector<64xi32>
+    %r_13 = irdl.is vector<64xi8>
+    %r_14 = irdl.is vector<8xi16>
+    %r_15 = irdl.is vector<8xi32>
+    %r_16 = irdl.is vector<8xi64>
+    %r_17 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17)
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "merge"
+    %a0_2 = irdl.is "zero"
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
+    %a2_0 = irdl.is 8 : i32
+    %a2_1 = irdl.is 16 : i32
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 8 : i32
+    %a3_1 = irdl.is 16 : i32
+    %a3_2 = irdl.is 32 : i32
+    %a3_3 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
+    %a4_0 = irdl.is 64 : i32
+    %a4_1 = irdl.is 128 : i32
+    %a4_2 = irdl.is 256 : i32
+    %a4_3 = irdl.is 512 : i32
+    %a4_4 = irdl.is 1024 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
+    %a5_0 = irdl.is 64 : i32
+    %a5_1 = irdl.is 128 : i32
+    %a5_2 = irdl.is 256 : i32
+    %a5_3 = irdl.is 512 : i32
+    %a5_4 = irdl.is 1024 : i32
+    %a5_5 = irdl.is 2048 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4, %a5_5)
+    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
+    irdl.results(result: %r)
+  }
+  // 116 instructions computing the same thing up to 5 parameter(s)
+  //   Members (116): x86/_mm256_cvtepu16_epi32, x86/_mm256_cvtepu16_epi64, x86/_mm256_cvtepu32_epi64, x86/_mm256_cvtepu8_epi16, x86/_mm256_cvtepu8_epi32, x86/_mm256_cvtepu8_epi64, x86/_mm256_cvtusepi16_epi8, x86/_mm256_mask_cvtusepi16_epi8 (merge masking), x86/_mm256_maskz_cvtusepi16_epi8 (zero masking), x86/_mm512_cvtusepi16_epi8, x86/_mm512_mask_cvtusepi16_epi8 (merge masking), x86/_mm512_maskz_cvtusepi16_epi8 (zero masking), x86/_mm_cvtusepi16_epi8, x86/_mm_mask_cvtusepi16_epi8 (merge masking), x86/_mm_maskz_cvtusepi16_epi8 (zero masking), x86/_mm256_mask_cvtepu8_epi16 (merge masking), x86/_mm256_maskz_cvtepu8_epi16 (zero masking), x86/_mm512_cvtepu8_epi16, x86/_mm512_mask_cvtepu8_epi16 (merge masking), x86/_mm512_maskz_cvtepu8_epi16 (zero masking), x86/_mm_mask_cvtepu8_epi16 (merge masking), x86/_mm_maskz_cvtepu8_epi16 (zero masking), x86/_mm256_cvtusepi32_epi8, x86/_mm256_mask_cvtusepi32_epi8 (merge masking), x86/_mm256_maskz_cvtusepi32_epi8 (zero masking), x86/_mm_cvtusepi32_epi8, x86/_mm_mask_cvtusepi32_epi8 (merge masking), x86/_mm_maskz_cvtusepi32_epi8 (zero masking), x86/_mm256_cvtusepi32_epi16, x86/_mm256_mask_cvtusepi32_epi16 (merge masking), x86/_mm256_maskz_cvtusepi32_epi16 (zero masking), x86/_mm_cvtusepi32_epi16, x86/_mm_mask_cvtusepi32_epi16 (merge masking), x86/_mm_maskz_cvtusepi32_epi16 (zero masking), x86/_mm256_cvtusepi64_epi8, x86/_mm256_mask_cvtusepi64_epi8 (merge masking), x86/_mm256_maskz_cvtusepi64_epi8 (zero masking), x86/_mm_cvtusepi64_epi8, x86/_mm_mask_cvtusepi64_epi8 (merge masking), x86/_mm_maskz_cvtusepi64_epi8 (zero masking), x86/_mm256_cvtusepi64_epi32, x86/_mm256_mask_cvtusepi64_epi32 (merge masking), x86/_mm256_maskz_cvtusepi64_epi32 (zero masking), x86/_mm_cvtusepi64_epi32, x86/_mm_mask_cvtusepi64_epi32 (merge masking), x86/_mm_maskz_cvtusepi64_epi32 (zero masking), x86/_mm256_cvtusepi64_epi16, x86/_mm256_mask_cvtusepi64_epi16 (merge masking), x86/_mm256_maskz_cvtusepi64_epi16 (zero masking), x86/_mm_cvtusepi64_epi16, x86/_mm_mask_cvtusepi64_epi16 (merge masking), x86/_mm_maskz_cvtusepi64_epi16 (zero masking), x86/_mm256_mask_cvtepu8_epi32 (merge masking), x86/_mm256_maskz_cvtepu8_epi32 (zero masking), x86/_mm_mask_cvtepu8_epi32 (merge masking), x86/_mm_maskz_cvtepu8_epi32 (zero masking), x86/_mm256_mask_cvtepu8_epi64 (merge masking), x86/_mm256_maskz_cvtepu8_epi64 (zero masking), x86/_mm_mask_cvtepu8_epi64 (merge masking), x86/_mm_maskz_cvtepu8_epi64 (zero masking), x86/_mm256_mask_cvtepu32_epi64 (merge masking), x86/_mm256_maskz_cvtepu32_epi64 (zero masking), x86/_mm_mask_cvtepu32_epi64 (merge masking), x86/_mm_maskz_cvtepu32_epi64 (zero masking), x86/_mm256_mask_cvtepu16_epi32 (merge masking), x86/_mm256_maskz_cvtepu16_epi32 (zero masking), x86/_mm_mask_cvtepu16_epi32 (merge masking), x86/_mm_maskz_cvtepu16_epi32 (zero masking), x86/_mm256_mask_cvtepu16_epi64 (merge masking), x86/_mm256_maskz_cvtepu16_epi64 (zero masking), x86/_mm_mask_cvtepu16_epi64 (merge masking), x86/_mm_maskz_cvtepu16_epi64 (zero masking), x86/_mm512_cvtusepi32_epi8, x86/_mm512_mask_cvtusepi32_epi8 (merge masking), x86/_mm512_maskz_cvtusepi32_epi8 (zero masking), x86/_mm512_cvtusepi32_epi16, x86/_mm512_mask_cvtusepi32_epi16 (merge masking), x86/_mm512_maskz_cvtusepi32_epi16 (zero masking), x86/_mm512_cvtusepi64_epi8, x86/_mm512_mask_cvtusepi64_epi8 (merge masking), x86/_mm512_maskz_cvtusepi64_epi8 (zero masking), x86/_mm512_cvtusepi64_epi32, x86/_mm512_mask_cvtusepi64_epi32 (merge masking), x86/_mm512_maskz_cvtusepi64_epi32 (zero masking), x86/_mm512_cvtusepi64_epi16, x86/_mm512_mask_cvtusepi64_epi16 (merge masking), x86/_mm512_maskz_cvtusepi64_epi16 (zero masking), x86/_mm512_cvtepu8_epi32, x86/_mm512_mask_cvtepu8_epi32 (merge masking), x86/_mm512_maskz_cvtepu8_epi32 (zero masking), x86/_mm512_cvtepu8_epi64, x86/_mm512_mask_cvtepu8_epi64 (merge masking), x86/_mm512_maskz_cvtepu8_epi64 (zero masking), x86/_mm512_cvtepu32_epi64, x86/_mm512_mask_cvtepu32_epi64 (merge masking), x86/_mm512_maskz_cvtepu32_epi64 (zero masking), x86/_mm512_cvtepu16_epi32, x86/_mm512_mask_cvtepu16_epi32 (merge masking), x86/_mm512_maskz_cvtepu16_epi32 (zero masking), x86/_mm512_cvtepu16_epi64, x86/_mm512_mask_cvtepu16_epi64 (merge masking), x86/_mm512_maskz_cvtepu16_epi64 (zero masking), x86/_mm_cvtepu8_epi16, x86/_mm_cvtepu8_epi32, x86/_mm_cvtepu8_epi64, x86/_mm_cvtepu16_epi32, x86/_mm_cvtepu16_epi64, x86/_mm_cvtepu32_epi64, arm/vmovl_u8, arm/vmovl_u16, arm/vmovl_u32, arm/vqmovn_u16, arm/vqmovn_u32, arm/vqmovn_u64, hvx/V6_vunpackub, hvx/V6_vunpackuh.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
+  //     ENDFOR
+  irdl.operation @convert_sat_u {
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi32>
+    %o0_5 = irdl.is vector<2xi64>
+    %o0_6 = irdl.is vector<32xi16>
+    %o0_7 = irdl.is vector<32xi8>
+    %o0_8 = irdl.is vector<4xi16>
+    %o0_9 = irdl.is vector<4xi32>
+    %o0_10 = irdl.is vector<4xi64>
+    %o0_11 = irdl.is vector<64xi16>
+    %o0_12 = irdl.is vector<8xi16>
+    %o0_13 = irdl.is vector<8xi32>
+    %o0_14 = irdl.is vector<8xi64>
+    %o0_15 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15)
+    %o1_0 = irdl.is vector<16xi16>
+    %o1_1 = irdl.is vector<16xi32>
+    %o1_2 = irdl.is vector<16xi8>
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<32xi16>
+    %o1_5 = irdl.is vector<32xi8>
+    %o1_6 = irdl.is vector<4xi32>
+    %o1_7 = irdl.is vector<4xi64>
+    %o1_8 = irdl.is vector<8xi16>
+    %o1_9 = irdl.is vector<8xi32>
+    %o1_10 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10)
+    %o2_0 = irdl.is vector<16xi1>
+    %o2_1 = irdl.is vector<32xi1>
+    %o2_2 = irdl.is vector<8xi1>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
+    %r_0 = irdl.is vector<128xi16>
     %r_1 = irdl.is vector<16xi16>
     %r_2 = irdl.is vector<16xi32>
     %r_3 = irdl.is vector<16xi8>
@@ -1237,7 +1434,7 @@ irdl.dialect @autollvm {
     %r_8 = irdl.is vector<4xi16>
     %r_9 = irdl.is vector<4xi32>
     %r_10 = irdl.is vector<4xi64>
-    %r_11 = irdl.is vector<64xi8>
+    %r_11 = irdl.is vector<64xi32>
     %r_12 = irdl.is vector<8xi16>
     %r_13 = irdl.is vector<8xi32>
     %r_14 = irdl.is vector<8xi64>
@@ -1265,97 +1462,18 @@ irdl.dialect @autollvm {
     %a3_2 = irdl.is 32 : i32
     %a3_3 = irdl.is 64 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4_3 = irdl.is 1024 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
+    %a4_0 = irdl.is 64 : i32
+    %a4_1 = irdl.is 128 : i32
+    %a4_2 = irdl.is 256 : i32
+    %a4_3 = irdl.is 512 : i32
+    %a4_4 = irdl.is 1024 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
     %a5_0 = irdl.is 64 : i32
     %a5_1 = irdl.is 128 : i32
     %a5_2 = irdl.is 256 : i32
     %a5_3 = irdl.is 512 : i32
-    %a5_4 = irdl.is 1024 : i32
+    %a5_4 = irdl.is 2048 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
-    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
-    irdl.results(result: %r)
-  }
-  // 108 instructions computing the same thing up to 5 parameter(s)
-  //   Members (108): x86/_mm256_cvtepu16_epi32, x86/_mm256_cvtepu16_epi64, x86/_mm256_cvtepu32_epi64, x86/_mm256_cvtepu8_epi16, x86/_mm256_cvtepu8_epi32, x86/_mm256_cvtepu8_epi64, x86/_mm256_cvtusepi16_epi8, x86/_mm256_mask_cvtusepi16_epi8 (merge masking), x86/_mm256_maskz_cvtusepi16_epi8 (zero masking), x86/_mm512_cvtusepi16_epi8, x86/_mm512_mask_cvtusepi16_epi8 (merge masking), x86/_mm512_maskz_cvtusepi16_epi8 (zero masking), x86/_mm_cvtusepi16_epi8, x86/_mm_mask_cvtusepi16_epi8 (merge masking), x86/_mm_maskz_cvtusepi16_epi8 (zero masking), x86/_mm256_mask_cvtepu8_epi16 (merge masking), x86/_mm256_maskz_cvtepu8_epi16 (zero masking), x86/_mm512_cvtepu8_epi16, x86/_mm512_mask_cvtepu8_epi16 (merge masking), x86/_mm512_maskz_cvtepu8_epi16 (zero masking), x86/_mm_mask_cvtepu8_epi16 (merge masking), x86/_mm_maskz_cvtepu8_epi16 (zero masking), x86/_mm256_cvtusepi32_epi8, x86/_mm256_mask_cvtusepi32_epi8 (merge masking), x86/_mm256_maskz_cvtusepi32_epi8 (zero masking), x86/_mm_cvtusepi32_epi8, x86/_mm_mask_cvtusepi32_epi8 (merge masking), x86/_mm_maskz_cvtusepi32_epi8 (zero masking), x86/_mm256_cvtusepi32_epi16, x86/_mm256_mask_cvtusepi32_epi16 (merge masking), x86/_mm256_maskz_cvtusepi32_epi16 (zero masking), x86/_mm_cvtusepi32_epi16, x86/_mm_mask_cvtusepi32_epi16 (merge masking), x86/_mm_maskz_cvtusepi32_epi16 (zero masking), x86/_mm256_cvtusepi64_epi8, x86/_mm256_mask_cvtusepi64_epi8 (merge masking), x86/_mm256_maskz_cvtusepi64_epi8 (zero masking), x86/_mm_cvtusepi64_epi8, x86/_mm_mask_cvtusepi64_epi8 (merge masking), x86/_mm_maskz_cvtusepi64_epi8 (zero masking), x86/_mm256_cvtusepi64_epi32, x86/_mm256_mask_cvtusepi64_epi32 (merge masking), x86/_mm256_maskz_cvtusepi64_epi32 (zero masking), x86/_mm_cvtusepi64_epi32, x86/_mm_mask_cvtusepi64_epi32 (merge masking), x86/_mm_maskz_cvtusepi64_epi32 (zero masking), x86/_mm256_cvtusepi64_epi16, x86/_mm256_mask_cvtusepi64_epi16 (merge masking), x86/_mm256_maskz_cvtusepi64_epi16 (zero masking), x86/_mm_cvtusepi64_epi16, x86/_mm_mask_cvtusepi64_epi16 (merge masking), x86/_mm_maskz_cvtusepi64_epi16 (zero masking), x86/_mm256_mask_cvtepu8_epi32 (merge masking), x86/_mm256_maskz_cvtepu8_epi32 (zero masking), x86/_mm_mask_cvtepu8_epi32 (merge masking), x86/_mm_maskz_cvtepu8_epi32 (zero masking), x86/_mm256_mask_cvtepu8_epi64 (merge masking), x86/_mm256_maskz_cvtepu8_epi64 (zero masking), x86/_mm_mask_cvtepu8_epi64 (merge masking), x86/_mm_maskz_cvtepu8_epi64 (zero masking), x86/_mm256_mask_cvtepu32_epi64 (merge masking), x86/_mm256_maskz_cvtepu32_epi64 (zero masking), x86/_mm_mask_cvtepu32_epi64 (merge masking), x86/_mm_maskz_cvtepu32_epi64 (zero masking), x86/_mm256_mask_cvtepu16_epi32 (merge masking), x86/_mm256_maskz_cvtepu16_epi32 (zero masking), x86/_mm_mask_cvtepu16_epi32 (merge masking), x86/_mm_maskz_cvtepu16_epi32 (zero masking), x86/_mm256_mask_cvtepu16_epi64 (merge masking), x86/_mm256_maskz_cvtepu16_epi64 (zero masking), x86/_mm_mask_cvtepu16_epi64 (merge masking), x86/_mm_maskz_cvtepu16_epi64 (zero masking), x86/_mm512_cvtusepi32_epi8, x86/_mm512_mask_cvtusepi32_epi8 (merge masking), x86/_mm512_maskz_cvtusepi32_epi8 (zero masking), x86/_mm512_cvtusepi32_epi16, x86/_mm512_mask_cvtusepi32_epi16 (merge masking), x86/_mm512_maskz_cvtusepi32_epi16 (zero masking), x86/_mm512_cvtusepi64_epi8, x86/_mm512_mask_cvtusepi64_epi8 (merge masking), x86/_mm512_maskz_cvtusepi64_epi8 (zero masking), x86/_mm512_cvtusepi64_epi32, x86/_mm512_mask_cvtusepi64_epi32 (merge masking), x86/_mm512_maskz_cvtusepi64_epi32 (zero masking), x86/_mm512_cvtusepi64_epi16, x86/_mm512_mask_cvtusepi64_epi16 (merge masking), x86/_mm512_maskz_cvtusepi64_epi16 (zero masking), x86/_mm512_cvtepu8_epi32, x86/_mm512_mask_cvtepu8_epi32 (merge masking), x86/_mm512_maskz_cvtepu8_epi32 (zero masking), x86/_mm512_cvtepu8_epi64, x86/_mm512_mask_cvtepu8_epi64 (merge masking), x86/_mm512_maskz_cvtepu8_epi64 (zero masking), x86/_mm512_cvtepu32_epi64, x86/_mm512_mask_cvtepu32_epi64 (merge masking), x86/_mm512_maskz_cvtepu32_epi64 (zero masking), x86/_mm512_cvtepu16_epi32, x86/_mm512_mask_cvtepu16_epi32 (merge masking), x86/_mm512_maskz_cvtepu16_epi32 (zero masking), x86/_mm512_cvtepu16_epi64, x86/_mm512_mask_cvtepu16_epi64 (merge masking), x86/_mm512_maskz_cvtepu16_epi64 (zero masking), x86/_mm_cvtepu8_epi16, x86/_mm_cvtepu8_epi32, x86/_mm_cvtepu8_epi64, x86/_mm_cvtepu16_epi32, x86/_mm_cvtepu16_epi64, x86/_mm_cvtepu32_epi64.
-  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := SaturateU(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], result_elem_width)
-  //     ENDFOR
-  irdl.operation @convert_sat_u {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<8xi16>
-    %o0_9 = irdl.is vector<8xi32>
-    %o0_10 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<8xi16>
-    %o1_9 = irdl.is vector<8xi32>
-    %o1_10 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10)
-    %o2_0 = irdl.is vector<16xi1>
-    %o2_1 = irdl.is vector<32xi1>
-    %o2_2 = irdl.is vector<8xi1>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<16xi8>
-    %r_3 = irdl.is vector<2xi64>
-    %r_4 = irdl.is vector<32xi16>
-    %r_5 = irdl.is vector<32xi8>
-    %r_6 = irdl.is vector<4xi32>
-    %r_7 = irdl.is vector<4xi64>
-    %r_8 = irdl.is vector<8xi16>
-    %r_9 = irdl.is vector<8xi32>
-    %r_10 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10)
-    %a0_0 = irdl.is "none"
-    %a0_1 = irdl.is "merge"
-    %a0_2 = irdl.is "zero"
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 128 : i32
-    %a4_1 = irdl.is 256 : i32
-    %a4_2 = irdl.is 512 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
@@ -1496,8 +1614,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0_width" = %a0 }
     irdl.results(result: %r)
   }
-  // 19 instructions computing the same thing up to 4 parameter(s)
-  //   Members (19): x86/_mm256_madd_epi16, x86/_mm256_mullo_epi32, x86/_mm256_mask_madd_epi16 (merge masking), x86/_mm256_maskz_madd_epi16 (zero masking), x86/_mm512_madd_epi16, x86/_mm512_mask_madd_epi16 (merge masking), x86/_mm512_maskz_madd_epi16 (zero masking), x86/_mm_mask_madd_epi16 (merge masking), x86/_mm_maskz_madd_epi16 (zero masking), x86/_mm256_mask_mullo_epi16 (merge masking), x86/_mm256_maskz_mullo_epi16 (zero masking), x86/_mm512_mask_mullo_epi16 (merge masking), x86/_mm512_maskz_mullo_epi16 (zero masking), x86/_mm512_mullo_epi16, x86/_mm_mask_mullo_epi16 (merge masking), x86/_mm_maskz_mullo_epi16 (zero masking), x86/_mm_madd_epi16, x86/_mm_mullo_epi16, hvx/V6_vmpyih.
+  // 18 instructions computing the same thing up to 4 parameter(s)
+  //   Members (18): x86/_mm256_madd_epi16, x86/_mm256_mullo_epi32, x86/_mm256_mask_madd_epi16 (merge masking), x86/_mm256_maskz_madd_epi16 (zero masking), x86/_mm512_madd_epi16, x86/_mm512_mask_madd_epi16 (merge masking), x86/_mm512_maskz_madd_epi16 (zero masking), x86/_mm_mask_madd_epi16 (merge masking), x86/_mm_maskz_madd_epi16 (zero masking), x86/_mm256_mask_mullo_epi16 (merge masking), x86/_mm256_maskz_mullo_epi16 (zero masking), x86/_mm512_mask_mullo_epi16 (merge masking), x86/_mm512_maskz_mullo_epi16 (zero masking), x86/_mm512_mullo_epi16, x86/_mm_mask_mullo_epi16 (merge masking), x86/_mm_maskz_mullo_epi16 (zero masking), x86/_mm_madd_epi16, x86/_mm_mullo_epi16.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -1506,16 +1624,14 @@ irdl.dialect @autollvm {
   irdl.operation @dot_s {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
-    %o0_2 = irdl.is vector<64xi16>
-    %o0_3 = irdl.is vector<8xi16>
-    %o0_4 = irdl.is vector<8xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4)
+    %o0_2 = irdl.is vector<8xi16>
+    %o0_3 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<32xi16>
-    %o1_2 = irdl.is vector<64xi16>
-    %o1_3 = irdl.is vector<8xi16>
-    %o1_4 = irdl.is vector<8xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4)
+    %o1_2 = irdl.is vector<8xi16>
+    %o1_3 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<32xi16>
@@ -1531,10 +1647,9 @@ irdl.dialect @autollvm {
     %r_1 = irdl.is vector<16xi32>
     %r_2 = irdl.is vector<32xi16>
     %r_3 = irdl.is vector<4xi32>
-    %r_4 = irdl.is vector<64xi16>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
+    %r_4 = irdl.is vector<8xi16>
+    %r_5 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -1543,8 +1658,7 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 7 : i32
     %a1_2 = irdl.is 15 : i32
     %a1_3 = irdl.is 31 : i32
-    %a1_4 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
     %a2_0 = irdl.is 16 : i32
     %a2_1 = irdl.is 32 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
@@ -1554,8 +1668,7 @@ irdl.dialect @autollvm {
     %a4_0 = irdl.is 128 : i32
     %a4_1 = irdl.is 256 : i32
     %a4_2 = irdl.is 512 : i32
-    %a4_3 = irdl.is 1024 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
@@ -1604,40 +1717,52 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 36 instructions computing the same thing up to 3 parameter(s)
-  //   Members (36): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x86/_mm256_mask_max_epi8 (merge masking), x86/_mm256_maskz_max_epi8 (zero masking), x86/_mm512_mask_max_epi8 (merge masking), x86/_mm512_maskz_max_epi8 (zero masking), x86/_mm512_max_epi8, x86/_mm_mask_max_epi8 (merge masking), x86/_mm_maskz_max_epi8 (zero masking), x86/_mm256_mask_max_epi16 (merge masking), x86/_mm256_maskz_max_epi16 (zero masking), x86/_mm512_mask_max_epi16 (merge masking), x86/_mm512_maskz_max_epi16 (zero masking), x86/_mm512_max_epi16, x86/_mm_mask_max_epi16 (merge masking), x86/_mm_maskz_max_epi16 (zero masking), x86/_mm256_mask_max_epi32 (merge masking), x86/_mm256_maskz_max_epi32 (zero masking), x86/_mm_mask_max_epi32 (merge masking), x86/_mm_maskz_max_epi32 (zero masking), x86/_mm256_mask_max_epi64 (merge masking), x86/_mm256_maskz_max_epi64 (zero masking), x86/_mm256_max_epi64, x86/_mm_mask_max_epi64 (merge masking), x86/_mm_maskz_max_epi64 (zero masking), x86/_mm_max_epi64, x86/_mm512_maskz_max_epi32 (zero masking), x86/_mm512_mask_max_epi64 (merge masking), x86/_mm512_maskz_max_epi64 (zero masking), x86/_mm512_max_epi64, x86/_mm512_mask_max_epi32 (merge masking), x86/_mm512_max_epi32, x86/_mm_max_epi16, x86/_mm_max_epi8, x86/_mm_max_epi32.
+  // 45 instructions computing the same thing up to 3 parameter(s)
+  //   Members (45): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x86/_mm256_mask_max_epi8 (merge masking), x86/_mm256_maskz_max_epi8 (zero masking), x86/_mm512_mask_max_epi8 (merge masking), x86/_mm512_maskz_max_epi8 (zero masking), x86/_mm512_max_epi8, x86/_mm_mask_max_epi8 (merge masking), x86/_mm_maskz_max_epi8 (zero masking), x86/_mm256_mask_max_epi16 (merge masking), x86/_mm256_maskz_max_epi16 (zero masking), x86/_mm512_mask_max_epi16 (merge masking), x86/_mm512_maskz_max_epi16 (zero masking), x86/_mm512_max_epi16, x86/_mm_mask_max_epi16 (merge masking), x86/_mm_maskz_max_epi16 (zero masking), x86/_mm256_mask_max_epi32 (merge masking), x86/_mm256_maskz_max_epi32 (zero masking), x86/_mm_mask_max_epi32 (merge masking), x86/_mm_maskz_max_epi32 (zero masking), x86/_mm256_mask_max_epi64 (merge masking), x86/_mm256_maskz_max_epi64 (zero masking), x86/_mm256_max_epi64, x86/_mm_mask_max_epi64 (merge masking), x86/_mm_maskz_max_epi64 (zero masking), x86/_mm_max_epi64, x86/_mm512_maskz_max_epi32 (zero masking), x86/_mm512_mask_max_epi64 (merge masking), x86/_mm512_maskz_max_epi64 (zero masking), x86/_mm512_max_epi64, x86/_mm512_mask_max_epi32 (merge masking), x86/_mm512_max_epi32, x86/_mm_max_epi16, x86/_mm_max_epi8, x86/_mm_max_epi32, arm/vmax_s8, arm/vmaxq_s8, arm/vmax_s16, arm/vmaxq_s16, arm/vmax_s32, arm/vmaxq_s32, hvx/V6_vmaxb, hvx/V6_vmaxh, hvx/V6_vmaxw.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @max_s {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi32>
+    %o0_5 = irdl.is vector<2xi64>
+    %o0_6 = irdl.is vector<32xi16>
+    %o0_7 = irdl.is vector<32xi32>
+    %o0_8 = irdl.is vector<32xi8>
+    %o0_9 = irdl.is vector<4xi16>
+    %o0_10 = irdl.is vector<4xi32>
+    %o0_11 = irdl.is vector<4xi64>
+    %o0_12 = irdl.is vector<64xi16>
+    %o0_13 = irdl.is vector<64xi8>
+    %o0_14 = irdl.is vector<8xi16>
+    %o0_15 = irdl.is vector<8xi32>
+    %o0_16 = irdl.is vector<8xi64>
+    %o0_17 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16, %o0_17)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi32>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<2xi32>
+    %o1_5 = irdl.is vector<2xi64>
+    %o1_6 = irdl.is vector<32xi16>
+    %o1_7 = irdl.is vector<32xi32>
+    %o1_8 = irdl.is vector<32xi8>
+    %o1_9 = irdl.is vector<4xi16>
+    %o1_10 = irdl.is vector<4xi32>
+    %o1_11 = irdl.is vector<4xi64>
+    %o1_12 = irdl.is vector<64xi16>
+    %o1_13 = irdl.is vector<64xi8>
+    %o1_14 = irdl.is vector<8xi16>
+    %o1_15 = irdl.is vector<8xi32>
+    %o1_16 = irdl.is vector<8xi64>
+    %o1_17 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16, %o1_17)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<16xi8>
@@ -1656,19 +1781,25 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<16xi8>
-    %r_3 = irdl.is vector<2xi64>
-    %r_4 = irdl.is vector<32xi16>
-    %r_5 = irdl.is vector<32xi8>
-    %r_6 = irdl.is vector<4xi32>
-    %r_7 = irdl.is vector<4xi64>
-    %r_8 = irdl.is vector<64xi8>
-    %r_9 = irdl.is vector<8xi16>
-    %r_10 = irdl.is vector<8xi32>
-    %r_11 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
+    %r_0 = irdl.is vector<128xi8>
+    %r_1 = irdl.is vector<16xi16>
+    %r_2 = irdl.is vector<16xi32>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<2xi32>
+    %r_5 = irdl.is vector<2xi64>
+    %r_6 = irdl.is vector<32xi16>
+    %r_7 = irdl.is vector<32xi32>
+    %r_8 = irdl.is vector<32xi8>
+    %r_9 = irdl.is vector<4xi16>
+    %r_10 = irdl.is vector<4xi32>
+    %r_11 = irdl.is vector<4xi64>
+    %r_12 = irdl.is vector<64xi16>
+    %r_13 = irdl.is vector<64xi8>
+    %r_14 = irdl.is vector<8xi16>
+    %r_15 = irdl.is vector<8xi32>
+    %r_16 = irdl.is vector<8xi64>
+    %r_17 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -1679,54 +1810,67 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 15 : i32
     %a1_4 = irdl.is 31 : i32
     %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_6 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
     %a2_3 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 36 instructions computing the same thing up to 3 parameter(s)
-  //   Members (36): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x86/_mm256_mask_max_epu8 (merge masking), x86/_mm256_maskz_max_epu8 (zero masking), x86/_mm512_mask_max_epu8 (merge masking), x86/_mm512_maskz_max_epu8 (zero masking), x86/_mm512_max_epu8, x86/_mm_mask_max_epu8 (merge masking), x86/_mm_maskz_max_epu8 (zero masking), x86/_mm256_mask_max_epu16 (merge masking), x86/_mm256_maskz_max_epu16 (zero masking), x86/_mm512_mask_max_epu16 (merge masking), x86/_mm512_maskz_max_epu16 (zero masking), x86/_mm512_max_epu16, x86/_mm_mask_max_epu16 (merge masking), x86/_mm_maskz_max_epu16 (zero masking), x86/_mm256_mask_max_epu32 (merge masking), x86/_mm256_maskz_max_epu32 (zero masking), x86/_mm_mask_max_epu32 (merge masking), x86/_mm_maskz_max_epu32 (zero masking), x86/_mm256_mask_max_epu64 (merge masking), x86/_mm256_maskz_max_epu64 (zero masking), x86/_mm256_max_epu64, x86/_mm_mask_max_epu64 (merge masking), x86/_mm_maskz_max_epu64 (zero masking), x86/_mm_max_epu64, x86/_mm512_maskz_max_epu32 (zero masking), x86/_mm512_mask_max_epu64 (merge masking), x86/_mm512_maskz_max_epu64 (zero masking), x86/_mm512_max_epu64, x86/_mm512_mask_max_epu32 (merge masking), x86/_mm512_max_epu32, x86/_mm_max_epu8, x86/_mm_max_epu32, x86/_mm_max_epu16.
+  // 44 instructions computing the same thing up to 3 parameter(s)
+  //   Members (44): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x86/_mm256_mask_max_epu8 (merge masking), x86/_mm256_maskz_max_epu8 (zero masking), x86/_mm512_mask_max_epu8 (merge masking), x86/_mm512_maskz_max_epu8 (zero masking), x86/_mm512_max_epu8, x86/_mm_mask_max_epu8 (merge masking), x86/_mm_maskz_max_epu8 (zero masking), x86/_mm256_mask_max_epu16 (merge masking), x86/_mm256_maskz_max_epu16 (zero masking), x86/_mm512_mask_max_epu16 (merge masking), x86/_mm512_maskz_max_epu16 (zero masking), x86/_mm512_max_epu16, x86/_mm_mask_max_epu16 (merge masking), x86/_mm_maskz_max_epu16 (zero masking), x86/_mm256_mask_max_epu32 (merge masking), x86/_mm256_maskz_max_epu32 (zero masking), x86/_mm_mask_max_epu32 (merge masking), x86/_mm_maskz_max_epu32 (zero masking), x86/_mm256_mask_max_epu64 (merge masking), x86/_mm256_maskz_max_epu64 (zero masking), x86/_mm256_max_epu64, x86/_mm_mask_max_epu64 (merge masking), x86/_mm_maskz_max_epu64 (zero masking), x86/_mm_max_epu64, x86/_mm512_maskz_max_epu32 (zero masking), x86/_mm512_mask_max_epu64 (merge masking), x86/_mm512_maskz_max_epu64 (zero masking), x86/_mm512_max_epu64, x86/_mm512_mask_max_epu32 (merge masking), x86/_mm512_max_epu32, x86/_mm_max_epu8, x86/_mm_max_epu32, x86/_mm_max_epu16, arm/vmax_u8, arm/vmaxq_u8, arm/vmax_u16, arm/vmaxq_u16, arm/vmax_u32, arm/vmaxq_u32, hvx/V6_vmaxub, hvx/V6_vmaxuh.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Max(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @max_u {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi32>
+    %o0_5 = irdl.is vector<2xi64>
+    %o0_6 = irdl.is vector<32xi16>
+    %o0_7 = irdl.is vector<32xi8>
+    %o0_8 = irdl.is vector<4xi16>
+    %o0_9 = irdl.is vector<4xi32>
+    %o0_10 = irdl.is vector<4xi64>
+    %o0_11 = irdl.is vector<64xi16>
+    %o0_12 = irdl.is vector<64xi8>
+    %o0_13 = irdl.is vector<8xi16>
+    %o0_14 = irdl.is vector<8xi32>
+    %o0_15 = irdl.is vector<8xi64>
+    %o0_16 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi32>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<2xi32>
+    %o1_5 = irdl.is vector<2xi64>
+    %o1_6 = irdl.is vector<32xi16>
+    %o1_7 = irdl.is vector<32xi8>
+    %o1_8 = irdl.is vector<4xi16>
+    %o1_9 = irdl.is vector<4xi32>
+    %o1_10 = irdl.is vector<4xi64>
+    %o1_11 = irdl.is vector<64xi16>
+    %o1_12 = irdl.is vector<64xi8>
+    %o1_13 = irdl.is vector<8xi16>
+    %o1_14 = irdl.is vector<8xi32>
+    %o1_15 = irdl.is vector<8xi64>
+    %o1_16 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<16xi8>
@@ -1745,19 +1889,24 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<16xi8>
-    %r_3 = irdl.is vector<2xi64>
-    %r_4 = irdl.is vector<32xi16>
-    %r_5 = irdl.is vector<32xi8>
-    %r_6 = irdl.is vector<4xi32>
-    %r_7 = irdl.is vector<4xi64>
-    %r_8 = irdl.is vector<64xi8>
-    %r_9 = irdl.is vector<8xi16>
-    %r_10 = irdl.is vector<8xi32>
-    %r_11 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
+    %r_0 = irdl.is vector<128xi8>
+    %r_1 = irdl.is vector<16xi16>
+    %r_2 = irdl.is vector<16xi32>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<2xi32>
+    %r_5 = irdl.is vector<2xi64>
+    %r_6 = irdl.is vector<32xi16>
+    %r_7 = irdl.is vector<32xi8>
+    %r_8 = irdl.is vector<4xi16>
+    %r_9 = irdl.is vector<4xi32>
+    %r_10 = irdl.is vector<4xi64>
+    %r_11 = irdl.is vector<64xi16>
+    %r_12 = irdl.is vector<64xi8>
+    %r_13 = irdl.is vector<8xi16>
+    %r_14 = irdl.is vector<8xi32>
+    %r_15 = irdl.is vector<8xi64>
+    %r_16 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -1768,54 +1917,69 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 15 : i32
     %a1_4 = irdl.is 31 : i32
     %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_6 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
     %a2_3 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 36 instructions computing the same thing up to 3 parameter(s)
-  //   Members (36): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32.
+  // 45 instructions computing the same thing up to 3 parameter(s)
+  //   Members (45): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, hvx/V6_vminb, hvx/V6_vminh, hvx/V6_vminw.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @min_s {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi32>
+    %o0_5 = irdl.is vector<2xi64>
+    %o0_6 = irdl.is vector<32xi16>
+    %o0_7 = irdl.is vector<32xi32>
+    %o0_8 = irdl.is vector<32xi8>
+    %o0_9 = irdl.is vector<4xi16>
+    %o0_10 = irdl.is vector<4xi32>
+    %o0_11 = irdl.is vector<4xi64>
+    %o0_12 = irdl.is vector<64xi16>
+    %o0_13 = irdl.is vector<64xi8>
+    %o0_14 = irdl.is vector<8xi16>
+    %o0_15 = irdl.is vector<8xi32>
+    %o0_16 = irdl.is vector<8xi64>
+    %o0_17 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16, %o0_17)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi32>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<2xi32>
+    %o1_5 = irdl.is vector<2xi64>
+    %o1_6 = irdl.is vector<32xi16>
+    %o1_7 = irdl.is vector<32xi32>
+    %o1_8 = irdl.is vector<32xi8>
+    %o1_9 = irdl.is vector<4xi16>
+    %o1_10 = irdl.is vector<4xi32>
+    %o1_11 = irdl.is vector<4xi64>
+    %o1_12 = irdl.is vector<64xi16>
+    %o1_13 = irdl.is vector<64xi8>
+    %o1_14 = irdl.is vector<8xi16>
+    %o1_15 = irdl.is vector<8xi32>
+    %o1_16 = irdl.is vector<8xi64>
+    %o1_17 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16, %o1_17)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<16xi8>
@@ -1834,19 +1998,25 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<16xi8>
-    %r_3 = irdl.is vector<2xi64>
-    %r_4 = irdl.is vector<32xi16>
-    %r_5 = irdl.is vector<32xi8>
-    %r_6 = irdl.is vector<4xi32>
-    %r_7 = irdl.is vector<4xi64>
-    %r_8 = irdl.is vector<64xi8>
-    %r_9 = irdl.is vector<8xi16>
-    %r_10 = irdl.is vector<8xi32>
-    %r_11 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
+    %r_0 = irdl.is vector<128xi8>
+    %r_1 = irdl.is vector<16xi16>
+    %r_2 = irdl.is vector<16xi32>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<2xi32>
+    %r_5 = irdl.is vector<2xi64>
+    %r_6 = irdl.is vector<32xi16>
+    %r_7 = irdl.is vector<32xi32>
+    %r_8 = irdl.is vector<32xi8>
+    %r_9 = irdl.is vector<4xi16>
+    %r_10 = irdl.is vector<4xi32>
+    %r_11 = irdl.is vector<4xi64>
+    %r_12 = irdl.is vector<64xi16>
+    %r_13 = irdl.is vector<64xi8>
+    %r_14 = irdl.is vector<8xi16>
+    %r_15 = irdl.is vector<8xi32>
+    %r_16 = irdl.is vector<8xi64>
+    %r_17 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -1857,54 +2027,67 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 15 : i32
     %a1_4 = irdl.is 31 : i32
     %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_6 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
     %a2_3 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 36 instructions computing the same thing up to 3 parameter(s)
-  //   Members (36): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16.
+  // 44 instructions computing the same thing up to 3 parameter(s)
+  //   Members (44): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32, hvx/V6_vminub, hvx/V6_vminuh.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Min(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @min_u {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi32>
+    %o0_5 = irdl.is vector<2xi64>
+    %o0_6 = irdl.is vector<32xi16>
+    %o0_7 = irdl.is vector<32xi8>
+    %o0_8 = irdl.is vector<4xi16>
+    %o0_9 = irdl.is vector<4xi32>
+    %o0_10 = irdl.is vector<4xi64>
+    %o0_11 = irdl.is vector<64xi16>
+    %o0_12 = irdl.is vector<64xi8>
+    %o0_13 = irdl.is vector<8xi16>
+    %o0_14 = irdl.is vector<8xi32>
+    %o0_15 = irdl.is vector<8xi64>
+    %o0_16 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi32>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<2xi32>
+    %o1_5 = irdl.is vector<2xi64>
+    %o1_6 = irdl.is vector<32xi16>
+    %o1_7 = irdl.is vector<32xi8>
+    %o1_8 = irdl.is vector<4xi16>
+    %o1_9 = irdl.is vector<4xi32>
+    %o1_10 = irdl.is vector<4xi64>
+    %o1_11 = irdl.is vector<64xi16>
+    %o1_12 = irdl.is vector<64xi8>
+    %o1_13 = irdl.is vector<8xi16>
+    %o1_14 = irdl.is vector<8xi32>
+    %o1_15 = irdl.is vector<8xi64>
+    %o1_16 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<16xi8>
@@ -1923,19 +2106,24 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<16xi8>
-    %r_3 = irdl.is vector<2xi64>
-    %r_4 = irdl.is vector<32xi16>
-    %r_5 = irdl.is vector<32xi8>
-    %r_6 = irdl.is vector<4xi32>
-    %r_7 = irdl.is vector<4xi64>
-    %r_8 = irdl.is vector<64xi8>
-    %r_9 = irdl.is vector<8xi16>
-    %r_10 = irdl.is vector<8xi32>
-    %r_11 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11)
+    %r_0 = irdl.is vector<128xi8>
+    %r_1 = irdl.is vector<16xi16>
+    %r_2 = irdl.is vector<16xi32>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<2xi32>
+    %r_5 = irdl.is vector<2xi64>
+    %r_6 = irdl.is vector<32xi16>
+    %r_7 = irdl.is vector<32xi8>
+    %r_8 = irdl.is vector<4xi16>
+    %r_9 = irdl.is vector<4xi32>
+    %r_10 = irdl.is vector<4xi64>
+    %r_11 = irdl.is vector<64xi16>
+    %r_12 = irdl.is vector<64xi8>
+    %r_13 = irdl.is vector<8xi16>
+    %r_14 = irdl.is vector<8xi32>
+    %r_15 = irdl.is vector<8xi64>
+    %r_16 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -1946,16 +2134,19 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 15 : i32
     %a1_4 = irdl.is 31 : i32
     %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_6 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
     %a2_3 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -2015,47 +2206,31 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0" = %a0, "a1_width" = %a1 }
     irdl.results(result: %r)
   }
-  // 21 instructions computing the same thing up to 4 parameter(s)
-  //   Members (21): x86/_mm256_mul_epi32, x86/_mm256_mask_mul_epi32 (merge masking), x86/_mm256_maskz_mul_epi32 (zero masking), x86/_mm_mask_mul_epi32 (merge masking), x86/_mm_maskz_mul_epi32 (zero masking), x86/_mm512_mask_mul_epi32 (merge masking), x86/_mm512_maskz_mul_epi32 (zero masking), x86/_mm512_mul_epi32, x86/_mm_mul_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32.
+  // 9 instructions computing the same thing up to 2 parameter(s)
+  //   Members (9): x86/_mm256_mul_epi32, x86/_mm256_mask_mul_epi32 (merge masking), x86/_mm256_maskz_mul_epi32 (zero masking), x86/_mm_mask_mul_epi32 (merge masking), x86/_mm_maskz_mul_epi32 (zero masking), x86/_mm512_mask_mul_epi32 (merge masking), x86/_mm512_maskz_mul_epi32 (zero masking), x86/_mm512_mul_epi32, x86/_mm_mul_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * result_elem_width) + 63):((v0 * result_elem_width) + 0)] := (SignExtend(a0[((v0 * result_elem_width) + 31):((v0 * result_elem_width) + 0)], result_elem_width) * SignExtend(a1[((v0 * result_elem_width) + 31):((v0 * result_elem_width) + 0)], result_elem_width))
+  //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (SignExtend(a0[((v0 * 64) + 31):((v0 * 64) + 0)], 64) * SignExtend(a1[((v0 * 64) + 31):((v0 * 64) + 0)], 64))
   //     ENDFOR
   irdl.operation @mul_s_widen {
     %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<2xi32>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi32>
-    %o0_7 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7)
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi32>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
     %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<2xi32>
-    %o1_3 = irdl.is vector<4xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1_6 = irdl.is vector<8xi32>
-    %o1_7 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7)
+    %o1_1 = irdl.is vector<4xi32>
+    %o1_2 = irdl.is vector<8xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<2xi64>
     %o2_1 = irdl.is vector<4xi64>
     %o2_2 = irdl.is vector<8xi64>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %o3 = irdl.is vector<8xi1>
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<4xi64>
-    %r_6 = irdl.is vector<8xi16>
-    %r_7 = irdl.is vector<8xi64>
-    %r_8 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8)
+    %r_0 = irdl.is vector<2xi64>
+    %r_1 = irdl.is vector<4xi64>
+    %r_2 = irdl.is vector<8xi64>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -2063,24 +2238,13 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 1 : i32
     %a1_1 = irdl.is 3 : i32
     %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 64 : i32
-    %a3_1 = irdl.is 128 : i32
-    %a3_2 = irdl.is 256 : i32
-    %a3_3 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 8 : i32
-    %a4_1 = irdl.is 16 : i32
-    %a4_2 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 128 : i32
+    %a2_1 = irdl.is 256 : i32
+    %a2_2 = irdl.is 512 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_width" = %a3, "a0_elem_width" = %a4 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
@@ -2172,8 +2336,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 26 instructions computing the same thing up to 6 parameter(s)
-  //   Members (26): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32.
+  // 39 instructions computing the same thing up to 6 parameter(s)
+  //   Members (39): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32, hvx/V6_vmpyih.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -2183,24 +2347,34 @@ irdl.dialect @autollvm {
   irdl.operation @mul_u {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<32xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<4xi64>
-    %o0_6 = irdl.is vector<8xi16>
-    %o0_7 = irdl.is vector<8xi32>
-    %o0_8 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8)
+    %o0_2 = irdl.is vector<16xi8>
+    %o0_3 = irdl.is vector<2xi32>
+    %o0_4 = irdl.is vector<2xi64>
+    %o0_5 = irdl.is vector<32xi16>
+    %o0_6 = irdl.is vector<4xi16>
+    %o0_7 = irdl.is vector<4xi32>
+    %o0_8 = irdl.is vector<4xi64>
+    %o0_9 = irdl.is vector<64xi16>
+    %o0_10 = irdl.is vector<8xi16>
+    %o0_11 = irdl.is vector<8xi32>
+    %o0_12 = irdl.is vector<8xi64>
+    %o0_13 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<32xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<4xi64>
-    %o1_6 = irdl.is vector<8xi16>
-    %o1_7 = irdl.is vector<8xi32>
-    %o1_8 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8)
+    %o1_2 = irdl.is vector<16xi8>
+    %o1_3 = irdl.is vector<2xi32>
+    %o1_4 = irdl.is vector<2xi64>
+    %o1_5 = irdl.is vector<32xi16>
+    %o1_6 = irdl.is vector<4xi16>
+    %o1_7 = irdl.is vector<4xi32>
+    %o1_8 = irdl.is vector<4xi64>
+    %o1_9 = irdl.is vector<64xi16>
+    %o1_10 = irdl.is vector<8xi16>
+    %o1_11 = irdl.is vector<8xi32>
+    %o1_12 = irdl.is vector<8xi64>
+    %o1_13 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<2xi64>
@@ -2217,14 +2391,19 @@ irdl.dialect @autollvm {
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2)
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<16xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<32xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<4xi64>
-    %r_6 = irdl.is vector<8xi16>
-    %r_7 = irdl.is vector<8xi32>
-    %r_8 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8)
+    %r_2 = irdl.is vector<16xi8>
+    %r_3 = irdl.is vector<2xi32>
+    %r_4 = irdl.is vector<2xi64>
+    %r_5 = irdl.is vector<32xi16>
+    %r_6 = irdl.is vector<4xi16>
+    %r_7 = irdl.is vector<4xi32>
+    %r_8 = irdl.is vector<4xi64>
+    %r_9 = irdl.is vector<64xi16>
+    %r_10 = irdl.is vector<8xi16>
+    %r_11 = irdl.is vector<8xi32>
+    %r_12 = irdl.is vector<8xi64>
+    %r_13 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -2234,25 +2413,30 @@ irdl.dialect @autollvm {
     %a1_2 = irdl.is 7 : i32
     %a1_3 = irdl.is 15 : i32
     %a1_4 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2_2 = irdl.is 127 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 16 : i32
-    %a3_1 = irdl.is 32 : i32
-    %a3_2 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a1_5 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a2_0 = irdl.is 15 : i32
+    %a2_1 = irdl.is 31 : i32
+    %a2_2 = irdl.is 63 : i32
+    %a2_3 = irdl.is 127 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 8 : i32
+    %a3_1 = irdl.is 16 : i32
+    %a3_2 = irdl.is 32 : i32
+    %a3_3 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     %a4_0 = irdl.is 31 : i32
     %a4_1 = irdl.is 63 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
     %a5_0 = irdl.is 0 : i32
     %a5_1 = irdl.is 16 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1)
-    %a6_0 = irdl.is 128 : i32
-    %a6_1 = irdl.is 256 : i32
-    %a6_2 = irdl.is 512 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2)
+    %a6_0 = irdl.is 64 : i32
+    %a6_1 = irdl.is 128 : i32
+    %a6_2 = irdl.is 256 : i32
+    %a6_3 = irdl.is 512 : i32
+    %a6_4 = irdl.is 1024 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3, %a6_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_elem_width" = %a3, "bit_2" = %a4, "bit_3" = %a5, "a0_width" = %a6 }
     irdl.results(result: %r)
@@ -3706,15 +3890,12 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 43 instructions computing the same thing up to 6 parameter(s)
-  //   Members (43): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv, hvx/V6_vsubcarryo.
+  // 56 instructions computing the same thing up to 3 parameter(s)
+  //   Members (56): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)] := (1 + ((-1 - AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)) + AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)))
-  //       v1 := WrapAs(-(1 AND ((1 + ((4294967295 AND (-1 - AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0))) + (4294967295 AND AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)))) >> a0_elem_width)), a0_elem_width, 1)
-  //       dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(constant, a0_elem_width, 0) << (loop_bound AND ((v0 * 4) + 0)))) AND AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0))
-  //       dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((constant AND v1), a0_elem_width, 1) << (loop_bound AND ((v0 * 4) + 0))))
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   //     ENDFOR
   irdl.operation @sub {
     %o0_0 = irdl.is vector<128xi16>
@@ -3723,38 +3904,44 @@ irdl.dialect @autollvm {
     %o0_3 = irdl.is vector<16xi32>
     %o0_4 = irdl.is vector<16xi8>
     %o0_5 = irdl.is vector<256xi8>
-    %o0_6 = irdl.is vector<2xi64>
-    %o0_7 = irdl.is vector<32xi16>
-    %o0_8 = irdl.is vector<32xi32>
-    %o0_9 = irdl.is vector<32xi8>
-    %o0_10 = irdl.is vector<4xi32>
-    %o0_11 = irdl.is vector<4xi64>
-    %o0_12 = irdl.is vector<64xi16>
-    %o0_13 = irdl.is vector<64xi32>
-    %o0_14 = irdl.is vector<64xi8>
-    %o0_15 = irdl.is vector<8xi16>
-    %o0_16 = irdl.is vector<8xi32>
-    %o0_17 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16, %o0_17)
+    %o0_6 = irdl.is vector<2xi32>
+    %o0_7 = irdl.is vector<2xi64>
+    %o0_8 = irdl.is vector<32xi16>
+    %o0_9 = irdl.is vector<32xi32>
+    %o0_10 = irdl.is vector<32xi8>
+    %o0_11 = irdl.is vector<4xi16>
+    %o0_12 = irdl.is vector<4xi32>
+    %o0_13 = irdl.is vector<4xi64>
+    %o0_14 = irdl.is vector<64xi16>
+    %o0_15 = irdl.is vector<64xi32>
+    %o0_16 = irdl.is vector<64xi8>
+    %o0_17 = irdl.is vector<8xi16>
+    %o0_18 = irdl.is vector<8xi32>
+    %o0_19 = irdl.is vector<8xi64>
+    %o0_20 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16, %o0_17, %o0_18, %o0_19, %o0_20)
     %o1_0 = irdl.is vector<128xi16>
     %o1_1 = irdl.is vector<128xi8>
     %o1_2 = irdl.is vector<16xi16>
     %o1_3 = irdl.is vector<16xi32>
     %o1_4 = irdl.is vector<16xi8>
     %o1_5 = irdl.is vector<256xi8>
-    %o1_6 = irdl.is vector<2xi64>
-    %o1_7 = irdl.is vector<32xi16>
-    %o1_8 = irdl.is vector<32xi32>
-    %o1_9 = irdl.is vector<32xi8>
-    %o1_10 = irdl.is vector<4xi32>
-    %o1_11 = irdl.is vector<4xi64>
-    %o1_12 = irdl.is vector<64xi16>
-    %o1_13 = irdl.is vector<64xi32>
-    %o1_14 = irdl.is vector<64xi8>
-    %o1_15 = irdl.is vector<8xi16>
-    %o1_16 = irdl.is vector<8xi32>
-    %o1_17 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16, %o1_17)
+    %o1_6 = irdl.is vector<2xi32>
+    %o1_7 = irdl.is vector<2xi64>
+    %o1_8 = irdl.is vector<32xi16>
+    %o1_9 = irdl.is vector<32xi32>
+    %o1_10 = irdl.is vector<32xi8>
+    %o1_11 = irdl.is vector<4xi16>
+    %o1_12 = irdl.is vector<4xi32>
+    %o1_13 = irdl.is vector<4xi64>
+    %o1_14 = irdl.is vector<64xi16>
+    %o1_15 = irdl.is vector<64xi32>
+    %o1_16 = irdl.is vector<64xi8>
+    %o1_17 = irdl.is vector<8xi16>
+    %o1_18 = irdl.is vector<8xi32>
+    %o1_19 = irdl.is vector<8xi64>
+    %o1_20 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16, %o1_17, %o1_18, %o1_19, %o1_20)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi32>
     %o2_2 = irdl.is vector<16xi8>
@@ -3779,86 +3966,95 @@ irdl.dialect @autollvm {
     %r_3 = irdl.is vector<16xi32>
     %r_4 = irdl.is vector<16xi8>
     %r_5 = irdl.is vector<256xi8>
-    %r_6 = irdl.is vector<2xi64>
-    %r_7 = irdl.is vector<32xi16>
-    %r_8 = irdl.is vector<32xi32>
-    %r_9 = irdl.is vector<32xi8>
-    %r_10 = irdl.is vector<36xi32>
-    %r_11 = irdl.is vector<4xi32>
-    %r_12 = irdl.is vector<4xi64>
-    %r_13 = irdl.is vector<64xi16>
-    %r_14 = irdl.is vector<64xi32>
-    %r_15 = irdl.is vector<64xi8>
-    %r_16 = irdl.is vector<8xi16>
-    %r_17 = irdl.is vector<8xi32>
-    %r_18 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17, %r_18)
+    %r_6 = irdl.is vector<2xi32>
+    %r_7 = irdl.is vector<2xi64>
+    %r_8 = irdl.is vector<32xi16>
+    %r_9 = irdl.is vector<32xi32>
+    %r_10 = irdl.is vector<32xi8>
+    %r_11 = irdl.is vector<4xi16>
+    %r_12 = irdl.is vector<4xi32>
+    %r_13 = irdl.is vector<4xi64>
+    %r_14 = irdl.is vector<64xi16>
+    %r_15 = irdl.is vector<64xi32>
+    %r_16 = irdl.is vector<64xi8>
+    %r_17 = irdl.is vector<8xi16>
+    %r_18 = irdl.is vector<8xi32>
+    %r_19 = irdl.is vector<8xi64>
+    %r_20 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16, %r_17, %r_18, %r_19, %r_20)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 15 : i32
-    %a1_1 = irdl.is 31 : i32
-    %a1_2 = irdl.is 63 : i32
-    %a1_3 = irdl.is 127 : i32
-    %a1_4 = irdl.is 255 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1_7 = irdl.is 255 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
     %a2_3 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3_4 = irdl.is 2048 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 3 : i32
-    %a4_2 = irdl.is 7 : i32
-    %a4_3 = irdl.is 15 : i32
-    %a4_4 = irdl.is 31 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5_2 = irdl.is 512 : i32
-    %a5_3 = irdl.is 1024 : i32
-    %a5_4 = irdl.is 2048 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
-    %a6_0 = irdl.is 128 : i32
-    %a6_1 = irdl.is 256 : i32
-    %a6_2 = irdl.is 512 : i32
-    %a6_3 = irdl.is 1024 : i32
-    %a6_4 = irdl.is 1152 : i32
-    %a6_5 = irdl.is 2048 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3, %a6_4, %a6_5)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3_5 = irdl.is 2048 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "constant" = %a4, "a0_width" = %a5, "result_width" = %a6 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16.
+  // 31 instructions computing the same thing up to 3 parameter(s)
+  //   Members (31): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16, arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, hvx/V6_vsubbsat, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat, hvx/V6_vsubwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := Saturate((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @sub_sat_s {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<32xi16>
-    %o0_3 = irdl.is vector<32xi8>
-    %o0_4 = irdl.is vector<64xi8>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<32xi16>
-    %o1_3 = irdl.is vector<32xi8>
-    %o1_4 = irdl.is vector<64xi8>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o0_0 = irdl.is vector<128xi16>
+    %o0_1 = irdl.is vector<128xi8>
+    %o0_2 = irdl.is vector<16xi16>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<256xi8>
+    %o0_5 = irdl.is vector<2xi32>
+    %o0_6 = irdl.is vector<2xi64>
+    %o0_7 = irdl.is vector<32xi16>
+    %o0_8 = irdl.is vector<32xi32>
+    %o0_9 = irdl.is vector<32xi8>
+    %o0_10 = irdl.is vector<4xi16>
+    %o0_11 = irdl.is vector<4xi32>
+    %o0_12 = irdl.is vector<64xi16>
+    %o0_13 = irdl.is vector<64xi32>
+    %o0_14 = irdl.is vector<64xi8>
+    %o0_15 = irdl.is vector<8xi16>
+    %o0_16 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16)
+    %o1_0 = irdl.is vector<128xi16>
+    %o1_1 = irdl.is vector<128xi8>
+    %o1_2 = irdl.is vector<16xi16>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<256xi8>
+    %o1_5 = irdl.is vector<2xi32>
+    %o1_6 = irdl.is vector<2xi64>
+    %o1_7 = irdl.is vector<32xi16>
+    %o1_8 = irdl.is vector<32xi32>
+    %o1_9 = irdl.is vector<32xi8>
+    %o1_10 = irdl.is vector<4xi16>
+    %o1_11 = irdl.is vector<4xi32>
+    %o1_12 = irdl.is vector<64xi16>
+    %o1_13 = irdl.is vector<64xi32>
+    %o1_14 = irdl.is vector<64xi8>
+    %o1_15 = irdl.is vector<8xi16>
+    %o1_16 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi8>
     %o2_2 = irdl.is vector<32xi16>
@@ -3871,55 +4067,97 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi16>
-    %r_3 = irdl.is vector<32xi8>
-    %r_4 = irdl.is vector<64xi8>
-    %r_5 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_0 = irdl.is vector<128xi16>
+    %r_1 = irdl.is vector<128xi8>
+    %r_2 = irdl.is vector<16xi16>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<256xi8>
+    %r_5 = irdl.is vector<2xi32>
+    %r_6 = irdl.is vector<2xi64>
+    %r_7 = irdl.is vector<32xi16>
+    %r_8 = irdl.is vector<32xi32>
+    %r_9 = irdl.is vector<32xi8>
+    %r_10 = irdl.is vector<4xi16>
+    %r_11 = irdl.is vector<4xi32>
+    %r_12 = irdl.is vector<64xi16>
+    %r_13 = irdl.is vector<64xi32>
+    %r_14 = irdl.is vector<64xi8>
+    %r_15 = irdl.is vector<8xi16>
+    %r_16 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1_7 = irdl.is 255 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3_5 = irdl.is 2048 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16.
+  // 31 instructions computing the same thing up to 3 parameter(s)
+  //   Members (31): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64, hvx/V6_vsububsat, hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat, hvx/V6_vsubuwsat_dv.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateU((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]), a0_elem_width)
   //     ENDFOR
   irdl.operation @sub_sat_u {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<32xi16>
-    %o0_3 = irdl.is vector<32xi8>
-    %o0_4 = irdl.is vector<64xi8>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi8>
-    %o1_2 = irdl.is vector<32xi16>
-    %o1_3 = irdl.is vector<32xi8>
-    %o1_4 = irdl.is vector<64xi8>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o0_0 = irdl.is vector<128xi16>
+    %o0_1 = irdl.is vector<128xi8>
+    %o0_2 = irdl.is vector<16xi16>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<256xi8>
+    %o0_5 = irdl.is vector<2xi32>
+    %o0_6 = irdl.is vector<2xi64>
+    %o0_7 = irdl.is vector<32xi16>
+    %o0_8 = irdl.is vector<32xi32>
+    %o0_9 = irdl.is vector<32xi8>
+    %o0_10 = irdl.is vector<4xi16>
+    %o0_11 = irdl.is vector<4xi32>
+    %o0_12 = irdl.is vector<64xi16>
+    %o0_13 = irdl.is vector<64xi32>
+    %o0_14 = irdl.is vector<64xi8>
+    %o0_15 = irdl.is vector<8xi16>
+    %o0_16 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13, %o0_14, %o0_15, %o0_16)
+    %o1_0 = irdl.is vector<128xi16>
+    %o1_1 = irdl.is vector<128xi8>
+    %o1_2 = irdl.is vector<16xi16>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<256xi8>
+    %o1_5 = irdl.is vector<2xi32>
+    %o1_6 = irdl.is vector<2xi64>
+    %o1_7 = irdl.is vector<32xi16>
+    %o1_8 = irdl.is vector<32xi32>
+    %o1_9 = irdl.is vector<32xi8>
+    %o1_10 = irdl.is vector<4xi16>
+    %o1_11 = irdl.is vector<4xi32>
+    %o1_12 = irdl.is vector<64xi16>
+    %o1_13 = irdl.is vector<64xi32>
+    %o1_14 = irdl.is vector<64xi8>
+    %o1_15 = irdl.is vector<8xi16>
+    %o1_16 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12, %o1_13, %o1_14, %o1_15, %o1_16)
     %o2_0 = irdl.is vector<16xi16>
     %o2_1 = irdl.is vector<16xi8>
     %o2_2 = irdl.is vector<32xi16>
@@ -3932,29 +4170,49 @@ irdl.dialect @autollvm {
     %o3_2 = irdl.is vector<64xi1>
     %o3_3 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1, %o3_2, %o3_3)
-    %r_0 = irdl.is vector<16xi16>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi16>
-    %r_3 = irdl.is vector<32xi8>
-    %r_4 = irdl.is vector<64xi8>
-    %r_5 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_0 = irdl.is vector<128xi16>
+    %r_1 = irdl.is vector<128xi8>
+    %r_2 = irdl.is vector<16xi16>
+    %r_3 = irdl.is vector<16xi8>
+    %r_4 = irdl.is vector<256xi8>
+    %r_5 = irdl.is vector<2xi32>
+    %r_6 = irdl.is vector<2xi64>
+    %r_7 = irdl.is vector<32xi16>
+    %r_8 = irdl.is vector<32xi32>
+    %r_9 = irdl.is vector<32xi8>
+    %r_10 = irdl.is vector<4xi16>
+    %r_11 = irdl.is vector<4xi32>
+    %r_12 = irdl.is vector<64xi16>
+    %r_13 = irdl.is vector<64xi32>
+    %r_14 = irdl.is vector<64xi8>
+    %r_15 = irdl.is vector<8xi16>
+    %r_16 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13, %r_14, %r_15, %r_16)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 7 : i32
-    %a1_1 = irdl.is 15 : i32
-    %a1_2 = irdl.is 31 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1_4 = irdl.is 31 : i32
+    %a1_5 = irdl.is 63 : i32
+    %a1_6 = irdl.is 127 : i32
+    %a1_7 = irdl.is 255 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6, %a1_7)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3_4 = irdl.is 1024 : i32
+    %a3_5 = irdl.is 2048 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4, %a3_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -4269,77 +4527,32 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0, "masking" = %a1, "loop_bound" = %a2, "loop_bound_2" = %a3, "loop_bound_3" = %a4, "a0_width" = %a5 }
     irdl.results(result: %r)
   }
-  // 17 instructions computing the same thing up to 5 parameter(s)
-  //   Members (17): x86/_mm_mask_alignr_epi8 (merge masking), x86/_mm_maskz_alignr_epi8 (zero masking), x86/_mm_alignr_epi8, arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
+  // 3 instructions computing the same thing up to 1 parameter(s)
+  //   Members (3): x86/_mm_mask_alignr_epi8 (merge masking), x86/_mm_maskz_alignr_epi8 (zero masking), x86/_mm_alignr_epi8.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(a1, 128)[bit:0]
-  //     v3 := ((v1 << (bit + 1)) OR v2)
-  //     v0 := ZeroExtend(v3[((((a0_elem_width * a2) + 0) + (bit + 1)) - 1):((a0_elem_width * a2) + 0)], 128)
-  //     dst := v0[bit:0]
-  irdl.operation @or_shl_51c2 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<2xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<4xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1_6 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
+  //     v1 := ZeroExtend(a0, 128)[127:0]
+  //     v2 := ZeroExtend(a1, 128)[127:0]
+  //     v3 := ((v1 << 128) OR v2)
+  //     v0 := ZeroExtend(v3[((((8 * a2) + 0) + 128) - 1):((8 * a2) + 0)], 128)
+  //     dst := v0[127:0]
+  irdl.operation @or_shl_1e33 {
+    %o0 = irdl.is vector<16xi8>
+    %o1 = irdl.is vector<16xi8>
     %o2 = irdl.is vector<16xi8>
     %o3 = irdl.is vector<16xi1>
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
+    %r = irdl.is vector<16xi8>
     %a0 = irdl.base "#builtin.integer"
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 63 : i32
-    %a2_1 = irdl.is 127 : i32
+    %a2_0 = irdl.is 5 : i32
+    %a2_1 = irdl.is 8 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3_3 = irdl.is 64 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 2 : i32
-    %a4_2 = irdl.is 3 : i32
-    %a4_3 = irdl.is 4 : i32
-    %a4_4 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5_2 = irdl.is 3 : i32
-    %a5_3 = irdl.is 4 : i32
-    %a5_4 = irdl.is 8 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
-    %a6_0 = irdl.is 1 : i32
-    %a6_1 = irdl.is 2 : i32
-    %a6_2 = irdl.is 3 : i32
-    %a6_3 = irdl.is 4 : i32
-    %a6_4 = irdl.is 5 : i32
-    %a6_5 = irdl.is 8 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3, %a6_4, %a6_5)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "a0_elem_width" = %a3, "a2_width" = %a4, "a2_elem_width" = %a5, "a2_imm_bits" = %a6 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "a2_imm_bits" = %a2 }
     irdl.results(result: %r)
   }
   // 31 instructions computing the same thing up to 5 parameter(s)
@@ -4518,50 +4731,53 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0" = %a0, "masking" = %a1, "loop_bound" = %a2, "a1_elem_width" = %a3, "a0_imm_bits" = %a4, "a1_width" = %a5, "result_width" = %a6 }
     irdl.results(result: %r)
   }
-  // 48 instructions computing the same thing up to 4 parameter(s)
-  //   Members (48): x86/_mm256_cmpeq_epi8_mask, x86/_mm256_mask_cmpeq_epi8_mask (zero masking), x86/_mm512_cmpeq_epi8_mask, x86/_mm512_mask_cmpeq_epi8_mask (zero masking), x86/_mm_cmpeq_epi8_mask, x86/_mm_mask_cmpeq_epi8_mask (zero masking), x86/_mm256_cmpeq_epu8_mask, x86/_mm256_mask_cmpeq_epu8_mask (zero masking), x86/_mm512_cmpeq_epu8_mask, x86/_mm512_mask_cmpeq_epu8_mask (zero masking), x86/_mm_cmpeq_epu8_mask, x86/_mm_mask_cmpeq_epu8_mask (zero masking), x86/_mm256_cmpeq_epu16_mask, x86/_mm256_mask_cmpeq_epu16_mask (zero masking), x86/_mm512_cmpeq_epu16_mask, x86/_mm512_mask_cmpeq_epu16_mask (zero masking), x86/_mm_cmpeq_epu16_mask, x86/_mm_mask_cmpeq_epu16_mask (zero masking), x86/_mm256_cmpeq_epi16_mask, x86/_mm256_mask_cmpeq_epi16_mask (zero masking), x86/_mm512_cmpeq_epi16_mask, x86/_mm512_mask_cmpeq_epi16_mask (zero masking), x86/_mm_cmpeq_epi16_mask, x86/_mm_mask_cmpeq_epi16_mask (zero masking), x86/_mm256_cmpeq_epi32_mask, x86/_mm256_mask_cmpeq_epi32_mask (zero masking), x86/_mm_cmpeq_epi32_mask, x86/_mm_mask_cmpeq_epi32_mask (zero masking), x86/_mm256_cmpeq_epi64_mask, x86/_mm256_mask_cmpeq_epi64_mask (zero masking), x86/_mm_cmpeq_epi64_mask, x86/_mm_mask_cmpeq_epi64_mask (zero masking), x86/_mm256_cmpeq_epu32_mask, x86/_mm256_mask_cmpeq_epu32_mask (zero masking), x86/_mm_cmpeq_epu32_mask, x86/_mm_mask_cmpeq_epu32_mask (zero masking), x86/_mm256_cmpeq_epu64_mask, x86/_mm256_mask_cmpeq_epu64_mask (zero masking), x86/_mm_cmpeq_epu64_mask, x86/_mm_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi64_mask, x86/_mm512_mask_cmpeq_epi64_mask (zero masking), x86/_mm512_cmpeq_epu64_mask, x86/_mm512_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi32_mask, x86/_mm512_mask_cmpeq_epi32_mask (zero masking), x86/_mm512_cmpeq_epu32_mask, x86/_mm512_mask_cmpeq_epu32_mask (zero masking).
+  // 49 instructions computing the same thing up to 4 parameter(s)
+  //   Members (49): x86/_mm256_cmpeq_epi8_mask, x86/_mm256_mask_cmpeq_epi8_mask (zero masking), x86/_mm512_cmpeq_epi8_mask, x86/_mm512_mask_cmpeq_epi8_mask (zero masking), x86/_mm_cmpeq_epi8_mask, x86/_mm_mask_cmpeq_epi8_mask (zero masking), x86/_mm256_cmpeq_epu8_mask, x86/_mm256_mask_cmpeq_epu8_mask (zero masking), x86/_mm512_cmpeq_epu8_mask, x86/_mm512_mask_cmpeq_epu8_mask (zero masking), x86/_mm_cmpeq_epu8_mask, x86/_mm_mask_cmpeq_epu8_mask (zero masking), x86/_mm256_cmpeq_epu16_mask, x86/_mm256_mask_cmpeq_epu16_mask (zero masking), x86/_mm512_cmpeq_epu16_mask, x86/_mm512_mask_cmpeq_epu16_mask (zero masking), x86/_mm_cmpeq_epu16_mask, x86/_mm_mask_cmpeq_epu16_mask (zero masking), x86/_mm256_cmpeq_epi16_mask, x86/_mm256_mask_cmpeq_epi16_mask (zero masking), x86/_mm512_cmpeq_epi16_mask, x86/_mm512_mask_cmpeq_epi16_mask (zero masking), x86/_mm_cmpeq_epi16_mask, x86/_mm_mask_cmpeq_epi16_mask (zero masking), x86/_mm256_cmpeq_epi32_mask, x86/_mm256_mask_cmpeq_epi32_mask (zero masking), x86/_mm_cmpeq_epi32_mask, x86/_mm_mask_cmpeq_epi32_mask (zero masking), x86/_mm256_cmpeq_epi64_mask, x86/_mm256_mask_cmpeq_epi64_mask (zero masking), x86/_mm_cmpeq_epi64_mask, x86/_mm_mask_cmpeq_epi64_mask (zero masking), x86/_mm256_cmpeq_epu32_mask, x86/_mm256_mask_cmpeq_epu32_mask (zero masking), x86/_mm_cmpeq_epu32_mask, x86/_mm_mask_cmpeq_epu32_mask (zero masking), x86/_mm256_cmpeq_epu64_mask, x86/_mm256_mask_cmpeq_epu64_mask (zero masking), x86/_mm_cmpeq_epu64_mask, x86/_mm_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi64_mask, x86/_mm512_mask_cmpeq_epi64_mask (zero masking), x86/_mm512_cmpeq_epu64_mask, x86/_mm512_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi32_mask, x86/_mm512_mask_cmpeq_epi32_mask (zero masking), x86/_mm512_cmpeq_epu32_mask, x86/_mm512_mask_cmpeq_epu32_mask (zero masking), hvx/V6_veqb.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] == a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmp_eq_to_mask {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi64>
+    %o0_5 = irdl.is vector<32xi16>
+    %o0_6 = irdl.is vector<32xi8>
+    %o0_7 = irdl.is vector<4xi32>
+    %o0_8 = irdl.is vector<4xi64>
+    %o0_9 = irdl.is vector<64xi8>
+    %o0_10 = irdl.is vector<8xi16>
+    %o0_11 = irdl.is vector<8xi32>
+    %o0_12 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi32>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<2xi64>
+    %o1_5 = irdl.is vector<32xi16>
+    %o1_6 = irdl.is vector<32xi8>
+    %o1_7 = irdl.is vector<4xi32>
+    %o1_8 = irdl.is vector<4xi64>
+    %o1_9 = irdl.is vector<64xi8>
+    %o1_10 = irdl.is vector<8xi16>
+    %o1_11 = irdl.is vector<8xi32>
+    %o1_12 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
     %o2_3 = irdl.is vector<8xi1>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r_3 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %r_0 = irdl.is vector<128xi1>
+    %r_1 = irdl.is vector<16xi1>
+    %r_2 = irdl.is vector<32xi1>
+    %r_3 = irdl.is vector<64xi1>
+    %r_4 = irdl.is vector<8xi1>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -4571,7 +4787,8 @@ irdl.dialect @autollvm {
     %a1_3 = irdl.is 15 : i32
     %a1_4 = irdl.is 31 : i32
     %a1_5 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5)
+    %a1_6 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4, %a1_5, %a1_6)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4580,12 +4797,14 @@ irdl.dialect @autollvm {
     %a3_0 = irdl.is 128 : i32
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_3 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     %a4_0 = irdl.is 8 : i32
     %a4_1 = irdl.is 16 : i32
     %a4_2 = irdl.is 32 : i32
     %a4_3 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
+    %a4_4 = irdl.is 128 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
@@ -4662,50 +4881,53 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 48 instructions computing the same thing up to 3 parameter(s)
-  //   Members (48): x86/_mm256_cmpgt_epi8_mask, x86/_mm256_cmplt_epi8_mask, x86/_mm256_mask_cmpgt_epi8_mask (zero masking), x86/_mm256_mask_cmplt_epi8_mask (zero masking), x86/_mm512_cmpgt_epi8_mask, x86/_mm512_cmplt_epi8_mask, x86/_mm512_mask_cmpgt_epi8_mask (zero masking), x86/_mm512_mask_cmplt_epi8_mask (zero masking), x86/_mm_cmpgt_epi8_mask, x86/_mm_cmplt_epi8_mask, x86/_mm_mask_cmpgt_epi8_mask (zero masking), x86/_mm_mask_cmplt_epi8_mask (zero masking), x86/_mm256_cmpgt_epi16_mask, x86/_mm256_cmplt_epi16_mask, x86/_mm256_mask_cmpgt_epi16_mask (zero masking), x86/_mm256_mask_cmplt_epi16_mask (zero masking), x86/_mm512_cmpgt_epi16_mask, x86/_mm512_cmplt_epi16_mask, x86/_mm512_mask_cmpgt_epi16_mask (zero masking), x86/_mm512_mask_cmplt_epi16_mask (zero masking), x86/_mm_cmpgt_epi16_mask, x86/_mm_cmplt_epi16_mask, x86/_mm_mask_cmpgt_epi16_mask (zero masking), x86/_mm_mask_cmplt_epi16_mask (zero masking), x86/_mm256_cmpgt_epi32_mask, x86/_mm256_cmplt_epi32_mask, x86/_mm256_mask_cmpgt_epi32_mask (zero masking), x86/_mm256_mask_cmplt_epi32_mask (zero masking), x86/_mm_cmpgt_epi32_mask, x86/_mm_cmplt_epi32_mask, x86/_mm_mask_cmpgt_epi32_mask (zero masking), x86/_mm_mask_cmplt_epi32_mask (zero masking), x86/_mm256_cmpgt_epi64_mask, x86/_mm256_cmplt_epi64_mask, x86/_mm256_mask_cmpgt_epi64_mask (zero masking), x86/_mm256_mask_cmplt_epi64_mask (zero masking), x86/_mm_cmpgt_epi64_mask, x86/_mm_cmplt_epi64_mask, x86/_mm_mask_cmpgt_epi64_mask (zero masking), x86/_mm_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmplt_epi32_mask, x86/_mm512_mask_cmplt_epi32_mask (zero masking), x86/_mm512_cmpgt_epi64_mask, x86/_mm512_cmplt_epi64_mask, x86/_mm512_mask_cmpgt_epi64_mask (zero masking), x86/_mm512_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmpgt_epi32_mask, x86/_mm512_mask_cmpgt_epi32_mask (zero masking).
+  // 49 instructions computing the same thing up to 3 parameter(s)
+  //   Members (49): x86/_mm256_cmpgt_epi8_mask, x86/_mm256_cmplt_epi8_mask, x86/_mm256_mask_cmpgt_epi8_mask (zero masking), x86/_mm256_mask_cmplt_epi8_mask (zero masking), x86/_mm512_cmpgt_epi8_mask, x86/_mm512_cmplt_epi8_mask, x86/_mm512_mask_cmpgt_epi8_mask (zero masking), x86/_mm512_mask_cmplt_epi8_mask (zero masking), x86/_mm_cmpgt_epi8_mask, x86/_mm_cmplt_epi8_mask, x86/_mm_mask_cmpgt_epi8_mask (zero masking), x86/_mm_mask_cmplt_epi8_mask (zero masking), x86/_mm256_cmpgt_epi16_mask, x86/_mm256_cmplt_epi16_mask, x86/_mm256_mask_cmpgt_epi16_mask (zero masking), x86/_mm256_mask_cmplt_epi16_mask (zero masking), x86/_mm512_cmpgt_epi16_mask, x86/_mm512_cmplt_epi16_mask, x86/_mm512_mask_cmpgt_epi16_mask (zero masking), x86/_mm512_mask_cmplt_epi16_mask (zero masking), x86/_mm_cmpgt_epi16_mask, x86/_mm_cmplt_epi16_mask, x86/_mm_mask_cmpgt_epi16_mask (zero masking), x86/_mm_mask_cmplt_epi16_mask (zero masking), x86/_mm256_cmpgt_epi32_mask, x86/_mm256_cmplt_epi32_mask, x86/_mm256_mask_cmpgt_epi32_mask (zero masking), x86/_mm256_mask_cmplt_epi32_mask (zero masking), x86/_mm_cmpgt_epi32_mask, x86/_mm_cmplt_epi32_mask, x86/_mm_mask_cmpgt_epi32_mask (zero masking), x86/_mm_mask_cmplt_epi32_mask (zero masking), x86/_mm256_cmpgt_epi64_mask, x86/_mm256_cmplt_epi64_mask, x86/_mm256_mask_cmpgt_epi64_mask (zero masking), x86/_mm256_mask_cmplt_epi64_mask (zero masking), x86/_mm_cmpgt_epi64_mask, x86/_mm_cmplt_epi64_mask, x86/_mm_mask_cmpgt_epi64_mask (zero masking), x86/_mm_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmplt_epi32_mask, x86/_mm512_mask_cmplt_epi32_mask (zero masking), x86/_mm512_cmpgt_epi64_mask, x86/_mm512_cmplt_epi64_mask, x86/_mm512_mask_cmpgt_epi64_mask (zero masking), x86/_mm512_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmpgt_epi32_mask, x86/_mm512_mask_cmpgt_epi32_mask (zero masking), hvx/V6_vgtb.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmp_gt_s_to_mask {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi64>
+    %o0_5 = irdl.is vector<32xi16>
+    %o0_6 = irdl.is vector<32xi8>
+    %o0_7 = irdl.is vector<4xi32>
+    %o0_8 = irdl.is vector<4xi64>
+    %o0_9 = irdl.is vector<64xi8>
+    %o0_10 = irdl.is vector<8xi16>
+    %o0_11 = irdl.is vector<8xi32>
+    %o0_12 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi32>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<2xi64>
+    %o1_5 = irdl.is vector<32xi16>
+    %o1_6 = irdl.is vector<32xi8>
+    %o1_7 = irdl.is vector<4xi32>
+    %o1_8 = irdl.is vector<4xi64>
+    %o1_9 = irdl.is vector<64xi8>
+    %o1_10 = irdl.is vector<8xi16>
+    %o1_11 = irdl.is vector<8xi32>
+    %o1_12 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
     %o2_3 = irdl.is vector<8xi1>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r_3 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %r_0 = irdl.is vector<128xi1>
+    %r_1 = irdl.is vector<16xi1>
+    %r_2 = irdl.is vector<32xi1>
+    %r_3 = irdl.is vector<64xi1>
+    %r_4 = irdl.is vector<8xi1>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -4713,7 +4935,8 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_4 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -4722,7 +4945,8 @@ irdl.dialect @autollvm {
     %a3_0 = irdl.is 128 : i32
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_3 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -4958,50 +5182,53 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 48 instructions computing the same thing up to 3 parameter(s)
-  //   Members (48): x86/_mm256_cmpgt_epu8_mask, x86/_mm256_cmplt_epu8_mask, x86/_mm256_mask_cmpgt_epu8_mask (zero masking), x86/_mm256_mask_cmplt_epu8_mask (zero masking), x86/_mm512_cmpgt_epu8_mask, x86/_mm512_cmplt_epu8_mask, x86/_mm512_mask_cmpgt_epu8_mask (zero masking), x86/_mm512_mask_cmplt_epu8_mask (zero masking), x86/_mm_cmpgt_epu8_mask, x86/_mm_cmplt_epu8_mask, x86/_mm_mask_cmpgt_epu8_mask (zero masking), x86/_mm_mask_cmplt_epu8_mask (zero masking), x86/_mm256_cmpgt_epu16_mask, x86/_mm256_cmplt_epu16_mask, x86/_mm256_mask_cmpgt_epu16_mask (zero masking), x86/_mm256_mask_cmplt_epu16_mask (zero masking), x86/_mm512_cmpgt_epu16_mask, x86/_mm512_cmplt_epu16_mask, x86/_mm512_mask_cmpgt_epu16_mask (zero masking), x86/_mm512_mask_cmplt_epu16_mask (zero masking), x86/_mm_cmpgt_epu16_mask, x86/_mm_cmplt_epu16_mask, x86/_mm_mask_cmpgt_epu16_mask (zero masking), x86/_mm_mask_cmplt_epu16_mask (zero masking), x86/_mm256_cmpgt_epu32_mask, x86/_mm256_cmplt_epu32_mask, x86/_mm256_mask_cmpgt_epu32_mask (zero masking), x86/_mm256_mask_cmplt_epu32_mask (zero masking), x86/_mm_cmpgt_epu32_mask, x86/_mm_cmplt_epu32_mask, x86/_mm_mask_cmpgt_epu32_mask (zero masking), x86/_mm_mask_cmplt_epu32_mask (zero masking), x86/_mm256_cmpgt_epu64_mask, x86/_mm256_cmplt_epu64_mask, x86/_mm256_mask_cmpgt_epu64_mask (zero masking), x86/_mm256_mask_cmplt_epu64_mask (zero masking), x86/_mm_cmpgt_epu64_mask, x86/_mm_cmplt_epu64_mask, x86/_mm_mask_cmpgt_epu64_mask (zero masking), x86/_mm_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu64_mask, x86/_mm512_cmplt_epu64_mask, x86/_mm512_mask_cmpgt_epu64_mask (zero masking), x86/_mm512_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu32_mask, x86/_mm512_cmplt_epu32_mask, x86/_mm512_mask_cmpgt_epu32_mask (zero masking), x86/_mm512_mask_cmplt_epu32_mask (zero masking).
+  // 49 instructions computing the same thing up to 3 parameter(s)
+  //   Members (49): x86/_mm256_cmpgt_epu8_mask, x86/_mm256_cmplt_epu8_mask, x86/_mm256_mask_cmpgt_epu8_mask (zero masking), x86/_mm256_mask_cmplt_epu8_mask (zero masking), x86/_mm512_cmpgt_epu8_mask, x86/_mm512_cmplt_epu8_mask, x86/_mm512_mask_cmpgt_epu8_mask (zero masking), x86/_mm512_mask_cmplt_epu8_mask (zero masking), x86/_mm_cmpgt_epu8_mask, x86/_mm_cmplt_epu8_mask, x86/_mm_mask_cmpgt_epu8_mask (zero masking), x86/_mm_mask_cmplt_epu8_mask (zero masking), x86/_mm256_cmpgt_epu16_mask, x86/_mm256_cmplt_epu16_mask, x86/_mm256_mask_cmpgt_epu16_mask (zero masking), x86/_mm256_mask_cmplt_epu16_mask (zero masking), x86/_mm512_cmpgt_epu16_mask, x86/_mm512_cmplt_epu16_mask, x86/_mm512_mask_cmpgt_epu16_mask (zero masking), x86/_mm512_mask_cmplt_epu16_mask (zero masking), x86/_mm_cmpgt_epu16_mask, x86/_mm_cmplt_epu16_mask, x86/_mm_mask_cmpgt_epu16_mask (zero masking), x86/_mm_mask_cmplt_epu16_mask (zero masking), x86/_mm256_cmpgt_epu32_mask, x86/_mm256_cmplt_epu32_mask, x86/_mm256_mask_cmpgt_epu32_mask (zero masking), x86/_mm256_mask_cmplt_epu32_mask (zero masking), x86/_mm_cmpgt_epu32_mask, x86/_mm_cmplt_epu32_mask, x86/_mm_mask_cmpgt_epu32_mask (zero masking), x86/_mm_mask_cmplt_epu32_mask (zero masking), x86/_mm256_cmpgt_epu64_mask, x86/_mm256_cmplt_epu64_mask, x86/_mm256_mask_cmpgt_epu64_mask (zero masking), x86/_mm256_mask_cmplt_epu64_mask (zero masking), x86/_mm_cmpgt_epu64_mask, x86/_mm_cmplt_epu64_mask, x86/_mm_mask_cmpgt_epu64_mask (zero masking), x86/_mm_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu64_mask, x86/_mm512_cmplt_epu64_mask, x86/_mm512_mask_cmpgt_epu64_mask (zero masking), x86/_mm512_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu32_mask, x86/_mm512_cmplt_epu32_mask, x86/_mm512_mask_cmpgt_epu32_mask (zero masking), x86/_mm512_mask_cmplt_epu32_mask (zero masking), hvx/V6_vgtub.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       dst[v0] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] > a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? 1 : 0)
   //     ENDFOR
   irdl.operation @cmp_gt_u_to_mask {
-    %o0_0 = irdl.is vector<16xi16>
-    %o0_1 = irdl.is vector<16xi32>
-    %o0_2 = irdl.is vector<16xi8>
-    %o0_3 = irdl.is vector<2xi64>
-    %o0_4 = irdl.is vector<32xi16>
-    %o0_5 = irdl.is vector<32xi8>
-    %o0_6 = irdl.is vector<4xi32>
-    %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11)
-    %o1_0 = irdl.is vector<16xi16>
-    %o1_1 = irdl.is vector<16xi32>
-    %o1_2 = irdl.is vector<16xi8>
-    %o1_3 = irdl.is vector<2xi64>
-    %o1_4 = irdl.is vector<32xi16>
-    %o1_5 = irdl.is vector<32xi8>
-    %o1_6 = irdl.is vector<4xi32>
-    %o1_7 = irdl.is vector<4xi64>
-    %o1_8 = irdl.is vector<64xi8>
-    %o1_9 = irdl.is vector<8xi16>
-    %o1_10 = irdl.is vector<8xi32>
-    %o1_11 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi16>
+    %o0_2 = irdl.is vector<16xi32>
+    %o0_3 = irdl.is vector<16xi8>
+    %o0_4 = irdl.is vector<2xi64>
+    %o0_5 = irdl.is vector<32xi16>
+    %o0_6 = irdl.is vector<32xi8>
+    %o0_7 = irdl.is vector<4xi32>
+    %o0_8 = irdl.is vector<4xi64>
+    %o0_9 = irdl.is vector<64xi8>
+    %o0_10 = irdl.is vector<8xi16>
+    %o0_11 = irdl.is vector<8xi32>
+    %o0_12 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi16>
+    %o1_2 = irdl.is vector<16xi32>
+    %o1_3 = irdl.is vector<16xi8>
+    %o1_4 = irdl.is vector<2xi64>
+    %o1_5 = irdl.is vector<32xi16>
+    %o1_6 = irdl.is vector<32xi8>
+    %o1_7 = irdl.is vector<4xi32>
+    %o1_8 = irdl.is vector<4xi64>
+    %o1_9 = irdl.is vector<64xi8>
+    %o1_10 = irdl.is vector<8xi16>
+    %o1_11 = irdl.is vector<8xi32>
+    %o1_12 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10, %o1_11, %o1_12)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<32xi1>
     %o2_2 = irdl.is vector<64xi1>
     %o2_3 = irdl.is vector<8xi1>
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
-    %r_0 = irdl.is vector<16xi1>
-    %r_1 = irdl.is vector<32xi1>
-    %r_2 = irdl.is vector<64xi1>
-    %r_3 = irdl.is vector<8xi1>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %r_0 = irdl.is vector<128xi1>
+    %r_1 = irdl.is vector<16xi1>
+    %r_2 = irdl.is vector<32xi1>
+    %r_3 = irdl.is vector<64xi1>
+    %r_4 = irdl.is vector<8xi1>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -5009,7 +5236,8 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_4 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
     %a2_0 = irdl.is 8 : i32
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
@@ -5018,7 +5246,8 @@ irdl.dialect @autollvm {
     %a3_0 = irdl.is 128 : i32
     %a3_1 = irdl.is 256 : i32
     %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_3 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -5190,8 +5419,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "constant" = %a3, "result_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 54 instructions computing the same thing up to 5 parameter(s)
-  //   Members (54): x86/_mm256_cvtsepi16_epi8, x86/_mm256_mask_cvtsepi16_epi8 (merge masking), x86/_mm256_maskz_cvtsepi16_epi8 (zero masking), x86/_mm512_cvtsepi16_epi8, x86/_mm512_mask_cvtsepi16_epi8 (merge masking), x86/_mm512_maskz_cvtsepi16_epi8 (zero masking), x86/_mm_cvtsepi16_epi8, x86/_mm_mask_cvtsepi16_epi8 (merge masking), x86/_mm_maskz_cvtsepi16_epi8 (zero masking), x86/_mm256_cvtsepi32_epi8, x86/_mm256_mask_cvtsepi32_epi8 (merge masking), x86/_mm256_maskz_cvtsepi32_epi8 (zero masking), x86/_mm_cvtsepi32_epi8, x86/_mm_mask_cvtsepi32_epi8 (merge masking), x86/_mm_maskz_cvtsepi32_epi8 (zero masking), x86/_mm256_cvtsepi32_epi16, x86/_mm256_mask_cvtsepi32_epi16 (merge masking), x86/_mm256_maskz_cvtsepi32_epi16 (zero masking), x86/_mm_cvtsepi32_epi16, x86/_mm_mask_cvtsepi32_epi16 (merge masking), x86/_mm_maskz_cvtsepi32_epi16 (zero masking), x86/_mm256_cvtsepi64_epi8, x86/_mm256_mask_cvtsepi64_epi8 (merge masking), x86/_mm256_maskz_cvtsepi64_epi8 (zero masking), x86/_mm_cvtsepi64_epi8, x86/_mm_mask_cvtsepi64_epi8 (merge masking), x86/_mm_maskz_cvtsepi64_epi8 (zero masking), x86/_mm256_cvtsepi64_epi32, x86/_mm256_mask_cvtsepi64_epi32 (merge masking), x86/_mm256_maskz_cvtsepi64_epi32 (zero masking), x86/_mm_cvtsepi64_epi32, x86/_mm_mask_cvtsepi64_epi32 (merge masking), x86/_mm_maskz_cvtsepi64_epi32 (zero masking), x86/_mm256_cvtsepi64_epi16, x86/_mm256_mask_cvtsepi64_epi16 (merge masking), x86/_mm256_maskz_cvtsepi64_epi16 (zero masking), x86/_mm_cvtsepi64_epi16, x86/_mm_mask_cvtsepi64_epi16 (merge masking), x86/_mm_maskz_cvtsepi64_epi16 (zero masking), x86/_mm512_cvtsepi32_epi8, x86/_mm512_mask_cvtsepi32_epi8 (merge masking), x86/_mm512_maskz_cvtsepi32_epi8 (zero masking), x86/_mm512_cvtsepi32_epi16, x86/_mm512_mask_cvtsepi32_epi16 (merge masking), x86/_mm512_maskz_cvtsepi32_epi16 (zero masking), x86/_mm512_cvtsepi64_epi8, x86/_mm512_mask_cvtsepi64_epi8 (merge masking), x86/_mm512_maskz_cvtsepi64_epi8 (zero masking), x86/_mm512_cvtsepi64_epi32, x86/_mm512_mask_cvtsepi64_epi32 (merge masking), x86/_mm512_maskz_cvtsepi64_epi32 (zero masking), x86/_mm512_cvtsepi64_epi16, x86/_mm512_mask_cvtsepi64_epi16 (merge masking), x86/_mm512_maskz_cvtsepi64_epi16 (zero masking).
+  // 57 instructions computing the same thing up to 5 parameter(s)
+  //   Members (57): x86/_mm256_cvtsepi16_epi8, x86/_mm256_mask_cvtsepi16_epi8 (merge masking), x86/_mm256_maskz_cvtsepi16_epi8 (zero masking), x86/_mm512_cvtsepi16_epi8, x86/_mm512_mask_cvtsepi16_epi8 (merge masking), x86/_mm512_maskz_cvtsepi16_epi8 (zero masking), x86/_mm_cvtsepi16_epi8, x86/_mm_mask_cvtsepi16_epi8 (merge masking), x86/_mm_maskz_cvtsepi16_epi8 (zero masking), x86/_mm256_cvtsepi32_epi8, x86/_mm256_mask_cvtsepi32_epi8 (merge masking), x86/_mm256_maskz_cvtsepi32_epi8 (zero masking), x86/_mm_cvtsepi32_epi8, x86/_mm_mask_cvtsepi32_epi8 (merge masking), x86/_mm_maskz_cvtsepi32_epi8 (zero masking), x86/_mm256_cvtsepi32_epi16, x86/_mm256_mask_cvtsepi32_epi16 (merge masking), x86/_mm256_maskz_cvtsepi32_epi16 (zero masking), x86/_mm_cvtsepi32_epi16, x86/_mm_mask_cvtsepi32_epi16 (merge masking), x86/_mm_maskz_cvtsepi32_epi16 (zero masking), x86/_mm256_cvtsepi64_epi8, x86/_mm256_mask_cvtsepi64_epi8 (merge masking), x86/_mm256_maskz_cvtsepi64_epi8 (zero masking), x86/_mm_cvtsepi64_epi8, x86/_mm_mask_cvtsepi64_epi8 (merge masking), x86/_mm_maskz_cvtsepi64_epi8 (zero masking), x86/_mm256_cvtsepi64_epi32, x86/_mm256_mask_cvtsepi64_epi32 (merge masking), x86/_mm256_maskz_cvtsepi64_epi32 (zero masking), x86/_mm_cvtsepi64_epi32, x86/_mm_mask_cvtsepi64_epi32 (merge masking), x86/_mm_maskz_cvtsepi64_epi32 (zero masking), x86/_mm256_cvtsepi64_epi16, x86/_mm256_mask_cvtsepi64_epi16 (merge masking), x86/_mm256_maskz_cvtsepi64_epi16 (zero masking), x86/_mm_cvtsepi64_epi16, x86/_mm_mask_cvtsepi64_epi16 (merge masking), x86/_mm_maskz_cvtsepi64_epi16 (zero masking), x86/_mm512_cvtsepi32_epi8, x86/_mm512_mask_cvtsepi32_epi8 (merge masking), x86/_mm512_maskz_cvtsepi32_epi8 (zero masking), x86/_mm512_cvtsepi32_epi16, x86/_mm512_mask_cvtsepi32_epi16 (merge masking), x86/_mm512_maskz_cvtsepi32_epi16 (zero masking), x86/_mm512_cvtsepi64_epi8, x86/_mm512_mask_cvtsepi64_epi8 (merge masking), x86/_mm512_maskz_cvtsepi64_epi8 (zero masking), x86/_mm512_cvtsepi64_epi32, x86/_mm512_mask_cvtsepi64_epi32 (merge masking), x86/_mm512_maskz_cvtsepi64_epi32 (zero masking), x86/_mm512_cvtsepi64_epi16, x86/_mm512_mask_cvtsepi64_epi16 (merge masking), x86/_mm512_maskz_cvtsepi64_epi16 (zero masking), arm/vqmovn_s16, arm/vqmovn_s32, arm/vqmovn_s64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -5221,11 +5450,14 @@ irdl.dialect @autollvm {
     %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %r_0 = irdl.is vector<16xi16>
     %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<32xi8>
-    %r_3 = irdl.is vector<4xi32>
-    %r_4 = irdl.is vector<8xi16>
-    %r_5 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_2 = irdl.is vector<2xi32>
+    %r_3 = irdl.is vector<32xi8>
+    %r_4 = irdl.is vector<4xi16>
+    %r_5 = irdl.is vector<4xi32>
+    %r_6 = irdl.is vector<8xi16>
+    %r_7 = irdl.is vector<8xi32>
+    %r_8 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -5248,9 +5480,10 @@ irdl.dialect @autollvm {
     %a4_1 = irdl.is 256 : i32
     %a4_2 = irdl.is 512 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    %a5_0 = irdl.is 128 : i32
-    %a5_1 = irdl.is 256 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1)
+    %a5_0 = irdl.is 64 : i32
+    %a5_1 = irdl.is 128 : i32
+    %a5_2 = irdl.is 256 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "a0_elem_width" = %a3, "a0_width" = %a4, "result_width" = %a5 }
     irdl.results(result: %r)
@@ -5964,8 +6197,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking).
+  // 14 instructions computing the same thing up to 3 parameter(s)
+  //   Members (14): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking), hvx/V6_vcl0w, hvx/V6_vcl0h.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -5978,26 +6211,24 @@ irdl.dialect @autollvm {
   //     ENDFOR
   irdl.operation @count_leading {
     %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<2xi64>
-    %o0_2 = irdl.is vector<4xi32>
-    %o0_3 = irdl.is vector<4xi64>
+    %o0_1 = irdl.is vector<32xi32>
+    %o0_2 = irdl.is vector<4xi64>
+    %o0_3 = irdl.is vector<64xi16>
     %o0_4 = irdl.is vector<8xi32>
     %o0_5 = irdl.is vector<8xi64>
     %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
     %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<2xi64>
-    %o1_2 = irdl.is vector<4xi32>
-    %o1_3 = irdl.is vector<4xi64>
-    %o1_4 = irdl.is vector<8xi32>
-    %o1_5 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o1_1 = irdl.is vector<4xi64>
+    %o1_2 = irdl.is vector<8xi32>
+    %o1_3 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %o2_0 = irdl.is vector<16xi1>
     %o2_1 = irdl.is vector<8xi1>
     %o2 = irdl.any_of(%o2_0, %o2_1)
     %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<2xi64>
-    %r_2 = irdl.is vector<4xi32>
-    %r_3 = irdl.is vector<4xi64>
+    %r_1 = irdl.is vector<32xi32>
+    %r_2 = irdl.is vector<4xi64>
+    %r_3 = irdl.is vector<64xi16>
     %r_4 = irdl.is vector<8xi32>
     %r_5 = irdl.is vector<8xi64>
     %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
@@ -6005,20 +6236,84 @@ irdl.dialect @autollvm {
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 31 : i32
-    %a2_1 = irdl.is 63 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
+    %a1_0 = irdl.is 3 : i32
+    %a1_1 = irdl.is 7 : i32
+    %a1_2 = irdl.is 15 : i32
+    %a1_3 = irdl.is 31 : i32
+    %a1_4 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
+    %a2_0 = irdl.is 15 : i32
+    %a2_1 = irdl.is 31 : i32
+    %a2_2 = irdl.is 63 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a3_0 = irdl.is 256 : i32
+    %a3_1 = irdl.is 512 : i32
+    %a3_2 = irdl.is 1024 : i32
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "constant" = %a2, "a0_width" = %a3 }
+    irdl.results(result: %r)
+  }
+  // 30 instructions computing the same thing up to 4 parameter(s)
+  //   Members (30): x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
+  //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+  //   Semantics with the class parameters as named values:
+  //     v0 := ZeroExtend(0, 128)
+  //     v1 := ZeroExtend(a0, 128)[bit:0]
+  //     v2 := ZeroExtend(0, (bit + 1))
+  //     FOR v3 := 0 to loop_bound
+  //       IF constant
+  //         v4 := CountLeadingSignBits(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+  //       ELSE
+  //         v4 := CountLeadingZeros(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+  //       FI
+  //       v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(v4[(a0_elem_width + -1):0], a0_elem_width)
+  //     ENDFOR
+  //     v0 := ZeroExtend(v2, 128)
+  //     dst := v0[bit:0]
+  irdl.operation @clz_or_cls {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0_1 = irdl.is vector<2xi32>
+    %o0_2 = irdl.is vector<2xi64>
+    %o0_3 = irdl.is vector<4xi16>
+    %o0_4 = irdl.is vector<4xi32>
+    %o0_5 = irdl.is vector<8xi16>
+    %o0_6 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
+    %o1_0 = irdl.is vector<2xi64>
+    %o1_1 = irdl.is vector<4xi32>
+    %o1 = irdl.any_of(%o1_0, %o1_1)
+    %o2 = irdl.is vector<8xi1>
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<2xi32>
+    %r_2 = irdl.is vector<2xi64>
+    %r_3 = irdl.is vector<4xi16>
+    %r_4 = irdl.is vector<4xi32>
+    %r_5 = irdl.is vector<8xi16>
+    %r_6 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
+    %a0_0 = irdl.is "none"
+    %a0_1 = irdl.is "merge"
+    %a0_2 = irdl.is "zero"
+    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a1_0 = irdl.is 63 : i32
+    %a1_1 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 7 : i32
+    %a2_3 = irdl.is 15 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
+    irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
+    irdl.attributes { "masking" = %a0, "bit" = %a1, "loop_bound" = %a2, "constant" = %a3, "a0_elem_width" = %a4 }
     irdl.results(result: %r)
   }
   // 27 instructions computing the same thing up to 5 parameter(s)
@@ -6113,8 +6408,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "a0" = %a0, "masking" = %a1, "a1_elem_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 4 parameter(s)
-  //   Members (18): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking).
+  // 32 instructions computing the same thing up to 6 parameter(s)
+  //   Members (32): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking), arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     dst[bit:a0_width] := a0[(a0_width + -1):0]
@@ -6122,19 +6417,29 @@ irdl.dialect @autollvm {
   //     dst[bit:0] := (dst[bit:0] >> (a0_elem_width * a2[bit_2:0]))
   irdl.operation @shr_by_imm {
     %o0_0 = irdl.is vector<16xi32>
-    %o0_1 = irdl.is vector<2xi64>
-    %o0_2 = irdl.is vector<4xi32>
-    %o0_3 = irdl.is vector<4xi64>
-    %o0_4 = irdl.is vector<8xi32>
-    %o0_5 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %o0_1 = irdl.is vector<16xi8>
+    %o0_2 = irdl.is vector<2xi32>
+    %o0_3 = irdl.is vector<2xi64>
+    %o0_4 = irdl.is vector<4xi16>
+    %o0_5 = irdl.is vector<4xi32>
+    %o0_6 = irdl.is vector<4xi64>
+    %o0_7 = irdl.is vector<8xi16>
+    %o0_8 = irdl.is vector<8xi32>
+    %o0_9 = irdl.is vector<8xi64>
+    %o0_10 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10)
     %o1_0 = irdl.is vector<16xi32>
-    %o1_1 = irdl.is vector<2xi64>
-    %o1_2 = irdl.is vector<4xi32>
-    %o1_3 = irdl.is vector<4xi64>
-    %o1_4 = irdl.is vector<8xi32>
-    %o1_5 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
+    %o1_1 = irdl.is vector<16xi8>
+    %o1_2 = irdl.is vector<2xi32>
+    %o1_3 = irdl.is vector<2xi64>
+    %o1_4 = irdl.is vector<4xi16>
+    %o1_5 = irdl.is vector<4xi32>
+    %o1_6 = irdl.is vector<4xi64>
+    %o1_7 = irdl.is vector<8xi16>
+    %o1_8 = irdl.is vector<8xi32>
+    %o1_9 = irdl.is vector<8xi64>
+    %o1_10 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6, %o1_7, %o1_8, %o1_9, %o1_10)
     %o2_0 = irdl.is vector<16xi32>
     %o2_1 = irdl.is vector<2xi64>
     %o2_2 = irdl.is vector<4xi32>
@@ -6146,35 +6451,56 @@ irdl.dialect @autollvm {
     %o3_1 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1)
     %r_0 = irdl.is vector<16xi32>
-    %r_1 = irdl.is vector<2xi64>
-    %r_2 = irdl.is vector<4xi32>
-    %r_3 = irdl.is vector<4xi64>
-    %r_4 = irdl.is vector<8xi32>
-    %r_5 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_1 = irdl.is vector<16xi8>
+    %r_2 = irdl.is vector<2xi32>
+    %r_3 = irdl.is vector<2xi64>
+    %r_4 = irdl.is vector<4xi16>
+    %r_5 = irdl.is vector<4xi32>
+    %r_6 = irdl.is vector<4xi64>
+    %r_7 = irdl.is vector<8xi16>
+    %r_8 = irdl.is vector<8xi32>
+    %r_9 = irdl.is vector<8xi64>
+    %r_10 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10)
     %a0 = irdl.base "#builtin.integer"
     %a1_0 = irdl.is "none"
     %a1_1 = irdl.is "merge"
     %a1_2 = irdl.is "zero"
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 255 : i32
-    %a2_1 = irdl.is 511 : i32
-    %a2_2 = irdl.is 1023 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    %a4_0 = irdl.is 32 : i32
-    %a4_1 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a2_0 = irdl.is 127 : i32
+    %a2_1 = irdl.is 255 : i32
+    %a2_2 = irdl.is 511 : i32
+    %a2_3 = irdl.is 1023 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 64 : i32
+    %a3_1 = irdl.is 128 : i32
+    %a3_2 = irdl.is 256 : i32
+    %a3_3 = irdl.is 512 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
+    %a4_0 = irdl.is 8 : i32
+    %a4_1 = irdl.is 16 : i32
+    %a4_2 = irdl.is 32 : i32
+    %a4_3 = irdl.is 64 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     %a5_0 = irdl.is 0 : i32
     %a5_1 = irdl.is 1 : i32
     %a5_2 = irdl.is 2 : i32
     %a5_3 = irdl.is 3 : i32
     %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
+    %a6_0 = irdl.is 1 : i32
+    %a6_1 = irdl.is 2 : i32
+    %a6_2 = irdl.is 3 : i32
+    %a6_3 = irdl.is 4 : i32
+    %a6_4 = irdl.is 32 : i32
+    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3, %a6_4)
+    %a7_0 = irdl.is 1 : i32
+    %a7_1 = irdl.is 2 : i32
+    %a7_2 = irdl.is 3 : i32
+    %a7_3 = irdl.is 4 : i32
+    %a7_4 = irdl.is 8 : i32
+    %a7 = irdl.any_of(%a7_0, %a7_1, %a7_2, %a7_3, %a7_4)
     irdl.operands(a0: %o0, a1: %o1, passthrough: optional %o2, mask: optional %o3)
-    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "a0_width" = %a3, "a0_elem_width" = %a4, "bit_2" = %a5 }
+    irdl.attributes { "a2" = %a0, "masking" = %a1, "bit" = %a2, "a0_width" = %a3, "a0_elem_width" = %a4, "bit_2" = %a5, "a2_width" = %a6, "a2_elem_width" = %a7 }
     irdl.results(result: %r)
   }
   // 12 instructions computing the same thing up to 4 parameter(s)
@@ -7004,32 +7330,36 @@ irdl.dialect @autollvm {
     irdl.attributes { "constant" = %a0 }
     irdl.results(result: %r)
   }
-  // 18 instructions computing the same thing up to 3 parameter(s)
-  //   Members (18): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52lo_epu64 (zero masking), x86/_mm256_madd52lo_epu64, x86/_mm256_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52lo_epu64 (zero masking), x86/_mm_madd52lo_epu64, x86/_mm_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm_maskz_madd52lo_epu64 (zero masking), x86/_mm512_madd52hi_epu64, x86/_mm512_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52hi_epu64 (zero masking), x86/_mm256_madd52hi_epu64, x86/_mm256_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52hi_epu64 (zero masking), x86/_mm_madd52hi_epu64, x86/_mm_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm_maskz_madd52hi_epu64 (zero masking).
+  // 19 instructions computing the same thing up to 4 parameter(s)
+  //   Members (19): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52lo_epu64 (zero masking), x86/_mm256_madd52lo_epu64, x86/_mm256_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52lo_epu64 (zero masking), x86/_mm_madd52lo_epu64, x86/_mm_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm_maskz_madd52lo_epu64 (zero masking), x86/_mm512_madd52hi_epu64, x86/_mm512_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52hi_epu64 (zero masking), x86/_mm256_madd52hi_epu64, x86/_mm256_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52hi_epu64 (zero masking), x86/_mm_madd52hi_epu64, x86/_mm_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm_maskz_madd52hi_epu64 (zero masking), hvx/V6_vmpyih_acc.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
-  //       v1[127:0] := (ZeroExtend(a0[((v0 * 64) + 51):((v0 * 64) + 0)], 64) * ZeroExtend(a1[((v0 * 64) + 51):((v0 * 64) + 0)], 64))
-  //       dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a2[((v0 * 64) + 63):((v0 * 64) + 0)] + ZeroExtend(v1[bit:(bit + -51)], 64))
+  //       v1[127:0] := (ZeroExtend(a0[((v0 * a0_elem_width) + 51):((v0 * a0_elem_width) + 0)], a0_elem_width) * ZeroExtend(a1[((v0 * a0_elem_width) + 51):((v0 * a0_elem_width) + 0)], a0_elem_width))
+  //       dst[((v0 * a0_elem_width) + 63):((v0 * a0_elem_width) + 0)] := (a2[((v0 * a0_elem_width) + 63):((v0 * a0_elem_width) + 0)] + ZeroExtend(v1[bit:(bit + -51)], a0_elem_width))
   //     ENDFOR
   irdl.operation @add_mul_u_widen {
     %o0_0 = irdl.is vector<2xi64>
     %o0_1 = irdl.is vector<4xi64>
-    %o0_2 = irdl.is vector<8xi64>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o0_2 = irdl.is vector<64xi16>
+    %o0_3 = irdl.is vector<8xi64>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
     %o1_0 = irdl.is vector<2xi64>
     %o1_1 = irdl.is vector<4xi64>
-    %o1_2 = irdl.is vector<8xi64>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o1_2 = irdl.is vector<64xi16>
+    %o1_3 = irdl.is vector<8xi64>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
     %o2_0 = irdl.is vector<2xi64>
     %o2_1 = irdl.is vector<4xi64>
-    %o2_2 = irdl.is vector<8xi64>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
+    %o2_2 = irdl.is vector<64xi16>
+    %o2_3 = irdl.is vector<8xi64>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
     %o3 = irdl.is vector<8xi1>
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi64>
-    %r_2 = irdl.is vector<8xi64>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
+    %r_2 = irdl.is vector<64xi16>
+    %r_3 = irdl.is vector<8xi64>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
@@ -7037,20 +7367,25 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 1 : i32
     %a1_1 = irdl.is 3 : i32
     %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 51 : i32
-    %a2_1 = irdl.is 103 : i32
+    %a1_3 = irdl.is 63 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a2_0 = irdl.is 16 : i32
+    %a2_1 = irdl.is 64 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a3_0 = irdl.is 51 : i32
+    %a3_1 = irdl.is 103 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 128 : i32
+    %a4_1 = irdl.is 256 : i32
+    %a4_2 = irdl.is 512 : i32
+    %a4_3 = irdl.is 1024 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "bit" = %a3, "a0_width" = %a4 }
     irdl.results(result: %r)
   }
-  // 40 instructions computing the same thing up to 3 parameter(s)
-  //   Members (40): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8.
+  // 41 instructions computing the same thing up to 3 parameter(s)
+  //   Members (41): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8, hvx/V6_vpopcounth.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
   //   Semantics with the class parameters as named values:
   //     DEFINE f0(p0)
@@ -7073,12 +7408,13 @@ irdl.dialect @autollvm {
     %o0_5 = irdl.is vector<32xi8>
     %o0_6 = irdl.is vector<4xi32>
     %o0_7 = irdl.is vector<4xi64>
-    %o0_8 = irdl.is vector<64xi8>
-    %o0_9 = irdl.is vector<8xi16>
-    %o0_10 = irdl.is vector<8xi32>
-    %o0_11 = irdl.is vector<8xi64>
-    %o0_12 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12)
+    %o0_8 = irdl.is vector<64xi16>
+    %o0_9 = irdl.is vector<64xi8>
+    %o0_10 = irdl.is vector<8xi16>
+    %o0_11 = irdl.is vector<8xi32>
+    %o0_12 = irdl.is vector<8xi64>
+    %o0_13 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6, %o0_7, %o0_8, %o0_9, %o0_10, %o0_11, %o0_12, %o0_13)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<16xi32>
     %o1_2 = irdl.is vector<16xi8>
@@ -7105,12 +7441,13 @@ irdl.dialect @autollvm {
     %r_5 = irdl.is vector<32xi8>
     %r_6 = irdl.is vector<4xi32>
     %r_7 = irdl.is vector<4xi64>
-    %r_8 = irdl.is vector<64xi8>
-    %r_9 = irdl.is vector<8xi16>
-    %r_10 = irdl.is vector<8xi32>
-    %r_11 = irdl.is vector<8xi64>
-    %r_12 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12)
+    %r_8 = irdl.is vector<64xi16>
+    %r_9 = irdl.is vector<64xi8>
+    %r_10 = irdl.is vector<8xi16>
+    %r_11 = irdl.is vector<8xi32>
+    %r_12 = irdl.is vector<8xi64>
+    %r_13 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6, %r_7, %r_8, %r_9, %r_10, %r_11, %r_12, %r_13)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "merge"
     %a0_2 = irdl.is "zero"
@@ -7131,7 +7468,8 @@ irdl.dialect @autollvm {
     %a3_1 = irdl.is 128 : i32
     %a3_2 = irdl.is 256 : i32
     %a3_3 = irdl.is 512 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
+    %a3_4 = irdl.is 1024 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3, %a3_4)
     irdl.operands(a0: %o0, passthrough: optional %o1, mask: optional %o2)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
@@ -7602,39 +7940,35 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 10 instructions computing the same thing up to 3 parameter(s)
-  //   Members (10): x86/_mm512_maskz_dpwssd_epi32 (zero masking), x86/_mm512_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm512_dpwssd_epi32, x86/_mm256_maskz_dpwssd_epi32 (zero masking), x86/_mm256_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm256_dpwssd_epi32, x86/_mm_maskz_dpwssd_epi32 (zero masking), x86/_mm_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm_dpwssd_epi32, hvx/V6_vmpyih_acc.
+  // 9 instructions computing the same thing up to 2 parameter(s)
+  //   Members (9): x86/_mm512_maskz_dpwssd_epi32 (zero masking), x86/_mm512_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm512_dpwssd_epi32, x86/_mm256_maskz_dpwssd_epi32 (zero masking), x86/_mm256_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm256_dpwssd_epi32, x86/_mm_maskz_dpwssd_epi32 (zero masking), x86/_mm_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm_dpwssd_epi32.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
-  //       v1[bit:0] := (SignExtend(a0[((v0 * (bit + 1)) + 15):((v0 * (bit + 1)) + 0)], (bit + 1)) * SignExtend(a1[((v0 * (bit + 1)) + 15):((v0 * (bit + 1)) + 0)], (bit + 1)))
-  //       v2[bit:0] := (SignExtend(a0[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 16)], (bit + 1)) * SignExtend(a1[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 16)], (bit + 1)))
-  //       dst[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] := ((a2[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] + v1) + v2)
+  //       v1[31:0] := (SignExtend(a0[((v0 * 32) + 15):((v0 * 32) + 0)], 32) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 0)], 32))
+  //       v2[31:0] := (SignExtend(a0[((v0 * 32) + 31):((v0 * 32) + 16)], 32) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 16)], 32))
+  //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2)
   //     ENDFOR
   irdl.operation @dot_acc_s_widen {
     %o0_0 = irdl.is vector<16xi16>
     %o0_1 = irdl.is vector<32xi16>
-    %o0_2 = irdl.is vector<64xi16>
-    %o0_3 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
+    %o0_2 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
     %o1_0 = irdl.is vector<16xi16>
     %o1_1 = irdl.is vector<32xi16>
-    %o1_2 = irdl.is vector<64xi16>
-    %o1_3 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
+    %o1_2 = irdl.is vector<8xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
     %o2_0 = irdl.is vector<16xi32>
     %o2_1 = irdl.is vector<4xi32>
-    %o2_2 = irdl.is vector<64xi16>
-    %o2_3 = irdl.is vector<8xi32>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
+    %o2_2 = irdl.is vector<8xi32>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2)
     %o3_0 = irdl.is vector<16xi1>
     %o3_1 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1)
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<64xi16>
-    %r_3 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %r_2 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
@@ -7642,18 +7976,13 @@ irdl.dialect @autollvm {
     %a1_0 = irdl.is 3 : i32
     %a1_1 = irdl.is 7 : i32
     %a1_2 = irdl.is 15 : i32
-    %a1_3 = irdl.is 63 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 15 : i32
-    %a2_1 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 256 : i32
-    %a3_2 = irdl.is 512 : i32
-    %a3_3 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %a2_0 = irdl.is 128 : i32
+    %a2_1 = irdl.is 256 : i32
+    %a2_2 = irdl.is 512 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
-    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "bit" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
   // 9 instructions computing the same thing up to 2 parameter(s)
@@ -7703,8 +8032,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 11 instructions computing the same thing up to 2 parameter(s)
-  //   Members (11): x86/_mm512_maskz_dpbusd_epi32 (zero masking), x86/_mm512_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm512_dpbusd_epi32, x86/_mm256_maskz_dpbusd_epi32 (zero masking), x86/_mm256_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm256_dpbusd_epi32, x86/_mm_maskz_dpbusd_epi32 (zero masking), x86/_mm_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm_dpbusd_epi32, arm/vusdot_s32, arm/vusdotq_s32.
+  // 12 instructions computing the same thing up to 2 parameter(s)
+  //   Members (12): x86/_mm512_maskz_dpbusd_epi32 (zero masking), x86/_mm512_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm512_dpbusd_epi32, x86/_mm256_maskz_dpbusd_epi32 (zero masking), x86/_mm256_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm256_dpbusd_epi32, x86/_mm_maskz_dpbusd_epi32 (zero masking), x86/_mm_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm_dpbusd_epi32, arm/vusdot_s32, arm/vusdotq_s32, hvx/V6_vrmpybusv_acc.
   //   Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -7715,29 +8044,33 @@ irdl.dialect @autollvm {
   //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2) + v3) + v4)
   //     ENDFOR
   irdl.operation @dot_acc_su_widen {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<32xi8>
-    %o0_2 = irdl.is vector<64xi8>
-    %o0_3 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<32xi8>
-    %o1_2 = irdl.is vector<64xi8>
-    %o1_3 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3)
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<16xi8>
+    %o0_2 = irdl.is vector<32xi8>
+    %o0_3 = irdl.is vector<64xi8>
+    %o0_4 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4)
+    %o1_0 = irdl.is vector<128xi8>
+    %o1_1 = irdl.is vector<16xi8>
+    %o1_2 = irdl.is vector<32xi8>
+    %o1_3 = irdl.is vector<64xi8>
+    %o1_4 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4)
     %o2_0 = irdl.is vector<16xi32>
     %o2_1 = irdl.is vector<2xi32>
-    %o2_2 = irdl.is vector<4xi32>
-    %o2_3 = irdl.is vector<8xi32>
-    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3)
+    %o2_2 = irdl.is vector<32xi32>
+    %o2_3 = irdl.is vector<4xi32>
+    %o2_4 = irdl.is vector<8xi32>
+    %o2 = irdl.any_of(%o2_0, %o2_1, %o2_2, %o2_3, %o2_4)
     %o3_0 = irdl.is vector<16xi1>
     %o3_1 = irdl.is vector<8xi1>
     %o3 = irdl.any_of(%o3_0, %o3_1)
     %r_0 = irdl.is vector<16xi32>
     %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<4xi32>
-    %r_3 = irdl.is vector<8xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %r_2 = irdl.is vector<32xi32>
+    %r_3 = irdl.is vector<4xi32>
+    %r_4 = irdl.is vector<8xi32>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4)
     %a0_0 = irdl.is "none"
     %a0_1 = irdl.is "zero"
     %a0_2 = irdl.is "merge_a2"
@@ -7746,12 +8079,14 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 3 : i32
     %a1_2 = irdl.is 7 : i32
     %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a1_4 = irdl.is 31 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3, %a1_4)
     %a2_0 = irdl.is 64 : i32
     %a2_1 = irdl.is 128 : i32
     %a2_2 = irdl.is 256 : i32
     %a2_3 = irdl.is 512 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a2_4 = irdl.is 1024 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3, %a2_4)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2, mask: optional %o3)
     irdl.attributes { "masking" = %a0, "loop_bound" = %a1, "a0_width" = %a2 }
     irdl.results(result: %r)
@@ -7935,39 +8270,143 @@ irdl.dialect @autollvm {
     irdl.attributes { "a2" = %a0, "masking" = %a1, "loop_bound" = %a2, "a0_width" = %a3 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 3 parameter(s)
-  //   Members (3): x86/_mm_cmplt_epi8, x86/_mm_cmplt_epi16, x86/_mm_cmplt_epi32.
+  // 32 instructions computing the same thing up to 5 parameter(s)
+  //   Members (32): x86/_mm_cmpeq_epi8, x86/_mm_cmpeq_epi16, x86/_mm_cmpeq_epi32, x86/_mm_cmpeq_epi64, arm/vceq_s8, arm/vceqq_s8, arm/vceq_s16, arm/vceqq_s16, arm/vceq_s32, arm/vceqq_s32, arm/vceq_u8, arm/vceqq_u8, arm/vceq_u16, arm/vceqq_u16, arm/vceq_u32, arm/vceqq_u32, arm/vceqq_s64, arm/vceqq_u64, arm/vtst_s8, arm/vtstq_s8, arm/vtst_s16, arm/vtstq_s16, arm/vtst_s32, arm/vtstq_s32, arm/vtst_u8, arm/vtstq_u8, arm/vtst_u16, arm/vtstq_u16, arm/vtst_u32, arm/vtstq_u32, arm/vtstq_s64, arm/vtstq_u64.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
+  //     v0 := ZeroExtend(0, 128)
+  //     v1 := ZeroExtend(a0, 128)[bit:0]
+  //     v2 := ZeroExtend(a1, 128)[bit:0]
+  //     v3 := ZeroExtend(0, (bit + 1))
+  //     v4 := ZeroExtend(0, a0_elem_width)
+  //     v5 := ZeroExtend(0, a0_elem_width)
+  //     FOR v6 := 0 to loop_bound
+  //       v4 := v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
+  //       v5 := v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
+  //       IF constant
+  //         v7 := !((v4 AND v5) == 0)
+  //       ELSE
+  //         v7 := (v4 == v5)
+  //       FI
+  //       v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
   //     ENDFOR
-  irdl.operation @cmp_lt_s {
+  //     v0 := ZeroExtend(v3, 128)
+  //     dst := v0[bit:0]
+  irdl.operation @cmp_eq {
     %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
+    %o0_1 = irdl.is vector<2xi32>
+    %o0_2 = irdl.is vector<2xi64>
+    %o0_3 = irdl.is vector<4xi16>
+    %o0_4 = irdl.is vector<4xi32>
+    %o0_5 = irdl.is vector<8xi16>
+    %o0_6 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
     %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<4xi32>
-    %o1_2 = irdl.is vector<8xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o1_1 = irdl.is vector<2xi32>
+    %o1_2 = irdl.is vector<2xi64>
+    %o1_3 = irdl.is vector<4xi16>
+    %o1_4 = irdl.is vector<4xi32>
+    %o1_5 = irdl.is vector<8xi16>
+    %o1_6 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
     %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<4xi32>
-    %r_2 = irdl.is vector<8xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 3 : i32
-    %a0_1 = irdl.is 7 : i32
-    %a0_2 = irdl.is 15 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %r_1 = irdl.is vector<2xi32>
+    %r_2 = irdl.is vector<2xi64>
+    %r_3 = irdl.is vector<4xi16>
+    %r_4 = irdl.is vector<4xi32>
+    %r_5 = irdl.is vector<8xi16>
+    %r_6 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
+    %a0_0 = irdl.is 63 : i32
+    %a0_1 = irdl.is 127 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     %a1_0 = irdl.is 8 : i32
     %a1_1 = irdl.is 16 : i32
     %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 255 : i32
-    %a2_1 = irdl.is 65535 : i32
-    %a2_2 = irdl.is 4294967295 : i64
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
+    %a1_3 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a2_0 = irdl.is 1 : i32
+    %a2_1 = irdl.is 3 : i32
+    %a2_2 = irdl.is 7 : i32
+    %a2_3 = irdl.is 15 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 255 : i32
+    %a4_1 = irdl.is 65535 : i32
+    %a4_2 = irdl.is 4294967295 : i64
+    %a4_3 = irdl.is 18446744073709551615 : i128
+    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
+    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "constant" = %a3, "constant_2" = %a4 }
+    irdl.results(result: %r)
+  }
+  // 63 instructions computing the same thing up to 6 parameter(s)
+  //   Members (63): x86/_mm_cmpgt_epi8, x86/_mm_cmpgt_epi16, x86/_mm_cmpgt_epi32, x86/_mm_cmplt_epi8, x86/_mm_cmplt_epi16, x86/_mm_cmplt_epi32, x86/_mm_cmpgt_epi64, arm/vcge_s8, arm/vcgeq_s8, arm/vcge_s16, arm/vcgeq_s16, arm/vcge_s32, arm/vcgeq_s32, arm/vcge_u8, arm/vcgeq_u8, arm/vcge_u16, arm/vcgeq_u16, arm/vcge_u32, arm/vcgeq_u32, arm/vcgeq_s64, arm/vcgeq_u64, arm/vcle_s8, arm/vcleq_s8, arm/vcle_s16, arm/vcleq_s16, arm/vcle_s32, arm/vcleq_s32, arm/vcle_u8, arm/vcleq_u8, arm/vcle_u16, arm/vcleq_u16, arm/vcle_u32, arm/vcleq_u32, arm/vcleq_s64, arm/vcleq_u64, arm/vcgt_s8, arm/vcgtq_s8, arm/vcgt_s16, arm/vcgtq_s16, arm/vcgt_s32, arm/vcgtq_s32, arm/vcgt_u8, arm/vcgtq_u8, arm/vcgt_u16, arm/vcgtq_u16, arm/vcgt_u32, arm/vcgtq_u32, arm/vcgtq_s64, arm/vcgtq_u64, arm/vclt_s8, arm/vcltq_s8, arm/vclt_s16, arm/vcltq_s16, arm/vclt_s32, arm/vcltq_s32, arm/vclt_u8, arm/vcltq_u8, arm/vclt_u16, arm/vcltq_u16, arm/vclt_u32, arm/vcltq_u32, arm/vcltq_s64, arm/vcltq_u64.
+  //   Semantics with the class parameters as named values:
+  //     v0 := ZeroExtend(0, 128)
+  //     v1 := ZeroExtend(a0, 128)[bit:0]
+  //     v2 := ZeroExtend(a1, 128)[bit:0]
+  //     v3 := ZeroExtend(0, (bit + 1))
+  //     FOR v4 := 0 to loop_bound
+  //       v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
+  //       v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
+  //       v7 := (constant ? (v5 >= v6) : (v5 > v6))
+  //       v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
+  //     ENDFOR
+  //     v0 := ZeroExtend(v3, 128)
+  //     dst := v0[bit:0]
+  irdl.operation @cmp_gt_s {
+    %o0_0 = irdl.is vector<16xi8>
+    %o0_1 = irdl.is vector<2xi32>
+    %o0_2 = irdl.is vector<2xi64>
+    %o0_3 = irdl.is vector<4xi16>
+    %o0_4 = irdl.is vector<4xi32>
+    %o0_5 = irdl.is vector<8xi16>
+    %o0_6 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
+    %o1_0 = irdl.is vector<16xi8>
+    %o1_1 = irdl.is vector<2xi32>
+    %o1_2 = irdl.is vector<2xi64>
+    %o1_3 = irdl.is vector<4xi16>
+    %o1_4 = irdl.is vector<4xi32>
+    %o1_5 = irdl.is vector<8xi16>
+    %o1_6 = irdl.is vector<8xi8>
+    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<2xi32>
+    %r_2 = irdl.is vector<2xi64>
+    %r_3 = irdl.is vector<4xi16>
+    %r_4 = irdl.is vector<4xi32>
+    %r_5 = irdl.is vector<8xi16>
+    %r_6 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
+    %a0_0 = irdl.is 63 : i32
+    %a0_1 = irdl.is 127 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 1 : i32
+    %a1_1 = irdl.is 3 : i32
+    %a1_2 = irdl.is 7 : i32
+    %a1_3 = irdl.is 15 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a2_0 = irdl.is 8 : i32
+    %a2_1 = irdl.is 16 : i32
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 0 : i32
+    %a3_1 = irdl.is 1 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a4_0 = irdl.is 0 : i32
+    %a4_1 = irdl.is 1 : i32
+    %a4 = irdl.any_of(%a4_0, %a4_1)
+    %a5_0 = irdl.is 255 : i32
+    %a5_1 = irdl.is 65535 : i32
+    %a5_2 = irdl.is 4294967295 : i64
+    %a5_3 = irdl.is 18446744073709551615 : i128
+    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "constant" = %a4, "constant_2" = %a5 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -7989,93 +8428,74 @@ irdl.dialect @autollvm {
     irdl.attributes { "bit" = %a0 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 4 parameter(s)
-  //   Members (3): x86/_mm_move_epi64, hvx/V6_vdealh, hvx/V6_vdealb.
+  // 7 instructions computing the same thing up to 3 parameter(s)
+  //   Members (7): x86/_mm_move_epi64, arm/vget_high_s8, arm/vget_high_s16, arm/vget_high_s32, arm/vget_high_u8, arm/vget_high_u16, arm/vget_high_u32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> 0)
-  //       dst[((a0_elem_width + -1) + (a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> a0_elem_width)
+  //     v0 := ZeroExtend(0, 128)
+  //     v1 := ZeroExtend(a0, 128)[127:0]
+  //     v2 := ZeroExtend(0, 64)
+  //     v3 := v1[127:bit]
+  //     FOR v4 := 0 to 0
+  //       v2[((v4 * 64) + 63):((v4 * 64) + 0)] := ZeroExtend(v3, 64)
   //     ENDFOR
+  //     v0 := ZeroExtend(v2, 128)
+  //     dst := v0[63:0]
   irdl.operation @move_606a {
-    %o0_0 = irdl.is vector<128xi8>
+    %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi64>
-    %o0_2 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %r_0 = irdl.is vector<128xi8>
+    %o0_2 = irdl.is vector<4xi32>
+    %o0_3 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
+    %r_0 = irdl.is vector<2xi32>
     %r_1 = irdl.is vector<2xi64>
-    %r_2 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 7 : i32
-    %a0_1 = irdl.is 31 : i32
-    %a0_2 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %r_2 = irdl.is vector<4xi16>
+    %r_3 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %a0_0 = irdl.is 0 : i32
+    %a0_1 = irdl.is 64 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     %a1_0 = irdl.is 8 : i32
     %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2_2 = irdl.is 128 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 128 : i32
-    %a3_1 = irdl.is 1024 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a1_2 = irdl.is 32 : i32
+    %a1_3 = irdl.is 64 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
+    %a2_0 = irdl.is 64 : i32
+    %a2_1 = irdl.is 128 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "bit" = %a2, "a0_width" = %a3 }
+    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "result_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 20 instructions computing the same thing up to 6 parameter(s)
-  //   Members (20): x86/_mm_extract_epi16, x86/_mm_extract_epi8, x86/_mm_extract_epi32, x86/_mm_extract_epi64, arm/vdup_laneq_s64, arm/vdup_laneq_u64, arm/vdupb_lane_s8, arm/vduph_lane_s16, arm/vdups_lane_s32, arm/vdupb_lane_u8, arm/vduph_lane_u16, arm/vdups_lane_u32, arm/vdupb_laneq_s8, arm/vduph_laneq_s16, arm/vdups_laneq_s32, arm/vdupd_laneq_s64, arm/vdupb_laneq_u8, arm/vduph_laneq_u16, arm/vdups_laneq_u32, arm/vdupd_laneq_u64.
+  // 4 instructions computing the same thing up to 3 parameter(s)
+  //   Members (4): x86/_mm_extract_epi16, x86/_mm_extract_epi8, x86/_mm_extract_epi32, x86/_mm_extract_epi64.
   //   Semantics with the class parameters as named values:
-  //     dst[bit:0] := (a0[bit_2:0] >> (a1[bit_3:0] * (bit + 1)))[bit:0]
+  //     dst[bit:0] := (a0[127:0] >> (a1[bit_2:0] * (bit + 1)))[bit:0]
   //     dst[31:(bit + 1)] := 0
   irdl.operation @shr_by_imm_u_narrow {
     %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %r_0 = irdl.is i16
-    %r_1 = irdl.is i32
-    %r_2 = irdl.is i64
-    %r_3 = irdl.is i8
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %o0_1 = irdl.is vector<2xi64>
+    %o0_2 = irdl.is vector<4xi32>
+    %o0_3 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3)
+    %r_0 = irdl.is i32
+    %r_1 = irdl.is i64
+    %r = irdl.any_of(%r_0, %r_1)
     %a0 = irdl.base "#builtin.integer"
     %a1_0 = irdl.is 7 : i32
     %a1_1 = irdl.is 15 : i32
     %a1_2 = irdl.is 31 : i32
     %a1_3 = irdl.is 63 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 63 : i32
-    %a2_1 = irdl.is 127 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3_2 = irdl.is 2 : i32
-    %a3_3 = irdl.is 3 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
-    %a4_0 = irdl.is 1 : i32
-    %a4_1 = irdl.is 2 : i32
-    %a4_2 = irdl.is 3 : i32
-    %a4_3 = irdl.is 4 : i32
-    %a4_4 = irdl.is 32 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3, %a4_4)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 2 : i32
-    %a5_2 = irdl.is 3 : i32
-    %a5_3 = irdl.is 4 : i32
-    %a5_4 = irdl.is 8 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3, %a5_4)
-    %a6_0 = irdl.is 8 : i32
-    %a6_1 = irdl.is 16 : i32
-    %a6_2 = irdl.is 32 : i32
-    %a6_3 = irdl.is 64 : i32
-    %a6 = irdl.any_of(%a6_0, %a6_1, %a6_2, %a6_3)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2_2 = irdl.is 2 : i32
+    %a2_3 = irdl.is 3 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 32 : i32
+    %a3_1 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a1" = %a0, "bit" = %a1, "bit_2" = %a2, "bit_3" = %a3, "a1_width" = %a4, "a1_elem_width" = %a5, "result_width" = %a6 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "bit_2" = %a2, "result_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
@@ -8216,71 +8636,6 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "bit_2" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 28 instructions computing the same thing up to 4 parameter(s)
-  //   Members (28): arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(a1, 128)[bit:0]
-  //     v3 := ZeroExtend(0, (bit + 1))
-  //     v4 := ZeroExtend(0, a0_elem_width)
-  //     v5 := ZeroExtend(0, a0_elem_width)
-  //     FOR v6 := 0 to loop_bound
-  //       v4 := v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-  //       v5 := v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-  //       IF constant
-  //         v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend((v4 - v5), a0_elem_width), a0_elem_width)
-  //       ELSE
-  //         v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend((v4 + v5), a0_elem_width), a0_elem_width)
-  //       FI
-  //     ENDFOR
-  //     v0 := ZeroExtend(v3, 128)
-  //     dst := v0[bit:0]
-  irdl.operation @add_or_sub {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<2xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<4xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1_6 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "constant" = %a3 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 1 parameter(s)
@@ -8445,16 +8800,16 @@ irdl.dialect @autollvm {
     irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
     irdl.results(result: %r)
   }
-  // 12 instructions computing the same thing up to 4 parameter(s)
-  //   Members (12): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32.
+  // 6 instructions computing the same thing up to 3 parameter(s)
+  //   Members (6): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
   //     v2 := ZeroExtend(a1, 128)[bit:0]
   //     v3 := ZeroExtend(0, (bit + 1))
   //     FOR v4 := 0 to loop_bound
-  //       v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
+  //       v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], 0)
+  //       v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], 0)
   //       v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(((v5 + v6) + 1)[a0_elem_width:1], a0_elem_width)
   //     ENDFOR
   //     v0 := ZeroExtend(v3, 128)
@@ -8493,71 +8848,8 @@ irdl.dialect @autollvm {
     %a2_1 = irdl.is 16 : i32
     %a2_2 = irdl.is 32 : i32
     %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 14 instructions computing the same thing up to 4 parameter(s)
-  //   Members (14): arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(a1, 128)[bit:0]
-  //     v3 := ZeroExtend(0, (bit + 1))
-  //     FOR v4 := 0 to loop_bound
-  //       v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v7 := (v5 + v6)
-  //       v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v7, a0_elem_width, width), a0_elem_width), a0_elem_width)
-  //     ENDFOR
-  //     v0 := ZeroExtend(v3, 128)
-  //     dst := v0[bit:0]
-  irdl.operation @add_sat_6e4f {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<2xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<4xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1_6 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
+    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 10 instructions computing the same thing up to 2 parameter(s)
@@ -9360,66 +9652,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
     irdl.results(result: %r)
   }
-  // 14 instructions computing the same thing up to 4 parameter(s)
-  //   Members (14): arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(a1, 128)[bit:0]
-  //     v3 := ZeroExtend(0, (bit + 1))
-  //     FOR v4 := 0 to loop_bound
-  //       v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v7 := (v5 - v6)
-  //       v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v7, a0_elem_width, width), a0_elem_width), a0_elem_width)
-  //     ENDFOR
-  //     v0 := ZeroExtend(v3, 128)
-  //     dst := v0[bit:0]
-  irdl.operation @sub_sat {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<2xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<4xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1_6 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3 }
-    irdl.results(result: %r)
-  }
   // 10 instructions computing the same thing up to 2 parameter(s)
   //   Members (10): arm/vqsub_s64, arm/vqsub_u64, arm/vqsubb_s8, arm/vqsubh_s16, arm/vqsubs_s32, arm/vqsubd_s64, arm/vqsubb_u8, arm/vqsubh_u16, arm/vqsubs_u32, arm/vqsubd_u64.
   //   Semantics with the class parameters as named values:
@@ -9461,77 +9693,6 @@ irdl.dialect @autollvm {
     %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "bit" = %a0, "width" = %a1 }
-    irdl.results(result: %r)
-  }
-  // 28 instructions computing the same thing up to 5 parameter(s)
-  //   Members (28): arm/vceq_s8, arm/vceqq_s8, arm/vceq_s16, arm/vceqq_s16, arm/vceq_s32, arm/vceqq_s32, arm/vceq_u8, arm/vceqq_u8, arm/vceq_u16, arm/vceqq_u16, arm/vceq_u32, arm/vceqq_u32, arm/vceqq_s64, arm/vceqq_u64, arm/vtst_s8, arm/vtstq_s8, arm/vtst_s16, arm/vtstq_s16, arm/vtst_s32, arm/vtstq_s32, arm/vtst_u8, arm/vtstq_u8, arm/vtst_u16, arm/vtstq_u16, arm/vtst_u32, arm/vtstq_u32, arm/vtstq_s64, arm/vtstq_u64.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(a1, 128)[bit:0]
-  //     v3 := ZeroExtend(0, (bit + 1))
-  //     v4 := ZeroExtend(0, a0_elem_width)
-  //     v5 := ZeroExtend(0, a0_elem_width)
-  //     FOR v6 := 0 to loop_bound
-  //       v4 := v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-  //       v5 := v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-  //       IF constant
-  //         v7 := !((v4 AND v5) == 0)
-  //       ELSE
-  //         v7 := (v4 == v5)
-  //       FI
-  //       v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
-  //     ENDFOR
-  //     v0 := ZeroExtend(v3, 128)
-  //     dst := v0[bit:0]
-  irdl.operation @and_or_not_or_cmp_eq_43d3 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<2xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<4xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1_6 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1_3 = irdl.is 64 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 3 : i32
-    %a2_2 = irdl.is 7 : i32
-    %a2_3 = irdl.is 15 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 255 : i32
-    %a4_1 = irdl.is 65535 : i32
-    %a4_2 = irdl.is 4294967295 : i64
-    %a4_3 = irdl.is 18446744073709551615 : i128
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2, %a4_3)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "loop_bound" = %a2, "constant" = %a3, "constant_2" = %a4 }
     irdl.results(result: %r)
   }
   // 8 instructions computing the same thing up to 1 parameter(s)
@@ -9635,74 +9796,6 @@ irdl.dialect @autollvm {
     %o0 = irdl.is i64
     %r = irdl.is i64
     irdl.operands(a0: %o0)
-    irdl.results(result: %r)
-  }
-  // 56 instructions computing the same thing up to 6 parameter(s)
-  //   Members (56): arm/vcge_s8, arm/vcgeq_s8, arm/vcge_s16, arm/vcgeq_s16, arm/vcge_s32, arm/vcgeq_s32, arm/vcge_u8, arm/vcgeq_u8, arm/vcge_u16, arm/vcgeq_u16, arm/vcge_u32, arm/vcgeq_u32, arm/vcgeq_s64, arm/vcgeq_u64, arm/vcle_s8, arm/vcleq_s8, arm/vcle_s16, arm/vcleq_s16, arm/vcle_s32, arm/vcleq_s32, arm/vcle_u8, arm/vcleq_u8, arm/vcle_u16, arm/vcleq_u16, arm/vcle_u32, arm/vcleq_u32, arm/vcleq_s64, arm/vcleq_u64, arm/vcgt_s8, arm/vcgtq_s8, arm/vcgt_s16, arm/vcgtq_s16, arm/vcgt_s32, arm/vcgtq_s32, arm/vcgt_u8, arm/vcgtq_u8, arm/vcgt_u16, arm/vcgtq_u16, arm/vcgt_u32, arm/vcgtq_u32, arm/vcgtq_s64, arm/vcgtq_u64, arm/vclt_s8, arm/vcltq_s8, arm/vclt_s16, arm/vcltq_s16, arm/vclt_s32, arm/vcltq_s32, arm/vclt_u8, arm/vcltq_u8, arm/vclt_u16, arm/vcltq_u16, arm/vclt_u32, arm/vcltq_u32, arm/vcltq_s64, arm/vcltq_u64.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(a1, 128)[bit:0]
-  //     v3 := ZeroExtend(0, (bit + 1))
-  //     FOR v4 := 0 to loop_bound
-  //       v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v7 := (constant ? (v5 >= v6) : (v5 > v6))
-  //       v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
-  //     ENDFOR
-  //     v0 := ZeroExtend(v3, 128)
-  //     dst := v0[bit:0]
-  irdl.operation @cmp {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<2xi32>
-    %o1_2 = irdl.is vector<2xi64>
-    %o1_3 = irdl.is vector<4xi16>
-    %o1_4 = irdl.is vector<4xi32>
-    %o1_5 = irdl.is vector<8xi16>
-    %o1_6 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5, %o1_6)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 255 : i32
-    %a5_1 = irdl.is 65535 : i32
-    %a5_2 = irdl.is 4294967295 : i64
-    %a5_3 = irdl.is 18446744073709551615 : i128
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2, %a5_3)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "constant" = %a4, "constant_2" = %a5 }
     irdl.results(result: %r)
   }
   // 16 instructions computing the same thing up to 2 parameter(s)
@@ -9960,7 +10053,7 @@ irdl.dialect @autollvm {
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @cmp_lt_s_b574 {
+  irdl.operation @cmp_lt_s {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
     %o0_2 = irdl.is vector<2xi64>
@@ -10164,65 +10257,6 @@ irdl.dialect @autollvm {
     %a6 = irdl.any_of(%a6_0, %a6_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
     irdl.attributes { "bit" = %a0, "bit_2" = %a1, "a0_width" = %a2, "a0_elem_width" = %a3, "loop_bound" = %a4, "a1_elem_width" = %a5, "width" = %a6 }
-    irdl.results(result: %r)
-  }
-  // 24 instructions computing the same thing up to 5 parameter(s)
-  //   Members (24): arm/vmax_s8, arm/vmaxq_s8, arm/vmax_s16, arm/vmaxq_s16, arm/vmax_s32, arm/vmaxq_s32, arm/vmax_u8, arm/vmaxq_u8, arm/vmax_u16, arm/vmaxq_u16, arm/vmax_u32, arm/vmaxq_u32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(a1, 128)[bit:0]
-  //     v3 := ZeroExtend(0, (bit + 1))
-  //     FOR v4 := 0 to loop_bound
-  //       v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-  //       v7 := (constant ? Min(v5, v6) : Max(v5, v6))
-  //       v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(v7[(a0_elem_width + -1):0], a0_elem_width)
-  //     ENDFOR
-  //     v0 := ZeroExtend(v3, 128)
-  //     dst := v0[bit:0]
-  irdl.operation @min_max_67f4 {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<4xi16>
-    %o0_3 = irdl.is vector<4xi32>
-    %o0_4 = irdl.is vector<8xi16>
-    %o0_5 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
-    %o1_0 = irdl.is vector<16xi8>
-    %o1_1 = irdl.is vector<2xi32>
-    %o1_2 = irdl.is vector<4xi16>
-    %o1_3 = irdl.is vector<4xi32>
-    %o1_4 = irdl.is vector<8xi16>
-    %o1_5 = irdl.is vector<8xi8>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2, %o1_3, %o1_4, %o1_5)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<4xi16>
-    %r_3 = irdl.is vector<4xi32>
-    %r_4 = irdl.is vector<8xi16>
-    %r_5 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "constant" = %a4 }
     irdl.results(result: %r)
   }
   // 28 instructions computing the same thing up to 5 parameter(s)
@@ -11952,11 +11986,11 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1_elem_width" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
-  // 12 instructions computing the same thing up to 5 parameter(s)
-  //   Members (12): arm/vmovl_s8, arm/vmovl_s16, arm/vmovl_s32, arm/vmovl_u8, arm/vmovl_u16, arm/vmovl_u32, arm/vmovl_high_s8, arm/vmovl_high_s16, arm/vmovl_high_s32, arm/vmovl_high_u8, arm/vmovl_high_u16, arm/vmovl_high_u32.
+  // 6 instructions computing the same thing up to 4 parameter(s)
+  //   Members (6): arm/vmovl_high_s8, arm/vmovl_high_s16, arm/vmovl_high_s32, arm/vmovl_high_u8, arm/vmovl_high_u16, arm/vmovl_high_u32.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
+  //     v1 := ZeroExtend(a0, 128)[127:64]
   //     v2 := ZeroExtend(0, 128)
   //     FOR v3 := 0 to loop_bound
   //       v4 := (AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width) << 0)
@@ -11966,77 +12000,30 @@ irdl.dialect @autollvm {
   //     dst := v0[127:0]
   irdl.operation @shl_widen {
     %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<4xi16>
-    %o0_3 = irdl.is vector<4xi32>
-    %o0_4 = irdl.is vector<8xi16>
-    %o0_5 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %o0_1 = irdl.is vector<4xi32>
+    %o0_2 = irdl.is vector<8xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
     %r_0 = irdl.is vector<2xi64>
     %r_1 = irdl.is vector<4xi32>
     %r_2 = irdl.is vector<8xi16>
     %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 16 : i32
-    %a4_1 = irdl.is 32 : i32
-    %a4_2 = irdl.is 64 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1, %a4_2)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "width" = %a3, "result_elem_width" = %a4 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 4 parameter(s)
-  //   Members (6): arm/vqmovn_s16, arm/vqmovn_s32, arm/vqmovn_s64, arm/vqmovn_u16, arm/vqmovn_u32, arm/vqmovn_u64.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[127:0]
-  //     v2 := ZeroExtend(0, 64)
-  //     v3 := ZeroExtend(0, a0_elem_width)
-  //     FOR v4 := 0 to loop_bound
-  //       v3 := v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)]
-  //       v2[((v4 * result_elem_width) + (result_elem_width + -1)):((v4 * result_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(v3, width), result_elem_width, width), result_elem_width), result_elem_width)
-  //     ENDFOR
-  //     v0 := ZeroExtend(v2, 128)
-  //     dst := v0[63:0]
-  irdl.operation @narrow_sat {
-    %o0_0 = irdl.is vector<2xi64>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %r_0 = irdl.is vector<2xi32>
-    %r_1 = irdl.is vector<4xi16>
-    %r_2 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 16 : i32
-    %a0_1 = irdl.is 32 : i32
-    %a0_2 = irdl.is 64 : i32
+    %a0_0 = irdl.is 1 : i32
+    %a0_1 = irdl.is 3 : i32
+    %a0_2 = irdl.is 7 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
+    %a1_0 = irdl.is 8 : i32
+    %a1_1 = irdl.is 16 : i32
+    %a1_2 = irdl.is 32 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
+    %a2_0 = irdl.is 0 : i32
+    %a2_1 = irdl.is 1 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 16 : i32
+    %a3_1 = irdl.is 32 : i32
+    %a3_2 = irdl.is 64 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a0_elem_width" = %a0, "loop_bound" = %a1, "result_elem_width" = %a2, "width" = %a3 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "result_elem_width" = %a3 }
     irdl.results(result: %r)
   }
   // 6 instructions computing the same thing up to 3 parameter(s)
@@ -13161,60 +13148,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1, "bit_2" = %a2, "loop_bound" = %a3, "constant" = %a4 }
     irdl.results(result: %r)
   }
-  // 14 instructions computing the same thing up to 4 parameter(s)
-  //   Members (14): arm/vabs_s8, arm/vabsq_s8, arm/vabs_s16, arm/vabsq_s16, arm/vabs_s32, arm/vabsq_s32, arm/vabsq_s64, arm/vneg_s8, arm/vnegq_s8, arm/vneg_s16, arm/vnegq_s16, arm/vneg_s32, arm/vnegq_s32, arm/vnegq_s64.
-  //   Semantics with the class parameters as named values:
-  //     v0 := ZeroExtend(0, 128)
-  //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(0, (bit + 1))
-  //     FOR v3 := 0 to loop_bound
-  //       v4 := Signed(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
-  //       IF constant
-  //         v4 := -v4
-  //       ELSE
-  //         v4 := Abs(v4)
-  //       FI
-  //       v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(v4[(a0_elem_width + -1):0], a0_elem_width)
-  //     ENDFOR
-  //     v0 := ZeroExtend(v2, 128)
-  //     dst := v0[bit:0]
-  irdl.operation @abs_or_neg {
-    %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<2xi64>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %r_0 = irdl.is vector<16xi8>
-    %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<2xi64>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 1 : i32
-    %a1_1 = irdl.is 3 : i32
-    %a1_2 = irdl.is 7 : i32
-    %a1_3 = irdl.is 15 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 8 : i32
-    %a2_1 = irdl.is 16 : i32
-    %a2_2 = irdl.is 32 : i32
-    %a2_3 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2, "constant" = %a3 }
-    irdl.results(result: %r)
-  }
   // 4 instructions computing the same thing up to 1 parameter(s)
   //   Members (4): arm/vabs_s64, arm/vabsd_s64, arm/vneg_s64, arm/vnegd_s64.
   //   Semantics with the class parameters as named values:
@@ -13336,37 +13269,40 @@ irdl.dialect @autollvm {
     irdl.attributes { "bit" = %a0, "constant" = %a1 }
     irdl.results(result: %r)
   }
-  // 24 instructions computing the same thing up to 4 parameter(s)
-  //   Members (24): arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
+  // 7 instructions computing the same thing up to 3 parameter(s)
+  //   Members (7): arm/vneg_s8, arm/vnegq_s8, arm/vneg_s16, arm/vnegq_s16, arm/vneg_s32, arm/vnegq_s32, arm/vnegq_s64.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
   //     v2 := ZeroExtend(0, (bit + 1))
   //     FOR v3 := 0 to loop_bound
-  //       IF constant
-  //         v4 := CountLeadingSignBits(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+  //       v4 := Signed(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+  //       IF 1
+  //         v4 := -v4
   //       ELSE
-  //         v4 := CountLeadingZeros(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+  //         v4 := Abs(v4)
   //       FI
   //       v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(v4[(a0_elem_width + -1):0], a0_elem_width)
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
   //     dst := v0[bit:0]
-  irdl.operation @clz_or_cls {
+  irdl.operation @abs_or_neg {
     %o0_0 = irdl.is vector<16xi8>
     %o0_1 = irdl.is vector<2xi32>
-    %o0_2 = irdl.is vector<4xi16>
-    %o0_3 = irdl.is vector<4xi32>
-    %o0_4 = irdl.is vector<8xi16>
-    %o0_5 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %o0_2 = irdl.is vector<2xi64>
+    %o0_3 = irdl.is vector<4xi16>
+    %o0_4 = irdl.is vector<4xi32>
+    %o0_5 = irdl.is vector<8xi16>
+    %o0_6 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
     %r_0 = irdl.is vector<16xi8>
     %r_1 = irdl.is vector<2xi32>
-    %r_2 = irdl.is vector<4xi16>
-    %r_3 = irdl.is vector<4xi32>
-    %r_4 = irdl.is vector<8xi16>
-    %r_5 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %r_2 = irdl.is vector<2xi64>
+    %r_3 = irdl.is vector<4xi16>
+    %r_4 = irdl.is vector<4xi32>
+    %r_5 = irdl.is vector<8xi16>
+    %r_6 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
     %a0_0 = irdl.is 63 : i32
     %a0_1 = irdl.is 127 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
@@ -13375,15 +13311,13 @@ irdl.dialect @autollvm {
     %a1_2 = irdl.is 7 : i32
     %a1_3 = irdl.is 15 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2, %a1_3)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3_2 = irdl.is 32 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a2_0 = irdl.is 8 : i32
+    %a2_1 = irdl.is 16 : i32
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "constant" = %a2, "a0_elem_width" = %a3 }
+    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 2 parameter(s)
@@ -13425,39 +13359,46 @@ irdl.dialect @autollvm {
     irdl.attributes { "bit" = %a0, "loop_bound" = %a1 }
     irdl.results(result: %r)
   }
-  // 13 instructions computing the same thing up to 2 parameter(s)
-  //   Members (13): arm/vmvn_s8, arm/vmvnq_s8, arm/vmvn_s16, arm/vmvnq_s16, arm/vmvn_s32, arm/vmvnq_s32, arm/vmvn_u8, arm/vmvnq_u8, arm/vmvn_u16, arm/vmvnq_u16, arm/vmvn_u32, arm/vmvnq_u32, hvx/V6_vnot.
+  // 12 instructions computing the same thing up to 3 parameter(s)
+  //   Members (12): arm/vmvn_s8, arm/vmvnq_s8, arm/vmvn_s16, arm/vmvnq_s16, arm/vmvn_s32, arm/vmvnq_s32, arm/vmvn_u8, arm/vmvnq_u8, arm/vmvn_u16, arm/vmvnq_u16, arm/vmvn_u32, arm/vmvnq_u32.
   //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 63
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (-1 - AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1))
+  //     v0 := ZeroExtend(0, 128)
+  //     v1 := ZeroExtend(a0, 128)[bit:0]
+  //     v2 := ZeroExtend(0, (bit + 1))
+  //     v3 := ZeroExtend(0, 8)
+  //     FOR v4 := 0 to loop_bound
+  //       v3 := v1[((v4 * 8) + 7):((v4 * 8) + 0)]
+  //       v2[((v4 * 8) + 7):((v4 * 8) + 0)] := ZeroExtend(ZeroExtend(NOT v3, 8), 8)
   //     ENDFOR
+  //     v0 := ZeroExtend(v2, 128)
+  //     dst := v0[bit:0]
   irdl.operation @not {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0_1 = irdl.is vector<16xi8>
-    %o0_2 = irdl.is vector<2xi32>
-    %o0_3 = irdl.is vector<4xi16>
-    %o0_4 = irdl.is vector<4xi32>
-    %o0_5 = irdl.is vector<8xi16>
-    %o0_6 = irdl.is vector<8xi8>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
-    %r_0 = irdl.is vector<128xi8>
-    %r_1 = irdl.is vector<16xi8>
-    %r_2 = irdl.is vector<2xi32>
-    %r_3 = irdl.is vector<4xi16>
-    %r_4 = irdl.is vector<4xi32>
-    %r_5 = irdl.is vector<8xi16>
-    %r_6 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5, %r_6)
-    %a0_0 = irdl.is 64 : i32
-    %a0_1 = irdl.is 128 : i32
-    %a0_2 = irdl.is 1024 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %o0_0 = irdl.is vector<16xi8>
+    %o0_1 = irdl.is vector<2xi32>
+    %o0_2 = irdl.is vector<4xi16>
+    %o0_3 = irdl.is vector<4xi32>
+    %o0_4 = irdl.is vector<8xi16>
+    %o0_5 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5)
+    %r_0 = irdl.is vector<16xi8>
+    %r_1 = irdl.is vector<2xi32>
+    %r_2 = irdl.is vector<4xi16>
+    %r_3 = irdl.is vector<4xi32>
+    %r_4 = irdl.is vector<8xi16>
+    %r_5 = irdl.is vector<8xi8>
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3, %r_4, %r_5)
+    %a0_0 = irdl.is 63 : i32
+    %a0_1 = irdl.is 127 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 7 : i32
+    %a1_1 = irdl.is 15 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 8 : i32
+    %a2_1 = irdl.is 16 : i32
+    %a2_2 = irdl.is 32 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
     irdl.operands(a0: %o0)
-    irdl.attributes { "a0_width" = %a0, "a0_elem_width" = %a1 }
+    irdl.attributes { "bit" = %a0, "loop_bound" = %a1, "a0_elem_width" = %a2 }
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
@@ -13823,36 +13764,48 @@ irdl.dialect @autollvm {
     irdl.attributes { "a1" = %a0 }
     irdl.results(result: %r)
   }
-  // 12 instructions computing the same thing up to 2 parameter(s)
-  //   Members (12): arm/vget_high_s8, arm/vget_high_s16, arm/vget_high_s32, arm/vget_high_u8, arm/vget_high_u16, arm/vget_high_u32, arm/vget_low_s8, arm/vget_low_s16, arm/vget_low_s32, arm/vget_low_u8, arm/vget_low_u16, arm/vget_low_u32.
+  // 16 instructions computing the same thing up to 3 parameter(s)
+  //   Members (16): arm/vdup_laneq_s64, arm/vdup_laneq_u64, arm/vdupb_lane_s8, arm/vduph_lane_s16, arm/vdups_lane_s32, arm/vdupb_lane_u8, arm/vduph_lane_u16, arm/vdups_lane_u32, arm/vdupb_laneq_s8, arm/vduph_laneq_s16, arm/vdups_laneq_s32, arm/vdupd_laneq_s64, arm/vdupb_laneq_u8, arm/vduph_laneq_u16, arm/vdups_laneq_u32, arm/vdupd_laneq_u64.
   //   Semantics with the class parameters as named values:
   //     v0 := ZeroExtend(0, 128)
   //     v1 := ZeroExtend(a0, 128)[bit:0]
-  //     v2 := ZeroExtend(0, 64)
-  //     v3 := v1[bit:(bit + -63)]
+  //     v2 := ZeroExtend(0, a0_elem_width)
+  //     v3 := v1[((((1 * a1) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a1) + 0) * a0_elem_width)]
   //     FOR v4 := 0 to 0
-  //       v2[((v4 * 64) + 63):((v4 * 64) + 0)] := ZeroExtend(v3, 64)
+  //       v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(v3, a0_elem_width)
   //     ENDFOR
   //     v0 := ZeroExtend(v2, 128)
-  //     dst := v0[63:0]
-  irdl.operation @extend_u_scalar_6c35 {
+  //     dst := v0[(a0_elem_width + -1):0]
+  irdl.operation @extend_u_scalar_8f8d {
     %o0_0 = irdl.is vector<16xi8>
-    %o0_1 = irdl.is vector<4xi32>
-    %o0_2 = irdl.is vector<8xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %r_0 = irdl.is vector<2xi32>
-    %r_1 = irdl.is vector<4xi16>
-    %r_2 = irdl.is vector<8xi8>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
+    %o0_1 = irdl.is vector<2xi32>
+    %o0_2 = irdl.is vector<2xi64>
+    %o0_3 = irdl.is vector<4xi16>
+    %o0_4 = irdl.is vector<4xi32>
+    %o0_5 = irdl.is vector<8xi16>
+    %o0_6 = irdl.is vector<8xi8>
+    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2, %o0_3, %o0_4, %o0_5, %o0_6)
+    %r_0 = irdl.is i16
+    %r_1 = irdl.is i32
+    %r_2 = irdl.is i64
+    %r_3 = irdl.is i8
+    %r = irdl.any_of(%r_0, %r_1, %r_2, %r_3)
+    %a0 = irdl.base "#builtin.integer"
+    %a1_0 = irdl.is 63 : i32
+    %a1_1 = irdl.is 127 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 8 : i32
+    %a2_1 = irdl.is 16 : i32
+    %a2_2 = irdl.is 32 : i32
+    %a2_3 = irdl.is 64 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2, %a2_3)
+    %a3_0 = irdl.is 1 : i32
+    %a3_1 = irdl.is 2 : i32
+    %a3_2 = irdl.is 3 : i32
+    %a3_3 = irdl.is 4 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2, %a3_3)
     irdl.operands(a0: %o0)
-    irdl.attributes { "bit" = %a0, "a0_elem_width" = %a1 }
+    irdl.attributes { "a1" = %a0, "bit" = %a1, "a0_elem_width" = %a2, "a1_width" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 1 parameter(s)
@@ -15196,38 +15149,6 @@ irdl.dialect @autollvm {
     irdl.operands(a0: %o0, a1: %o1)
     irdl.results(result: %r)
   }
-  // 4 instructions computing the same thing up to 5 parameter(s)
-  //   Members (4): hvx/V6_vunpackub, hvx/V6_vunpackb, hvx/V6_vunpackuh, hvx/V6_vunpackh.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[(bit + ((1024 * (v0 / bit_2)) + ((bit + 1) * (v0 % bit_2)))):((1024 * (v0 / bit_2)) + ((bit + 1) * (v0 % bit_2)))] := AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)
-  //     ENDFOR
-  irdl.operation @move_437f {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0_1 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %r_0 = irdl.is vector<128xi16>
-    %r_1 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 63 : i32
-    %a0_1 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 15 : i32
-    %a1_1 = irdl.is 31 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 32 : i32
-    %a2_1 = irdl.is 64 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 8 : i32
-    %a3_1 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    %a4_0 = irdl.is 0 : i32
-    %a4_1 = irdl.is 1 : i32
-    %a4 = irdl.any_of(%a4_0, %a4_1)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "bit_2" = %a2, "a0_elem_width" = %a3, "width" = %a4 }
-    irdl.results(result: %r)
-  }
   // 2 instructions computing the same thing up to 4 parameter(s)
   //   Members (2): hvx/V6_vunpackob, hvx/V6_vunpackoh.
   //   Semantics with the class parameters as named values:
@@ -15259,40 +15180,6 @@ irdl.dialect @autollvm {
     %a3 = irdl.any_of(%a3_0, %a3_1)
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "bit_2" = %a2, "a1_elem_width" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 4 instructions computing the same thing up to 4 parameter(s)
-  //   Members (4): hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
-  //       dst[((result_elem_width + -1) + (result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
-  //     ENDFOR
-  irdl.operation @shr_u {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0_1 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %o1_0 = irdl.is vector<32xi32>
-    %o1_1 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1)
-    %r_0 = irdl.is vector<128xi8>
-    %r_1 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 16 : i32
-    %a2_1 = irdl.is 32 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 8 : i32
-    %a3_2 = irdl.is 16 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "result_elem_width" = %a1, "a0_elem_width" = %a2, "shift" = %a3 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 4 parameter(s)
@@ -15757,16 +15644,16 @@ irdl.dialect @autollvm {
     irdl.attributes { "width" = %a0, "width_2" = %a1 }
     irdl.results(result: %r)
   }
-  // 3 instructions computing the same thing up to 2 parameter(s)
-  //   Members (3): hvx/V6_vrmpyubv_acc, hvx/V6_vrmpybv_acc, hvx/V6_vrmpybusv_acc.
+  // 2 instructions computing the same thing up to 1 parameter(s)
+  //   Members (2): hvx/V6_vrmpyubv_acc, hvx/V6_vrmpybv_acc.
   //   Semantics with the class parameters as named values:
   //     dst[1023:0] := a0
   //     FOR v0 := 0 to 31
   //       FOR v1 := 0 to 3
-  //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], width_2) >> ((v1 * 8) + 0)), 8, width_2) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width)))
+  //         dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width)))
   //       ENDFOR
   //     ENDFOR
-  irdl.operation @mul_high_626d {
+  irdl.operation @mul_high_0546 {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<128xi8>
     %o2 = irdl.is vector<128xi8>
@@ -15774,11 +15661,8 @@ irdl.dialect @autollvm {
     %a0_0 = irdl.is 0 : i32
     %a0_1 = irdl.is 1 : i32
     %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 0 : i32
-    %a1_1 = irdl.is 1 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
-    irdl.attributes { "width" = %a0, "width_2" = %a1 }
+    irdl.attributes { "width" = %a0 }
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 1 parameter(s)
@@ -16266,152 +16150,6 @@ irdl.dialect @autollvm {
     irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
-  // 7 instructions computing the same thing up to 4 parameter(s)
-  //   Members (7): hvx/V6_vaddubsat, hvx/V6_vadduhsat, hvx/V6_vadduwsat, hvx/V6_vaddbsat, hvx/V6_vaddhsat, hvx/V6_vaddwsat, hvx/V6_vaddububb_sat.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateAs((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_2)), a0_elem_width, width)
-  //     ENDFOR
-  irdl.operation @add_or_sub_sat {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0_1 = irdl.is vector<32xi32>
-    %o0_2 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1_1 = irdl.is vector<32xi32>
-    %o1_2 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<128xi8>
-    %r_1 = irdl.is vector<32xi32>
-    %r_2 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "width_2" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat_dv, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat_dv.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       FOR v1 := 0 to 1
-  //         dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)] := SaturateAs((AsInteger(a0[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width) + AsInteger(a1[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width)), a0_elem_width, width)
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @add_sat_b549 {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0_1 = irdl.is vector<256xi8>
-    %o0_2 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1_1 = irdl.is vector<256xi8>
-    %o1_2 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<128xi16>
-    %r_1 = irdl.is vector<256xi8>
-    %r_2 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 7 instructions computing the same thing up to 4 parameter(s)
-  //   Members (7): hvx/V6_vsububsat, hvx/V6_vsubuhsat, hvx/V6_vsubuwsat, hvx/V6_vsubbsat, hvx/V6_vsubhsat, hvx/V6_vsubwsat, hvx/V6_vsubububb_sat.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateAs((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_2)), a0_elem_width, width)
-  //     ENDFOR
-  irdl.operation @sub_sat_4a32 {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0_1 = irdl.is vector<32xi32>
-    %o0_2 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1_1 = irdl.is vector<32xi32>
-    %o1_2 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<128xi8>
-    %r_1 = irdl.is vector<32xi32>
-    %r_2 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2, "width_2" = %a3 }
-    irdl.results(result: %r)
-  }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat_dv, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat_dv.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       FOR v1 := 0 to 1
-  //         dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)] := SaturateAs((AsInteger(a0[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width) - AsInteger(a1[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width)), a0_elem_width, width)
-  //       ENDFOR
-  //     ENDFOR
-  irdl.operation @sub_sat_833a {
-    %o0_0 = irdl.is vector<128xi16>
-    %o0_1 = irdl.is vector<256xi8>
-    %o0_2 = irdl.is vector<64xi32>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<128xi16>
-    %o1_1 = irdl.is vector<256xi8>
-    %o1_2 = irdl.is vector<64xi32>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<128xi16>
-    %r_1 = irdl.is vector<256xi8>
-    %r_2 = irdl.is vector<64xi32>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2 }
-    irdl.results(result: %r)
-  }
   // 6 instructions computing the same thing up to 3 parameter(s)
   //   Members (6): hvx/V6_vavgub, hvx/V6_vavguh, hvx/V6_vavguw, hvx/V6_vavgb, hvx/V6_vavgh, hvx/V6_vavgw.
   //   Semantics with the class parameters as named values:
@@ -16446,13 +16184,13 @@ irdl.dialect @autollvm {
     irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2 }
     irdl.results(result: %r)
   }
-  // 6 instructions computing the same thing up to 3 parameter(s)
-  //   Members (6): hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd, hvx/V6_vavgbrnd, hvx/V6_vavghrnd, hvx/V6_vavgwrnd.
+  // 3 instructions computing the same thing up to 2 parameter(s)
+  //   Members (3): hvx/V6_vavgbrnd, hvx/V6_vavghrnd, hvx/V6_vavgwrnd.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((1 + (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width))) >> 1)
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((1 + (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) >> 1)
   //     ENDFOR
-  irdl.operation @avg {
+  irdl.operation @avg_s {
     %o0_0 = irdl.is vector<128xi8>
     %o0_1 = irdl.is vector<32xi32>
     %o0_2 = irdl.is vector<64xi16>
@@ -16473,11 +16211,8 @@ irdl.dialect @autollvm {
     %a1_1 = irdl.is 16 : i32
     %a1_2 = irdl.is 32 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 0 : i32
-    %a2_1 = irdl.is 1 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "width" = %a2 }
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1 }
     irdl.results(result: %r)
   }
   // 4 instructions computing the same thing up to 3 parameter(s)
@@ -16599,6 +16334,38 @@ irdl.dialect @autollvm {
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): hvx/V6_vaddcarryo.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to 31
+  //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) + AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0))
+  //       v1 := WrapAs(-(1 AND ((0 + ((4294967295 AND AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) + (4294967295 AND AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0)))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND ((v0 * 4) + 0)))) AND AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0))
+  //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((15 AND v1), 32, 1) << (31 AND ((v0 * 4) + 0))))
+  //     ENDFOR
+  irdl.operation @mul_high_su_60e6 {
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<36xi32>
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.results(result: %r)
+  }
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): hvx/V6_vsubcarryo.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to 31
+  //       dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (1 + ((-1 - AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) + AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0)))
+  //       v1 := WrapAs(-(1 AND ((1 + ((4294967295 AND (-1 - AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0))) + (4294967295 AND AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0)))) >> 32)), 32, 1)
+  //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND ((v0 * 4) + 0)))) AND AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0))
+  //       dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((15 AND v1), 32, 1) << (31 AND ((v0 * 4) + 0))))
+  //     ENDFOR
+  irdl.operation @mul_high_round_su {
+    %o0 = irdl.is vector<32xi32>
+    %o1 = irdl.is vector<32xi32>
+    %r = irdl.is vector<36xi32>
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.results(result: %r)
+  }
+  // 1 instructions computing the same thing up to 0 parameter(s)
   //   Members (1): hvx/V6_vsatdw.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to 31
@@ -16608,6 +16375,32 @@ irdl.dialect @autollvm {
     %o0 = irdl.is vector<32xi32>
     %o1 = irdl.is vector<32xi32>
     %r = irdl.is vector<32xi32>
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.results(result: %r)
+  }
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): hvx/V6_vaddububb_sat.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to 127
+  //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := SaturateAs((AsInteger(a0[((v0 * 8) + 7):((v0 * 8) + 0)], 1) + AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 0)), 8, 1)
+  //     ENDFOR
+  irdl.operation @add_or_sub_sat {
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.results(result: %r)
+  }
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): hvx/V6_vsubububb_sat.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to 127
+  //       dst[((v0 * 8) + 7):((v0 * 8) + 0)] := SaturateAs((AsInteger(a0[((v0 * 8) + 7):((v0 * 8) + 0)], 1) - AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 0)), 8, 1)
+  //     ENDFOR
+  irdl.operation @sub_sat_u_68ee {
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
     irdl.operands(a0: %o0, a1: %o1)
     irdl.results(result: %r)
   }
@@ -17460,6 +17253,18 @@ irdl.dialect @autollvm {
     irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "shift" = %a2, "shift_2" = %a3, "width" = %a4 }
     irdl.results(result: %r)
   }
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): hvx/V6_vnot.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to 63
+  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (-1 - AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1))
+  //     ENDFOR
+  irdl.operation @add_or_sub {
+    %o0 = irdl.is vector<128xi8>
+    %r = irdl.is vector<128xi8>
+    irdl.operands(a0: %o0)
+    irdl.results(result: %r)
+  }
   // 2 instructions computing the same thing up to 1 parameter(s)
   //   Members (2): hvx/V6_vandqrt, hvx/V6_vandnqrt.
   //   Semantics with the class parameters as named values:
@@ -17545,8 +17350,8 @@ irdl.dialect @autollvm {
     irdl.attributes { "predicate" = %a0 }
     irdl.results(result: %r)
   }
-  // 9 instructions computing the same thing up to 6 parameter(s)
-  //   Members (9): hvx/V6_vgtw, hvx/V6_veqw, hvx/V6_vgth, hvx/V6_veqh, hvx/V6_vgtb, hvx/V6_veqb, hvx/V6_vgtuw, hvx/V6_vgtuh, hvx/V6_vgtub.
+  // 6 instructions computing the same thing up to 6 parameter(s)
+  //   Members (6): hvx/V6_vgtw, hvx/V6_veqw, hvx/V6_vgth, hvx/V6_veqh, hvx/V6_vgtuw, hvx/V6_vgtuh.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
   //       v1 := ((AsInteger(a0[(bit + ((bit + 1) * (((v0 * bit_2) + 0) / bit_2))):((bit + 1) * (((v0 * bit_2) + 0) / bit_2))], width) predicate AsInteger(a1[(bit + ((bit + 1) * (((v0 * bit_2) + 0) / bit_2))):((bit + 1) * (((v0 * bit_2) + 0) / bit_2))], width)) ? constant : 0)
@@ -17554,37 +17359,31 @@ irdl.dialect @autollvm {
   //       dst[(31 + (32 * (((v0 * bit_2) + 0) >> 5))):(32 * (((v0 * bit_2) + 0) >> 5))] := (AsInteger(dst[(31 + (32 * (((v0 * bit_2) + 0) >> 5))):(32 * (((v0 * bit_2) + 0) >> 5))], 0) OR (WrapAs((constant AND v1), 32, 1) << (31 AND ((v0 * bit_2) + 0))))
   //     ENDFOR
   irdl.operation @add_sub_mul_and_to_mask {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0_1 = irdl.is vector<32xi32>
-    %o0_2 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1_1 = irdl.is vector<32xi32>
-    %o1_2 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
+    %o0_0 = irdl.is vector<32xi32>
+    %o0_1 = irdl.is vector<64xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1)
+    %o1_0 = irdl.is vector<32xi32>
+    %o1_1 = irdl.is vector<64xi16>
+    %o1 = irdl.any_of(%o1_0, %o1_1)
     %r = irdl.is vector<128xi1>
     %a0_0 = irdl.is 31 : i32
     %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
+    %a0 = irdl.any_of(%a0_0, %a0_1)
     %a1_0 = irdl.is 0 : i32
     %a1_1 = irdl.is 6 : i32
     %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is 7 : i32
-    %a2_1 = irdl.is 15 : i32
-    %a2_2 = irdl.is 31 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1, %a2_2)
-    %a3_0 = irdl.is 1 : i32
-    %a3_1 = irdl.is 2 : i32
-    %a3_2 = irdl.is 4 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1, %a3_2)
+    %a2_0 = irdl.is 15 : i32
+    %a2_1 = irdl.is 31 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    %a3_0 = irdl.is 2 : i32
+    %a3_1 = irdl.is 4 : i32
+    %a3 = irdl.any_of(%a3_0, %a3_1)
     %a4_0 = irdl.is 0 : i32
     %a4_1 = irdl.is 1 : i32
     %a4 = irdl.any_of(%a4_0, %a4_1)
-    %a5_0 = irdl.is 1 : i32
-    %a5_1 = irdl.is 3 : i32
-    %a5_2 = irdl.is 15 : i32
-    %a5 = irdl.any_of(%a5_0, %a5_1, %a5_2)
+    %a5_0 = irdl.is 3 : i32
+    %a5_1 = irdl.is 15 : i32
+    %a5 = irdl.any_of(%a5_0, %a5_1)
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "loop_bound" = %a0, "predicate" = %a1, "bit" = %a2, "bit_2" = %a3, "width" = %a4, "constant" = %a5 }
     irdl.results(result: %r)
@@ -17822,43 +17621,6 @@ irdl.dialect @autollvm {
     irdl.operands(a0: %o0, a1: %o1, a2: %o2)
     irdl.results(result: %r)
   }
-  // 10 instructions computing the same thing up to 4 parameter(s)
-  //   Members (10): hvx/V6_vmaxb, hvx/V6_vminb, hvx/V6_vmaxub, hvx/V6_vminub, hvx/V6_vmaxuh, hvx/V6_vminuh, hvx/V6_vmaxh, hvx/V6_vminh, hvx/V6_vmaxw, hvx/V6_vminw.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) predicate AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) ? AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) : AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width))
-  //     ENDFOR
-  irdl.operation @select_febf {
-    %o0_0 = irdl.is vector<128xi8>
-    %o0_1 = irdl.is vector<32xi32>
-    %o0_2 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1, %o0_2)
-    %o1_0 = irdl.is vector<128xi8>
-    %o1_1 = irdl.is vector<32xi32>
-    %o1_2 = irdl.is vector<64xi16>
-    %o1 = irdl.any_of(%o1_0, %o1_1, %o1_2)
-    %r_0 = irdl.is vector<128xi8>
-    %r_1 = irdl.is vector<32xi32>
-    %r_2 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0, %r_1, %r_2)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0_2 = irdl.is 127 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1, %a0_2)
-    %a1_0 = irdl.is 8 : i32
-    %a1_1 = irdl.is 16 : i32
-    %a1_2 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1, %a1_2)
-    %a2_0 = irdl.is 1 : i32
-    %a2_1 = irdl.is 6 : i32
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    %a3_0 = irdl.is 0 : i32
-    %a3_1 = irdl.is 1 : i32
-    %a3 = irdl.any_of(%a3_0, %a3_1)
-    irdl.operands(a0: %o0, a1: %o1)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "predicate" = %a2, "width" = %a3 }
-    irdl.results(result: %r)
-  }
   // 3 instructions computing the same thing up to 7 parameter(s)
   //   Members (3): hvx/V6_vsathub, hvx/V6_vsatwh, hvx/V6_vsatuwuh.
   //   Semantics with the class parameters as named values:
@@ -18044,6 +17806,33 @@ irdl.dialect @autollvm {
     irdl.attributes { "loop_bound" = %a0, "bit" = %a1, "constant" = %a2, "a0_elem_width" = %a3 }
     irdl.results(result: %r)
   }
+  // 2 instructions computing the same thing up to 3 parameter(s)
+  //   Members (2): hvx/V6_vdealh, hvx/V6_vdealb.
+  //   Semantics with the class parameters as named values:
+  //     FOR v0 := 0 to loop_bound
+  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> 0)
+  //       dst[((a0_elem_width + -1) + (a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> a0_elem_width)
+  //     ENDFOR
+  irdl.operation @shr_u_narrow {
+    %o0_0 = irdl.is vector<128xi8>
+    %o0_1 = irdl.is vector<64xi16>
+    %o0 = irdl.any_of(%o0_0, %o0_1)
+    %r_0 = irdl.is vector<128xi8>
+    %r_1 = irdl.is vector<64xi16>
+    %r = irdl.any_of(%r_0, %r_1)
+    %a0_0 = irdl.is 31 : i32
+    %a0_1 = irdl.is 63 : i32
+    %a0 = irdl.any_of(%a0_0, %a0_1)
+    %a1_0 = irdl.is 8 : i32
+    %a1_1 = irdl.is 16 : i32
+    %a1 = irdl.any_of(%a1_0, %a1_1)
+    %a2_0 = irdl.is 16 : i32
+    %a2_1 = irdl.is 32 : i32
+    %a2 = irdl.any_of(%a2_0, %a2_1)
+    irdl.operands(a0: %o0)
+    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "bit" = %a2 }
+    irdl.results(result: %r)
+  }
   // 1 instructions computing the same thing up to 0 parameter(s)
   //   Members (1): hvx/V6_vdealb4w.
   //   Semantics with the class parameters as named values:
@@ -18114,6 +17903,18 @@ irdl.dialect @autollvm {
     irdl.operands(a0: %o0, a1: %o1)
     irdl.results(result: %r)
   }
+  // 1 instructions computing the same thing up to 0 parameter(s)
+  //   Members (1): hvx/V6_vcombine.
+  //   Semantics with the class parameters as named values:
+  //     dst[1023:0] := a0[1023:0]
+  //     dst[2047:1024] := a1[1023:0]
+  irdl.operation @shr_u {
+    %o0 = irdl.is vector<128xi8>
+    %o1 = irdl.is vector<128xi8>
+    %r = irdl.is vector<256xi8>
+    irdl.operands(a0: %o0, a1: %o1)
+    irdl.results(result: %r)
+  }
   // 2 instructions computing the same thing up to 7 parameter(s)
   //   Members (2): hvx/V6_vdelta, hvx/V6_vrdelta.
   //   Semantics with the class parameters as named values:
@@ -18176,32 +17977,6 @@ irdl.dialect @autollvm {
     irdl.results(result: %r)
   }
   // 2 instructions computing the same thing up to 3 parameter(s)
-  //   Members (2): hvx/V6_vcl0w, hvx/V6_vcl0h.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to loop_bound
-  //       dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := CountLeadingZeros(WrapAs((constant - (constant - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1))), a0_elem_width, 1))
-  //     ENDFOR
-  irdl.operation @sub_clz_1041 {
-    %o0_0 = irdl.is vector<32xi32>
-    %o0_1 = irdl.is vector<64xi16>
-    %o0 = irdl.any_of(%o0_0, %o0_1)
-    %r_0 = irdl.is vector<32xi32>
-    %r_1 = irdl.is vector<64xi16>
-    %r = irdl.any_of(%r_0, %r_1)
-    %a0_0 = irdl.is 31 : i32
-    %a0_1 = irdl.is 63 : i32
-    %a0 = irdl.any_of(%a0_0, %a0_1)
-    %a1_0 = irdl.is 16 : i32
-    %a1_1 = irdl.is 32 : i32
-    %a1 = irdl.any_of(%a1_0, %a1_1)
-    %a2_0 = irdl.is -1 : i32
-    %a2_1 = irdl.is 4294967295 : i64
-    %a2 = irdl.any_of(%a2_0, %a2_1)
-    irdl.operands(a0: %o0)
-    irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 2 instructions computing the same thing up to 3 parameter(s)
   //   Members (2): hvx/V6_vnormamtw, hvx/V6_vnormamth.
   //   Semantics with the class parameters as named values:
   //     FOR v0 := 0 to loop_bound
@@ -18254,18 +18029,6 @@ irdl.dialect @autollvm {
     %a2 = irdl.any_of(%a2_0, %a2_1)
     irdl.operands(a0: %o0, a1: %o1)
     irdl.attributes { "loop_bound" = %a0, "a0_elem_width" = %a1, "constant" = %a2 }
-    irdl.results(result: %r)
-  }
-  // 1 instructions computing the same thing up to 0 parameter(s)
-  //   Members (1): hvx/V6_vpopcounth.
-  //   Semantics with the class parameters as named values:
-  //     FOR v0 := 0 to 63
-  //       dst[((v0 * 16) + 15):((v0 * 16) + 0)] := PopCount(WrapAs(AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1), 16, 1))
-  //     ENDFOR
-  irdl.operation @popcount {
-    %o0 = irdl.is vector<64xi16>
-    %r = irdl.is vector<64xi16>
-    irdl.operands(a0: %o0)
     irdl.results(result: %r)
   }
   // 1 instructions computing the same thing up to 0 parameter(s)

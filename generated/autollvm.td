@@ -244,24 +244,29 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_move_53abOp : Autollvm_Op<"move_53ab"> {
-  let summary = "3 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
-Members (3): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vcombine.
+Members (6): x86/_mm256_set_m128i, x86/_mm256_setr_m128i, hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
 
 Semantics with the class parameters as named values:
 ```
-  dst[bit:0] := a0[bit:0]
-  dst[bit_2:(bit + 1)] := a1[bit:0]
+  FOR v0 := 0 to loop_bound
+    dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
+    dst[((result_elem_width + -1) + (result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
+  ENDFOR
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[2], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[2], [I64]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"1023\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 1023">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"2047\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 2047">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 128">]>:$a0_elem_width
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 128">]>:$result_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 128">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 1024">]>:$a0_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 1024">]>:$result_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[4], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -285,9 +290,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_absOp : Autollvm_Op<"abs", [AttrSizedOperandSegments]> {
-  let summary = "39 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "46 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (39): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x86/_mm256_mask_abs_epi8 (merge masking), x86/_mm256_maskz_abs_epi8 (zero masking), x86/_mm512_abs_epi8, x86/_mm512_mask_abs_epi8 (merge masking), x86/_mm512_maskz_abs_epi8 (zero masking), x86/_mm_mask_abs_epi8 (merge masking), x86/_mm_maskz_abs_epi8 (zero masking), x86/_mm256_mask_abs_epi16 (merge masking), x86/_mm256_maskz_abs_epi16 (zero masking), x86/_mm512_abs_epi16, x86/_mm512_mask_abs_epi16 (merge masking), x86/_mm512_maskz_abs_epi16 (zero masking), x86/_mm_mask_abs_epi16 (merge masking), x86/_mm_maskz_abs_epi16 (zero masking), x86/_mm256_mask_abs_epi32 (merge masking), x86/_mm256_maskz_abs_epi32 (zero masking), x86/_mm_mask_abs_epi32 (merge masking), x86/_mm_maskz_abs_epi32 (zero masking), x86/_mm256_abs_epi64, x86/_mm256_mask_abs_epi64 (merge masking), x86/_mm256_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi64, x86/_mm_mask_abs_epi64 (merge masking), x86/_mm_maskz_abs_epi64 (zero masking), x86/_mm512_abs_epi32, x86/_mm512_mask_abs_epi32 (merge masking), x86/_mm512_maskz_abs_epi32 (zero masking), x86/_mm512_abs_epi64, x86/_mm512_mask_abs_epi64 (merge masking), x86/_mm512_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi8, x86/_mm_abs_epi16, x86/_mm_abs_epi32, hvx/V6_vabsb, hvx/V6_vabsh, hvx/V6_vabsw.
+Members (46): x86/_mm256_abs_epi8, x86/_mm256_abs_epi16, x86/_mm256_abs_epi32, x86/_mm256_mask_abs_epi8 (merge masking), x86/_mm256_maskz_abs_epi8 (zero masking), x86/_mm512_abs_epi8, x86/_mm512_mask_abs_epi8 (merge masking), x86/_mm512_maskz_abs_epi8 (zero masking), x86/_mm_mask_abs_epi8 (merge masking), x86/_mm_maskz_abs_epi8 (zero masking), x86/_mm256_mask_abs_epi16 (merge masking), x86/_mm256_maskz_abs_epi16 (zero masking), x86/_mm512_abs_epi16, x86/_mm512_mask_abs_epi16 (merge masking), x86/_mm512_maskz_abs_epi16 (zero masking), x86/_mm_mask_abs_epi16 (merge masking), x86/_mm_maskz_abs_epi16 (zero masking), x86/_mm256_mask_abs_epi32 (merge masking), x86/_mm256_maskz_abs_epi32 (zero masking), x86/_mm_mask_abs_epi32 (merge masking), x86/_mm_maskz_abs_epi32 (zero masking), x86/_mm256_abs_epi64, x86/_mm256_mask_abs_epi64 (merge masking), x86/_mm256_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi64, x86/_mm_mask_abs_epi64 (merge masking), x86/_mm_maskz_abs_epi64 (zero masking), x86/_mm512_abs_epi32, x86/_mm512_mask_abs_epi32 (merge masking), x86/_mm512_maskz_abs_epi32 (zero masking), x86/_mm512_abs_epi64, x86/_mm512_mask_abs_epi64 (merge masking), x86/_mm512_maskz_abs_epi64 (zero masking), x86/_mm_abs_epi8, x86/_mm_abs_epi16, x86/_mm_abs_epi32, arm/vabs_s8, arm/vabsq_s8, arm/vabs_s16, arm/vabsq_s16, arm/vabs_s32, arm/vabsq_s32, arm/vabsq_s64, hvx/V6_vabsb, hvx/V6_vabsh, hvx/V6_vabsw.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -299,56 +304,50 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_addOp : Autollvm_Op<"add", [AttrSizedOperandSegments]> {
-  let summary = "43 instructions computing the same thing up to 6 parameter(s)";
+  let summary = "56 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (43): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv, hvx/V6_vaddcarryo.
+Members (56): x86/_mm256_add_epi8, x86/_mm256_add_epi16, x86/_mm256_add_epi32, x86/_mm256_add_epi64, x86/_mm256_mask_add_epi8 (merge masking), x86/_mm256_maskz_add_epi8 (zero masking), x86/_mm512_add_epi8, x86/_mm512_mask_add_epi8 (merge masking), x86/_mm512_maskz_add_epi8 (zero masking), x86/_mm_mask_add_epi8 (merge masking), x86/_mm_maskz_add_epi8 (zero masking), x86/_mm256_mask_add_epi16 (merge masking), x86/_mm256_maskz_add_epi16 (zero masking), x86/_mm512_add_epi16, x86/_mm512_mask_add_epi16 (merge masking), x86/_mm512_maskz_add_epi16 (zero masking), x86/_mm_mask_add_epi16 (merge masking), x86/_mm_maskz_add_epi16 (zero masking), x86/_mm256_mask_add_epi32 (merge masking), x86/_mm256_maskz_add_epi32 (zero masking), x86/_mm_mask_add_epi32 (merge masking), x86/_mm_maskz_add_epi32 (zero masking), x86/_mm256_mask_add_epi64 (merge masking), x86/_mm256_maskz_add_epi64 (zero masking), x86/_mm_mask_add_epi64 (merge masking), x86/_mm_maskz_add_epi64 (zero masking), x86/_mm512_maskz_add_epi32 (zero masking), x86/_mm512_add_epi64, x86/_mm512_mask_add_epi64 (merge masking), x86/_mm512_maskz_add_epi64 (zero masking), x86/_mm512_add_epi32, x86/_mm512_mask_add_epi32 (merge masking), x86/_mm_add_epi8, x86/_mm_add_epi16, x86/_mm_add_epi32, x86/_mm_add_epi64, arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, hvx/V6_vaddb, hvx/V6_vaddb_dv, hvx/V6_vaddh, hvx/V6_vaddh_dv, hvx/V6_vaddw, hvx/V6_vaddw_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0) + AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0))
-    v1 := WrapAs(-(1 AND ((0 + ((4294967295 AND AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)) + (4294967295 AND AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)))) >> a0_elem_width)), a0_elem_width, 1)
-    dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(constant, a0_elem_width, 0) << (loop_bound AND ((v0 * 4) + 0)))) AND AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0))
-    dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((constant AND v1), a0_elem_width, 1) << (loop_bound AND ((v0 * 4) + 0))))
+    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] + a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   ENDFOR
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63, 127, 255">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024, 2048">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024, 2048">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"1152\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024, 1152, 2048">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[36], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_sat_sOp : Autollvm_Op<"add_sat_s", [AttrSizedOperandSegments]> {
-  let summary = "18 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (18): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16.
+Members (31): x86/_mm256_adds_epi8, x86/_mm256_adds_epi16, x86/_mm256_mask_adds_epi8 (merge masking), x86/_mm256_maskz_adds_epi8 (zero masking), x86/_mm512_adds_epi8, x86/_mm512_mask_adds_epi8 (merge masking), x86/_mm512_maskz_adds_epi8 (zero masking), x86/_mm_mask_adds_epi8 (merge masking), x86/_mm_maskz_adds_epi8 (zero masking), x86/_mm256_mask_adds_epi16 (merge masking), x86/_mm256_maskz_adds_epi16 (zero masking), x86/_mm512_adds_epi16, x86/_mm512_mask_adds_epi16 (merge masking), x86/_mm512_maskz_adds_epi16 (zero masking), x86/_mm_mask_adds_epi16 (merge masking), x86/_mm_maskz_adds_epi16 (zero masking), x86/_mm_adds_epi8, x86/_mm_adds_epi16, arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, hvx/V6_vaddbsat, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat, hvx/V6_vaddwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -360,23 +359,23 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_sat_uOp : Autollvm_Op<"add_sat_u", [AttrSizedOperandSegments]> {
-  let summary = "18 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (18): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16.
+Members (31): x86/_mm256_adds_epu8, x86/_mm256_adds_epu16, x86/_mm256_mask_adds_epu8 (merge masking), x86/_mm256_maskz_adds_epu8 (zero masking), x86/_mm512_adds_epu8, x86/_mm512_mask_adds_epu8 (merge masking), x86/_mm512_maskz_adds_epu8 (zero masking), x86/_mm_mask_adds_epu8 (merge masking), x86/_mm_maskz_adds_epu8 (zero masking), x86/_mm256_mask_adds_epu16 (merge masking), x86/_mm256_maskz_adds_epu16 (zero masking), x86/_mm512_adds_epu16, x86/_mm512_mask_adds_epu16 (merge masking), x86/_mm512_maskz_adds_epu16 (zero masking), x86/_mm_mask_adds_epu16 (merge masking), x86/_mm_maskz_adds_epu16 (zero masking), x86/_mm_adds_epu8, x86/_mm_adds_epu16, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64, hvx/V6_vaddubsat, hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat, hvx/V6_vadduwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -388,16 +387,16 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -494,9 +493,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_avg_uOp : Autollvm_Op<"avg_u", [AttrSizedOperandSegments]> {
-  let summary = "18 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "27 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (18): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16.
+Members (27): x86/_mm256_avg_epu8, x86/_mm256_avg_epu16, x86/_mm256_mask_avg_epu8 (merge masking), x86/_mm256_maskz_avg_epu8 (zero masking), x86/_mm512_avg_epu8, x86/_mm512_mask_avg_epu8 (merge masking), x86/_mm512_maskz_avg_epu8 (zero masking), x86/_mm_mask_avg_epu8 (merge masking), x86/_mm_maskz_avg_epu8 (zero masking), x86/_mm256_mask_avg_epu16 (merge masking), x86/_mm256_maskz_avg_epu16 (zero masking), x86/_mm512_avg_epu16, x86/_mm512_mask_avg_epu16 (merge masking), x86/_mm512_maskz_avg_epu16 (zero masking), x86/_mm_mask_avg_epu16 (merge masking), x86/_mm_maskz_avg_epu16 (zero masking), x86/_mm_avg_epu8, x86/_mm_avg_epu16, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32, hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -508,16 +507,16 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -604,10 +603,10 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_eqOp : Autollvm_Op<"cmp_eq"> {
-  let summary = "8 instructions computing the same thing up to 4 parameter(s)";
+def Autollvm_cmp_eq_6a5dOp : Autollvm_Op<"cmp_eq_6a5d"> {
+  let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (8): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64, x86/_mm_cmpeq_epi8, x86/_mm_cmpeq_epi16, x86/_mm_cmpeq_epi32, x86/_mm_cmpeq_epi64.
+Members (4): x86/_mm256_cmpeq_epi8, x86/_mm256_cmpeq_epi16, x86/_mm256_cmpeq_epi32, x86/_mm256_cmpeq_epi64.
 
 Semantics with the class parameters as named values:
 ```
@@ -617,21 +616,20 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_gt_sOp : Autollvm_Op<"cmp_gt_s"> {
-  let summary = "8 instructions computing the same thing up to 4 parameter(s)";
+def Autollvm_cmp_gt_s_a708Op : Autollvm_Op<"cmp_gt_s_a708"> {
+  let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (8): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64, x86/_mm_cmpgt_epi8, x86/_mm_cmpgt_epi16, x86/_mm_cmpgt_epi32, x86/_mm_cmpgt_epi64.
+Members (4): x86/_mm256_cmpgt_epi8, x86/_mm256_cmpgt_epi16, x86/_mm256_cmpgt_epi32, x86/_mm256_cmpgt_epi64.
 
 Semantics with the class parameters as named values:
 ```
@@ -641,21 +639,20 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_extend_sOp : Autollvm_Op<"extend_s", [AttrSizedOperandSegments]> {
-  let summary = "151 instructions computing the same thing up to 5 parameter(s)";
+  let summary = "162 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
-Members (151): x86/_mm256_cvtepi16_epi32, x86/_mm256_cvtepi16_epi64, x86/_mm256_cvtepi32_epi64, x86/_mm256_cvtepi8_epi16, x86/_mm256_cvtepi8_epi32, x86/_mm256_cvtepi8_epi64, x86/_mm256_mask_mov_epi16 (merge masking), x86/_mm256_maskz_mov_epi16 (zero masking), x86/_mm512_mask_mov_epi16 (merge masking), x86/_mm512_maskz_mov_epi16 (zero masking), x86/_mm_mask_mov_epi16 (merge masking), x86/_mm_maskz_mov_epi16 (zero masking), x86/_mm256_mask_mov_epi8 (merge masking), x86/_mm256_maskz_mov_epi8 (zero masking), x86/_mm512_mask_mov_epi8 (merge masking), x86/_mm512_maskz_mov_epi8 (zero masking), x86/_mm_mask_mov_epi8 (merge masking), x86/_mm_maskz_mov_epi8 (zero masking), x86/_mm256_mask_blend_epi8 (merge masking), x86/_mm512_mask_blend_epi8 (merge masking), x86/_mm_mask_blend_epi8 (merge masking), x86/_mm256_mask_blend_epi16 (merge masking), x86/_mm512_mask_blend_epi16 (merge masking), x86/_mm_mask_blend_epi16 (merge masking), x86/_mm256_mask_cvtepi8_epi16 (merge masking), x86/_mm256_maskz_cvtepi8_epi16 (zero masking), x86/_mm512_cvtepi8_epi16, x86/_mm512_mask_cvtepi8_epi16 (merge masking), x86/_mm512_maskz_cvtepi8_epi16 (zero masking), x86/_mm_mask_cvtepi8_epi16 (merge masking), x86/_mm_maskz_cvtepi8_epi16 (zero masking), x86/_mm256_cvtepi16_epi8, x86/_mm256_mask_cvtepi16_epi8 (merge masking), x86/_mm256_maskz_cvtepi16_epi8 (zero masking), x86/_mm512_cvtepi16_epi8, x86/_mm512_mask_cvtepi16_epi8 (merge masking), x86/_mm512_maskz_cvtepi16_epi8 (zero masking), x86/_mm_cvtepi16_epi8, x86/_mm_mask_cvtepi16_epi8 (merge masking), x86/_mm_maskz_cvtepi16_epi8 (zero masking), x86/_mm256_mask_mov_epi32 (merge masking), x86/_mm256_maskz_mov_epi32 (zero masking), x86/_mm_mask_mov_epi32 (merge masking), x86/_mm_maskz_mov_epi32 (zero masking), x86/_mm256_mask_mov_epi64 (merge masking), x86/_mm256_maskz_mov_epi64 (zero masking), x86/_mm_mask_mov_epi64 (merge masking), x86/_mm_maskz_mov_epi64 (zero masking), x86/_mm256_mask_blend_epi32 (merge masking), x86/_mm_mask_blend_epi32 (merge masking), x86/_mm256_mask_blend_epi64 (merge masking), x86/_mm_mask_blend_epi64 (merge masking), x86/_mm256_cvtepi32_epi8, x86/_mm256_mask_cvtepi32_epi8 (merge masking), x86/_mm256_maskz_cvtepi32_epi8 (zero masking), x86/_mm_cvtepi32_epi8, x86/_mm_mask_cvtepi32_epi8 (merge masking), x86/_mm_maskz_cvtepi32_epi8 (zero masking), x86/_mm256_cvtepi32_epi16, x86/_mm256_mask_cvtepi32_epi16 (merge masking), x86/_mm256_maskz_cvtepi32_epi16 (zero masking), x86/_mm_cvtepi32_epi16, x86/_mm_mask_cvtepi32_epi16 (merge masking), x86/_mm_maskz_cvtepi32_epi16 (zero masking), x86/_mm256_cvtepi64_epi8, x86/_mm256_mask_cvtepi64_epi8 (merge masking), x86/_mm256_maskz_cvtepi64_epi8 (zero masking), x86/_mm_cvtepi64_epi8, x86/_mm_mask_cvtepi64_epi8 (merge masking), x86/_mm_maskz_cvtepi64_epi8 (zero masking), x86/_mm256_cvtepi64_epi32, x86/_mm256_mask_cvtepi64_epi32 (merge masking), x86/_mm256_maskz_cvtepi64_epi32 (zero masking), x86/_mm_cvtepi64_epi32, x86/_mm_mask_cvtepi64_epi32 (merge masking), x86/_mm_maskz_cvtepi64_epi32 (zero masking), x86/_mm256_cvtepi64_epi16, x86/_mm256_mask_cvtepi64_epi16 (merge masking), x86/_mm256_maskz_cvtepi64_epi16 (zero masking), x86/_mm_cvtepi64_epi16, x86/_mm_mask_cvtepi64_epi16 (merge masking), x86/_mm_maskz_cvtepi64_epi16 (zero masking), x86/_mm256_mask_cvtepi8_epi32 (merge masking), x86/_mm256_maskz_cvtepi8_epi32 (zero masking), x86/_mm_mask_cvtepi8_epi32 (merge masking), x86/_mm_maskz_cvtepi8_epi32 (zero masking), x86/_mm256_mask_cvtepi8_epi64 (merge masking), x86/_mm256_maskz_cvtepi8_epi64 (zero masking), x86/_mm_mask_cvtepi8_epi64 (merge masking), x86/_mm_maskz_cvtepi8_epi64 (zero masking), x86/_mm256_mask_cvtepi32_epi64 (merge masking), x86/_mm256_maskz_cvtepi32_epi64 (zero masking), x86/_mm_mask_cvtepi32_epi64 (merge masking), x86/_mm_maskz_cvtepi32_epi64 (zero masking), x86/_mm256_mask_cvtepi16_epi32 (merge masking), x86/_mm256_maskz_cvtepi16_epi32 (zero masking), x86/_mm_mask_cvtepi16_epi32 (merge masking), x86/_mm_maskz_cvtepi16_epi32 (zero masking), x86/_mm256_mask_cvtepi16_epi64 (merge masking), x86/_mm256_maskz_cvtepi16_epi64 (zero masking), x86/_mm_mask_cvtepi16_epi64 (merge masking), x86/_mm_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_maskz_mov_epi32 (zero masking), x86/_mm512_maskz_mov_epi64 (zero masking), x86/_mm512_cvtepi32_epi8, x86/_mm512_mask_cvtepi32_epi8 (merge masking), x86/_mm512_maskz_cvtepi32_epi8 (zero masking), x86/_mm512_cvtepi32_epi16, x86/_mm512_mask_cvtepi32_epi16 (merge masking), x86/_mm512_maskz_cvtepi32_epi16 (zero masking), x86/_mm512_cvtepi64_epi8, x86/_mm512_mask_cvtepi64_epi8 (merge masking), x86/_mm512_maskz_cvtepi64_epi8 (zero masking), x86/_mm512_cvtepi64_epi32, x86/_mm512_mask_cvtepi64_epi32 (merge masking), x86/_mm512_maskz_cvtepi64_epi32 (zero masking), x86/_mm512_cvtepi64_epi16, x86/_mm512_mask_cvtepi64_epi16 (merge masking), x86/_mm512_maskz_cvtepi64_epi16 (zero masking), x86/_mm512_cvtepi8_epi32, x86/_mm512_mask_cvtepi8_epi32 (merge masking), x86/_mm512_maskz_cvtepi8_epi32 (zero masking), x86/_mm512_cvtepi8_epi64, x86/_mm512_mask_cvtepi8_epi64 (merge masking), x86/_mm512_maskz_cvtepi8_epi64 (zero masking), x86/_mm512_cvtepi32_epi64, x86/_mm512_mask_cvtepi32_epi64 (merge masking), x86/_mm512_maskz_cvtepi32_epi64 (zero masking), x86/_mm512_cvtepi16_epi32, x86/_mm512_mask_cvtepi16_epi32 (merge masking), x86/_mm512_maskz_cvtepi16_epi32 (zero masking), x86/_mm512_cvtepi16_epi64, x86/_mm512_mask_cvtepi16_epi64 (merge masking), x86/_mm512_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_mask_mov_epi32 (merge masking), x86/_mm512_mask_mov_epi64 (merge masking), x86/_mm512_mask_blend_epi32 (merge masking), x86/_mm512_mask_blend_epi64 (merge masking), x86/_mm_cvtepi8_epi16, x86/_mm_cvtepi8_epi32, x86/_mm_cvtepi8_epi64, x86/_mm_cvtepi16_epi32, x86/_mm_cvtepi16_epi64, x86/_mm_cvtepi32_epi64, arm/vmovn_s16, arm/vmovn_s32, arm/vmovn_s64, arm/vmovn_u16, arm/vmovn_u32, arm/vmovn_u64, hvx/V6_vassign.
+Members (162): x86/_mm256_cvtepi16_epi32, x86/_mm256_cvtepi16_epi64, x86/_mm256_cvtepi32_epi64, x86/_mm256_cvtepi8_epi16, x86/_mm256_cvtepi8_epi32, x86/_mm256_cvtepi8_epi64, x86/_mm256_mask_mov_epi16 (merge masking), x86/_mm256_maskz_mov_epi16 (zero masking), x86/_mm512_mask_mov_epi16 (merge masking), x86/_mm512_maskz_mov_epi16 (zero masking), x86/_mm_mask_mov_epi16 (merge masking), x86/_mm_maskz_mov_epi16 (zero masking), x86/_mm256_mask_mov_epi8 (merge masking), x86/_mm256_maskz_mov_epi8 (zero masking), x86/_mm512_mask_mov_epi8 (merge masking), x86/_mm512_maskz_mov_epi8 (zero masking), x86/_mm_mask_mov_epi8 (merge masking), x86/_mm_maskz_mov_epi8 (zero masking), x86/_mm256_mask_blend_epi8 (merge masking), x86/_mm512_mask_blend_epi8 (merge masking), x86/_mm_mask_blend_epi8 (merge masking), x86/_mm256_mask_blend_epi16 (merge masking), x86/_mm512_mask_blend_epi16 (merge masking), x86/_mm_mask_blend_epi16 (merge masking), x86/_mm256_mask_cvtepi8_epi16 (merge masking), x86/_mm256_maskz_cvtepi8_epi16 (zero masking), x86/_mm512_cvtepi8_epi16, x86/_mm512_mask_cvtepi8_epi16 (merge masking), x86/_mm512_maskz_cvtepi8_epi16 (zero masking), x86/_mm_mask_cvtepi8_epi16 (merge masking), x86/_mm_maskz_cvtepi8_epi16 (zero masking), x86/_mm256_cvtepi16_epi8, x86/_mm256_mask_cvtepi16_epi8 (merge masking), x86/_mm256_maskz_cvtepi16_epi8 (zero masking), x86/_mm512_cvtepi16_epi8, x86/_mm512_mask_cvtepi16_epi8 (merge masking), x86/_mm512_maskz_cvtepi16_epi8 (zero masking), x86/_mm_cvtepi16_epi8, x86/_mm_mask_cvtepi16_epi8 (merge masking), x86/_mm_maskz_cvtepi16_epi8 (zero masking), x86/_mm256_mask_mov_epi32 (merge masking), x86/_mm256_maskz_mov_epi32 (zero masking), x86/_mm_mask_mov_epi32 (merge masking), x86/_mm_maskz_mov_epi32 (zero masking), x86/_mm256_mask_mov_epi64 (merge masking), x86/_mm256_maskz_mov_epi64 (zero masking), x86/_mm_mask_mov_epi64 (merge masking), x86/_mm_maskz_mov_epi64 (zero masking), x86/_mm256_mask_blend_epi32 (merge masking), x86/_mm_mask_blend_epi32 (merge masking), x86/_mm256_mask_blend_epi64 (merge masking), x86/_mm_mask_blend_epi64 (merge masking), x86/_mm256_cvtepi32_epi8, x86/_mm256_mask_cvtepi32_epi8 (merge masking), x86/_mm256_maskz_cvtepi32_epi8 (zero masking), x86/_mm_cvtepi32_epi8, x86/_mm_mask_cvtepi32_epi8 (merge masking), x86/_mm_maskz_cvtepi32_epi8 (zero masking), x86/_mm256_cvtepi32_epi16, x86/_mm256_mask_cvtepi32_epi16 (merge masking), x86/_mm256_maskz_cvtepi32_epi16 (zero masking), x86/_mm_cvtepi32_epi16, x86/_mm_mask_cvtepi32_epi16 (merge masking), x86/_mm_maskz_cvtepi32_epi16 (zero masking), x86/_mm256_cvtepi64_epi8, x86/_mm256_mask_cvtepi64_epi8 (merge masking), x86/_mm256_maskz_cvtepi64_epi8 (zero masking), x86/_mm_cvtepi64_epi8, x86/_mm_mask_cvtepi64_epi8 (merge masking), x86/_mm_maskz_cvtepi64_epi8 (zero masking), x86/_mm256_cvtepi64_epi32, x86/_mm256_mask_cvtepi64_epi32 (merge masking), x86/_mm256_maskz_cvtepi64_epi32 (zero masking), x86/_mm_cvtepi64_epi32, x86/_mm_mask_cvtepi64_epi32 (merge masking), x86/_mm_maskz_cvtepi64_epi32 (zero masking), x86/_mm256_cvtepi64_epi16, x86/_mm256_mask_cvtepi64_epi16 (merge masking), x86/_mm256_maskz_cvtepi64_epi16 (zero masking), x86/_mm_cvtepi64_epi16, x86/_mm_mask_cvtepi64_epi16 (merge masking), x86/_mm_maskz_cvtepi64_epi16 (zero masking), x86/_mm256_mask_cvtepi8_epi32 (merge masking), x86/_mm256_maskz_cvtepi8_epi32 (zero masking), x86/_mm_mask_cvtepi8_epi32 (merge masking), x86/_mm_maskz_cvtepi8_epi32 (zero masking), x86/_mm256_mask_cvtepi8_epi64 (merge masking), x86/_mm256_maskz_cvtepi8_epi64 (zero masking), x86/_mm_mask_cvtepi8_epi64 (merge masking), x86/_mm_maskz_cvtepi8_epi64 (zero masking), x86/_mm256_mask_cvtepi32_epi64 (merge masking), x86/_mm256_maskz_cvtepi32_epi64 (zero masking), x86/_mm_mask_cvtepi32_epi64 (merge masking), x86/_mm_maskz_cvtepi32_epi64 (zero masking), x86/_mm256_mask_cvtepi16_epi32 (merge masking), x86/_mm256_maskz_cvtepi16_epi32 (zero masking), x86/_mm_mask_cvtepi16_epi32 (merge masking), x86/_mm_maskz_cvtepi16_epi32 (zero masking), x86/_mm256_mask_cvtepi16_epi64 (merge masking), x86/_mm256_maskz_cvtepi16_epi64 (zero masking), x86/_mm_mask_cvtepi16_epi64 (merge masking), x86/_mm_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_maskz_mov_epi32 (zero masking), x86/_mm512_maskz_mov_epi64 (zero masking), x86/_mm512_cvtepi32_epi8, x86/_mm512_mask_cvtepi32_epi8 (merge masking), x86/_mm512_maskz_cvtepi32_epi8 (zero masking), x86/_mm512_cvtepi32_epi16, x86/_mm512_mask_cvtepi32_epi16 (merge masking), x86/_mm512_maskz_cvtepi32_epi16 (zero masking), x86/_mm512_cvtepi64_epi8, x86/_mm512_mask_cvtepi64_epi8 (merge masking), x86/_mm512_maskz_cvtepi64_epi8 (zero masking), x86/_mm512_cvtepi64_epi32, x86/_mm512_mask_cvtepi64_epi32 (merge masking), x86/_mm512_maskz_cvtepi64_epi32 (zero masking), x86/_mm512_cvtepi64_epi16, x86/_mm512_mask_cvtepi64_epi16 (merge masking), x86/_mm512_maskz_cvtepi64_epi16 (zero masking), x86/_mm512_cvtepi8_epi32, x86/_mm512_mask_cvtepi8_epi32 (merge masking), x86/_mm512_maskz_cvtepi8_epi32 (zero masking), x86/_mm512_cvtepi8_epi64, x86/_mm512_mask_cvtepi8_epi64 (merge masking), x86/_mm512_maskz_cvtepi8_epi64 (zero masking), x86/_mm512_cvtepi32_epi64, x86/_mm512_mask_cvtepi32_epi64 (merge masking), x86/_mm512_maskz_cvtepi32_epi64 (zero masking), x86/_mm512_cvtepi16_epi32, x86/_mm512_mask_cvtepi16_epi32 (merge masking), x86/_mm512_maskz_cvtepi16_epi32 (zero masking), x86/_mm512_cvtepi16_epi64, x86/_mm512_mask_cvtepi16_epi64 (merge masking), x86/_mm512_maskz_cvtepi16_epi64 (zero masking), x86/_mm512_mask_mov_epi32 (merge masking), x86/_mm512_mask_mov_epi64 (merge masking), x86/_mm512_mask_blend_epi32 (merge masking), x86/_mm512_mask_blend_epi64 (merge masking), x86/_mm_cvtepi8_epi16, x86/_mm_cvtepi8_epi32, x86/_mm_cvtepi8_epi64, x86/_mm_cvtepi16_epi32, x86/_mm_cvtepi16_epi64, x86/_mm_cvtepi32_epi64, arm/vmovn_s16, arm/vmovn_s32, arm/vmovn_s64, arm/vmovn_u16, arm/vmovn_u32, arm/vmovn_u64, arm/vmovl_s8, arm/vmovl_s16, arm/vmovl_s32, arm/vget_low_s8, arm/vget_low_s16, arm/vget_low_s32, arm/vget_low_u8, arm/vget_low_u16, arm/vget_low_u32, hvx/V6_vunpackb, hvx/V6_vunpackh, hvx/V6_vassign.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -667,24 +664,24 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$result_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_convert_sat_uOp : Autollvm_Op<"convert_sat_u", [AttrSizedOperandSegments]> {
-  let summary = "108 instructions computing the same thing up to 5 parameter(s)";
+  let summary = "116 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
-Members (108): x86/_mm256_cvtepu16_epi32, x86/_mm256_cvtepu16_epi64, x86/_mm256_cvtepu32_epi64, x86/_mm256_cvtepu8_epi16, x86/_mm256_cvtepu8_epi32, x86/_mm256_cvtepu8_epi64, x86/_mm256_cvtusepi16_epi8, x86/_mm256_mask_cvtusepi16_epi8 (merge masking), x86/_mm256_maskz_cvtusepi16_epi8 (zero masking), x86/_mm512_cvtusepi16_epi8, x86/_mm512_mask_cvtusepi16_epi8 (merge masking), x86/_mm512_maskz_cvtusepi16_epi8 (zero masking), x86/_mm_cvtusepi16_epi8, x86/_mm_mask_cvtusepi16_epi8 (merge masking), x86/_mm_maskz_cvtusepi16_epi8 (zero masking), x86/_mm256_mask_cvtepu8_epi16 (merge masking), x86/_mm256_maskz_cvtepu8_epi16 (zero masking), x86/_mm512_cvtepu8_epi16, x86/_mm512_mask_cvtepu8_epi16 (merge masking), x86/_mm512_maskz_cvtepu8_epi16 (zero masking), x86/_mm_mask_cvtepu8_epi16 (merge masking), x86/_mm_maskz_cvtepu8_epi16 (zero masking), x86/_mm256_cvtusepi32_epi8, x86/_mm256_mask_cvtusepi32_epi8 (merge masking), x86/_mm256_maskz_cvtusepi32_epi8 (zero masking), x86/_mm_cvtusepi32_epi8, x86/_mm_mask_cvtusepi32_epi8 (merge masking), x86/_mm_maskz_cvtusepi32_epi8 (zero masking), x86/_mm256_cvtusepi32_epi16, x86/_mm256_mask_cvtusepi32_epi16 (merge masking), x86/_mm256_maskz_cvtusepi32_epi16 (zero masking), x86/_mm_cvtusepi32_epi16, x86/_mm_mask_cvtusepi32_epi16 (merge masking), x86/_mm_maskz_cvtusepi32_epi16 (zero masking), x86/_mm256_cvtusepi64_epi8, x86/_mm256_mask_cvtusepi64_epi8 (merge masking), x86/_mm256_maskz_cvtusepi64_epi8 (zero masking), x86/_mm_cvtusepi64_epi8, x86/_mm_mask_cvtusepi64_epi8 (merge masking), x86/_mm_maskz_cvtusepi64_epi8 (zero masking), x86/_mm256_cvtusepi64_epi32, x86/_mm256_mask_cvtusepi64_epi32 (merge masking), x86/_mm256_maskz_cvtusepi64_epi32 (zero masking), x86/_mm_cvtusepi64_epi32, x86/_mm_mask_cvtusepi64_epi32 (merge masking), x86/_mm_maskz_cvtusepi64_epi32 (zero masking), x86/_mm256_cvtusepi64_epi16, x86/_mm256_mask_cvtusepi64_epi16 (merge masking), x86/_mm256_maskz_cvtusepi64_epi16 (zero masking), x86/_mm_cvtusepi64_epi16, x86/_mm_mask_cvtusepi64_epi16 (merge masking), x86/_mm_maskz_cvtusepi64_epi16 (zero masking), x86/_mm256_mask_cvtepu8_epi32 (merge masking), x86/_mm256_maskz_cvtepu8_epi32 (zero masking), x86/_mm_mask_cvtepu8_epi32 (merge masking), x86/_mm_maskz_cvtepu8_epi32 (zero masking), x86/_mm256_mask_cvtepu8_epi64 (merge masking), x86/_mm256_maskz_cvtepu8_epi64 (zero masking), x86/_mm_mask_cvtepu8_epi64 (merge masking), x86/_mm_maskz_cvtepu8_epi64 (zero masking), x86/_mm256_mask_cvtepu32_epi64 (merge masking), x86/_mm256_maskz_cvtepu32_epi64 (zero masking), x86/_mm_mask_cvtepu32_epi64 (merge masking), x86/_mm_maskz_cvtepu32_epi64 (zero masking), x86/_mm256_mask_cvtepu16_epi32 (merge masking), x86/_mm256_maskz_cvtepu16_epi32 (zero masking), x86/_mm_mask_cvtepu16_epi32 (merge masking), x86/_mm_maskz_cvtepu16_epi32 (zero masking), x86/_mm256_mask_cvtepu16_epi64 (merge masking), x86/_mm256_maskz_cvtepu16_epi64 (zero masking), x86/_mm_mask_cvtepu16_epi64 (merge masking), x86/_mm_maskz_cvtepu16_epi64 (zero masking), x86/_mm512_cvtusepi32_epi8, x86/_mm512_mask_cvtusepi32_epi8 (merge masking), x86/_mm512_maskz_cvtusepi32_epi8 (zero masking), x86/_mm512_cvtusepi32_epi16, x86/_mm512_mask_cvtusepi32_epi16 (merge masking), x86/_mm512_maskz_cvtusepi32_epi16 (zero masking), x86/_mm512_cvtusepi64_epi8, x86/_mm512_mask_cvtusepi64_epi8 (merge masking), x86/_mm512_maskz_cvtusepi64_epi8 (zero masking), x86/_mm512_cvtusepi64_epi32, x86/_mm512_mask_cvtusepi64_epi32 (merge masking), x86/_mm512_maskz_cvtusepi64_epi32 (zero masking), x86/_mm512_cvtusepi64_epi16, x86/_mm512_mask_cvtusepi64_epi16 (merge masking), x86/_mm512_maskz_cvtusepi64_epi16 (zero masking), x86/_mm512_cvtepu8_epi32, x86/_mm512_mask_cvtepu8_epi32 (merge masking), x86/_mm512_maskz_cvtepu8_epi32 (zero masking), x86/_mm512_cvtepu8_epi64, x86/_mm512_mask_cvtepu8_epi64 (merge masking), x86/_mm512_maskz_cvtepu8_epi64 (zero masking), x86/_mm512_cvtepu32_epi64, x86/_mm512_mask_cvtepu32_epi64 (merge masking), x86/_mm512_maskz_cvtepu32_epi64 (zero masking), x86/_mm512_cvtepu16_epi32, x86/_mm512_mask_cvtepu16_epi32 (merge masking), x86/_mm512_maskz_cvtepu16_epi32 (zero masking), x86/_mm512_cvtepu16_epi64, x86/_mm512_mask_cvtepu16_epi64 (merge masking), x86/_mm512_maskz_cvtepu16_epi64 (zero masking), x86/_mm_cvtepu8_epi16, x86/_mm_cvtepu8_epi32, x86/_mm_cvtepu8_epi64, x86/_mm_cvtepu16_epi32, x86/_mm_cvtepu16_epi64, x86/_mm_cvtepu32_epi64.
+Members (116): x86/_mm256_cvtepu16_epi32, x86/_mm256_cvtepu16_epi64, x86/_mm256_cvtepu32_epi64, x86/_mm256_cvtepu8_epi16, x86/_mm256_cvtepu8_epi32, x86/_mm256_cvtepu8_epi64, x86/_mm256_cvtusepi16_epi8, x86/_mm256_mask_cvtusepi16_epi8 (merge masking), x86/_mm256_maskz_cvtusepi16_epi8 (zero masking), x86/_mm512_cvtusepi16_epi8, x86/_mm512_mask_cvtusepi16_epi8 (merge masking), x86/_mm512_maskz_cvtusepi16_epi8 (zero masking), x86/_mm_cvtusepi16_epi8, x86/_mm_mask_cvtusepi16_epi8 (merge masking), x86/_mm_maskz_cvtusepi16_epi8 (zero masking), x86/_mm256_mask_cvtepu8_epi16 (merge masking), x86/_mm256_maskz_cvtepu8_epi16 (zero masking), x86/_mm512_cvtepu8_epi16, x86/_mm512_mask_cvtepu8_epi16 (merge masking), x86/_mm512_maskz_cvtepu8_epi16 (zero masking), x86/_mm_mask_cvtepu8_epi16 (merge masking), x86/_mm_maskz_cvtepu8_epi16 (zero masking), x86/_mm256_cvtusepi32_epi8, x86/_mm256_mask_cvtusepi32_epi8 (merge masking), x86/_mm256_maskz_cvtusepi32_epi8 (zero masking), x86/_mm_cvtusepi32_epi8, x86/_mm_mask_cvtusepi32_epi8 (merge masking), x86/_mm_maskz_cvtusepi32_epi8 (zero masking), x86/_mm256_cvtusepi32_epi16, x86/_mm256_mask_cvtusepi32_epi16 (merge masking), x86/_mm256_maskz_cvtusepi32_epi16 (zero masking), x86/_mm_cvtusepi32_epi16, x86/_mm_mask_cvtusepi32_epi16 (merge masking), x86/_mm_maskz_cvtusepi32_epi16 (zero masking), x86/_mm256_cvtusepi64_epi8, x86/_mm256_mask_cvtusepi64_epi8 (merge masking), x86/_mm256_maskz_cvtusepi64_epi8 (zero masking), x86/_mm_cvtusepi64_epi8, x86/_mm_mask_cvtusepi64_epi8 (merge masking), x86/_mm_maskz_cvtusepi64_epi8 (zero masking), x86/_mm256_cvtusepi64_epi32, x86/_mm256_mask_cvtusepi64_epi32 (merge masking), x86/_mm256_maskz_cvtusepi64_epi32 (zero masking), x86/_mm_cvtusepi64_epi32, x86/_mm_mask_cvtusepi64_epi32 (merge masking), x86/_mm_maskz_cvtusepi64_epi32 (zero masking), x86/_mm256_cvtusepi64_epi16, x86/_mm256_mask_cvtusepi64_epi16 (merge masking), x86/_mm256_maskz_cvtusepi64_epi16 (zero masking), x86/_mm_cvtusepi64_epi16, x86/_mm_mask_cvtusepi64_epi16 (merge masking), x86/_mm_maskz_cvtusepi64_epi16 (zero masking), x86/_mm256_mask_cvtepu8_epi32 (merge masking), x86/_mm256_maskz_cvtepu8_epi32 (zero masking), x86/_mm_mask_cvtepu8_epi32 (merge masking), x86/_mm_maskz_cvtepu8_epi32 (zero masking), x86/_mm256_mask_cvtepu8_epi64 (merge masking), x86/_mm256_maskz_cvtepu8_epi64 (zero masking), x86/_mm_mask_cvtepu8_epi64 (merge masking), x86/_mm_maskz_cvtepu8_epi64 (zero masking), x86/_mm256_mask_cvtepu32_epi64 (merge masking), x86/_mm256_maskz_cvtepu32_epi64 (zero masking), x86/_mm_mask_cvtepu32_epi64 (merge masking), x86/_mm_maskz_cvtepu32_epi64 (zero masking), x86/_mm256_mask_cvtepu16_epi32 (merge masking), x86/_mm256_maskz_cvtepu16_epi32 (zero masking), x86/_mm_mask_cvtepu16_epi32 (merge masking), x86/_mm_maskz_cvtepu16_epi32 (zero masking), x86/_mm256_mask_cvtepu16_epi64 (merge masking), x86/_mm256_maskz_cvtepu16_epi64 (zero masking), x86/_mm_mask_cvtepu16_epi64 (merge masking), x86/_mm_maskz_cvtepu16_epi64 (zero masking), x86/_mm512_cvtusepi32_epi8, x86/_mm512_mask_cvtusepi32_epi8 (merge masking), x86/_mm512_maskz_cvtusepi32_epi8 (zero masking), x86/_mm512_cvtusepi32_epi16, x86/_mm512_mask_cvtusepi32_epi16 (merge masking), x86/_mm512_maskz_cvtusepi32_epi16 (zero masking), x86/_mm512_cvtusepi64_epi8, x86/_mm512_mask_cvtusepi64_epi8 (merge masking), x86/_mm512_maskz_cvtusepi64_epi8 (zero masking), x86/_mm512_cvtusepi64_epi32, x86/_mm512_mask_cvtusepi64_epi32 (merge masking), x86/_mm512_maskz_cvtusepi64_epi32 (zero masking), x86/_mm512_cvtusepi64_epi16, x86/_mm512_mask_cvtusepi64_epi16 (merge masking), x86/_mm512_maskz_cvtusepi64_epi16 (zero masking), x86/_mm512_cvtepu8_epi32, x86/_mm512_mask_cvtepu8_epi32 (merge masking), x86/_mm512_maskz_cvtepu8_epi32 (zero masking), x86/_mm512_cvtepu8_epi64, x86/_mm512_mask_cvtepu8_epi64 (merge masking), x86/_mm512_maskz_cvtepu8_epi64 (zero masking), x86/_mm512_cvtepu32_epi64, x86/_mm512_mask_cvtepu32_epi64 (merge masking), x86/_mm512_maskz_cvtepu32_epi64 (zero masking), x86/_mm512_cvtepu16_epi32, x86/_mm512_mask_cvtepu16_epi32 (merge masking), x86/_mm512_maskz_cvtepu16_epi32 (zero masking), x86/_mm512_cvtepu16_epi64, x86/_mm512_mask_cvtepu16_epi64 (merge masking), x86/_mm512_maskz_cvtepu16_epi64 (zero masking), x86/_mm_cvtepu8_epi16, x86/_mm_cvtepu8_epi32, x86/_mm_cvtepu8_epi64, x86/_mm_cvtepu16_epi32, x86/_mm_cvtepu16_epi64, x86/_mm_cvtepu32_epi64, arm/vmovl_u8, arm/vmovl_u16, arm/vmovl_u32, arm/vqmovn_u16, arm/vqmovn_u32, arm/vqmovn_u64, hvx/V6_vunpackub, hvx/V6_vunpackuh.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -696,17 +693,17 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 2048">]>:$result_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -821,9 +818,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_dot_sOp : Autollvm_Op<"dot_s", [AttrSizedOperandSegments]> {
-  let summary = "19 instructions computing the same thing up to 4 parameter(s)";
+  let summary = "18 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
-Members (19): x86/_mm256_madd_epi16, x86/_mm256_mullo_epi32, x86/_mm256_mask_madd_epi16 (merge masking), x86/_mm256_maskz_madd_epi16 (zero masking), x86/_mm512_madd_epi16, x86/_mm512_mask_madd_epi16 (merge masking), x86/_mm512_maskz_madd_epi16 (zero masking), x86/_mm_mask_madd_epi16 (merge masking), x86/_mm_maskz_madd_epi16 (zero masking), x86/_mm256_mask_mullo_epi16 (merge masking), x86/_mm256_maskz_mullo_epi16 (zero masking), x86/_mm512_mask_mullo_epi16 (merge masking), x86/_mm512_maskz_mullo_epi16 (zero masking), x86/_mm512_mullo_epi16, x86/_mm_mask_mullo_epi16 (merge masking), x86/_mm_maskz_mullo_epi16 (zero masking), x86/_mm_madd_epi16, x86/_mm_mullo_epi16, hvx/V6_vmpyih.
+Members (18): x86/_mm256_madd_epi16, x86/_mm256_mullo_epi32, x86/_mm256_mask_madd_epi16 (merge masking), x86/_mm256_maskz_madd_epi16 (zero masking), x86/_mm512_madd_epi16, x86/_mm512_mask_madd_epi16 (merge masking), x86/_mm512_maskz_madd_epi16 (zero masking), x86/_mm_mask_madd_epi16 (merge masking), x86/_mm_maskz_madd_epi16 (zero masking), x86/_mm256_mask_mullo_epi16 (merge masking), x86/_mm256_maskz_mullo_epi16 (zero masking), x86/_mm512_mask_mullo_epi16 (merge masking), x86/_mm512_maskz_mullo_epi16 (zero masking), x86/_mm512_mullo_epi16, x86/_mm_mask_mullo_epi16 (merge masking), x86/_mm_maskz_mullo_epi16 (zero masking), x86/_mm_madd_epi16, x86/_mm_mullo_epi16.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -835,17 +832,17 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -877,9 +874,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_max_sOp : Autollvm_Op<"max_s", [AttrSizedOperandSegments]> {
-  let summary = "36 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "45 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (36): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x86/_mm256_mask_max_epi8 (merge masking), x86/_mm256_maskz_max_epi8 (zero masking), x86/_mm512_mask_max_epi8 (merge masking), x86/_mm512_maskz_max_epi8 (zero masking), x86/_mm512_max_epi8, x86/_mm_mask_max_epi8 (merge masking), x86/_mm_maskz_max_epi8 (zero masking), x86/_mm256_mask_max_epi16 (merge masking), x86/_mm256_maskz_max_epi16 (zero masking), x86/_mm512_mask_max_epi16 (merge masking), x86/_mm512_maskz_max_epi16 (zero masking), x86/_mm512_max_epi16, x86/_mm_mask_max_epi16 (merge masking), x86/_mm_maskz_max_epi16 (zero masking), x86/_mm256_mask_max_epi32 (merge masking), x86/_mm256_maskz_max_epi32 (zero masking), x86/_mm_mask_max_epi32 (merge masking), x86/_mm_maskz_max_epi32 (zero masking), x86/_mm256_mask_max_epi64 (merge masking), x86/_mm256_maskz_max_epi64 (zero masking), x86/_mm256_max_epi64, x86/_mm_mask_max_epi64 (merge masking), x86/_mm_maskz_max_epi64 (zero masking), x86/_mm_max_epi64, x86/_mm512_maskz_max_epi32 (zero masking), x86/_mm512_mask_max_epi64 (merge masking), x86/_mm512_maskz_max_epi64 (zero masking), x86/_mm512_max_epi64, x86/_mm512_mask_max_epi32 (merge masking), x86/_mm512_max_epi32, x86/_mm_max_epi16, x86/_mm_max_epi8, x86/_mm_max_epi32.
+Members (45): x86/_mm256_max_epi8, x86/_mm256_max_epi16, x86/_mm256_max_epi32, x86/_mm256_mask_max_epi8 (merge masking), x86/_mm256_maskz_max_epi8 (zero masking), x86/_mm512_mask_max_epi8 (merge masking), x86/_mm512_maskz_max_epi8 (zero masking), x86/_mm512_max_epi8, x86/_mm_mask_max_epi8 (merge masking), x86/_mm_maskz_max_epi8 (zero masking), x86/_mm256_mask_max_epi16 (merge masking), x86/_mm256_maskz_max_epi16 (zero masking), x86/_mm512_mask_max_epi16 (merge masking), x86/_mm512_maskz_max_epi16 (zero masking), x86/_mm512_max_epi16, x86/_mm_mask_max_epi16 (merge masking), x86/_mm_maskz_max_epi16 (zero masking), x86/_mm256_mask_max_epi32 (merge masking), x86/_mm256_maskz_max_epi32 (zero masking), x86/_mm_mask_max_epi32 (merge masking), x86/_mm_maskz_max_epi32 (zero masking), x86/_mm256_mask_max_epi64 (merge masking), x86/_mm256_maskz_max_epi64 (zero masking), x86/_mm256_max_epi64, x86/_mm_mask_max_epi64 (merge masking), x86/_mm_maskz_max_epi64 (zero masking), x86/_mm_max_epi64, x86/_mm512_maskz_max_epi32 (zero masking), x86/_mm512_mask_max_epi64 (merge masking), x86/_mm512_maskz_max_epi64 (zero masking), x86/_mm512_max_epi64, x86/_mm512_mask_max_epi32 (merge masking), x86/_mm512_max_epi32, x86/_mm_max_epi16, x86/_mm_max_epi8, x86/_mm_max_epi32, arm/vmax_s8, arm/vmaxq_s8, arm/vmax_s16, arm/vmaxq_s16, arm/vmax_s32, arm/vmaxq_s32, hvx/V6_vmaxb, hvx/V6_vmaxh, hvx/V6_vmaxw.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -891,23 +888,23 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_max_uOp : Autollvm_Op<"max_u", [AttrSizedOperandSegments]> {
-  let summary = "36 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "44 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (36): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x86/_mm256_mask_max_epu8 (merge masking), x86/_mm256_maskz_max_epu8 (zero masking), x86/_mm512_mask_max_epu8 (merge masking), x86/_mm512_maskz_max_epu8 (zero masking), x86/_mm512_max_epu8, x86/_mm_mask_max_epu8 (merge masking), x86/_mm_maskz_max_epu8 (zero masking), x86/_mm256_mask_max_epu16 (merge masking), x86/_mm256_maskz_max_epu16 (zero masking), x86/_mm512_mask_max_epu16 (merge masking), x86/_mm512_maskz_max_epu16 (zero masking), x86/_mm512_max_epu16, x86/_mm_mask_max_epu16 (merge masking), x86/_mm_maskz_max_epu16 (zero masking), x86/_mm256_mask_max_epu32 (merge masking), x86/_mm256_maskz_max_epu32 (zero masking), x86/_mm_mask_max_epu32 (merge masking), x86/_mm_maskz_max_epu32 (zero masking), x86/_mm256_mask_max_epu64 (merge masking), x86/_mm256_maskz_max_epu64 (zero masking), x86/_mm256_max_epu64, x86/_mm_mask_max_epu64 (merge masking), x86/_mm_maskz_max_epu64 (zero masking), x86/_mm_max_epu64, x86/_mm512_maskz_max_epu32 (zero masking), x86/_mm512_mask_max_epu64 (merge masking), x86/_mm512_maskz_max_epu64 (zero masking), x86/_mm512_max_epu64, x86/_mm512_mask_max_epu32 (merge masking), x86/_mm512_max_epu32, x86/_mm_max_epu8, x86/_mm_max_epu32, x86/_mm_max_epu16.
+Members (44): x86/_mm256_max_epu8, x86/_mm256_max_epu16, x86/_mm256_max_epu32, x86/_mm256_mask_max_epu8 (merge masking), x86/_mm256_maskz_max_epu8 (zero masking), x86/_mm512_mask_max_epu8 (merge masking), x86/_mm512_maskz_max_epu8 (zero masking), x86/_mm512_max_epu8, x86/_mm_mask_max_epu8 (merge masking), x86/_mm_maskz_max_epu8 (zero masking), x86/_mm256_mask_max_epu16 (merge masking), x86/_mm256_maskz_max_epu16 (zero masking), x86/_mm512_mask_max_epu16 (merge masking), x86/_mm512_maskz_max_epu16 (zero masking), x86/_mm512_max_epu16, x86/_mm_mask_max_epu16 (merge masking), x86/_mm_maskz_max_epu16 (zero masking), x86/_mm256_mask_max_epu32 (merge masking), x86/_mm256_maskz_max_epu32 (zero masking), x86/_mm_mask_max_epu32 (merge masking), x86/_mm_maskz_max_epu32 (zero masking), x86/_mm256_mask_max_epu64 (merge masking), x86/_mm256_maskz_max_epu64 (zero masking), x86/_mm256_max_epu64, x86/_mm_mask_max_epu64 (merge masking), x86/_mm_maskz_max_epu64 (zero masking), x86/_mm_max_epu64, x86/_mm512_maskz_max_epu32 (zero masking), x86/_mm512_mask_max_epu64 (merge masking), x86/_mm512_maskz_max_epu64 (zero masking), x86/_mm512_max_epu64, x86/_mm512_mask_max_epu32 (merge masking), x86/_mm512_max_epu32, x86/_mm_max_epu8, x86/_mm_max_epu32, x86/_mm_max_epu16, arm/vmax_u8, arm/vmaxq_u8, arm/vmax_u16, arm/vmaxq_u16, arm/vmax_u32, arm/vmaxq_u32, hvx/V6_vmaxub, hvx/V6_vmaxuh.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -919,23 +916,23 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_min_sOp : Autollvm_Op<"min_s", [AttrSizedOperandSegments]> {
-  let summary = "36 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "45 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (36): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32.
+Members (45): x86/_mm256_min_epi8, x86/_mm256_min_epi16, x86/_mm256_min_epi32, x86/_mm256_mask_min_epi8 (merge masking), x86/_mm256_maskz_min_epi8 (zero masking), x86/_mm512_mask_min_epi8 (merge masking), x86/_mm512_maskz_min_epi8 (zero masking), x86/_mm512_min_epi8, x86/_mm_mask_min_epi8 (merge masking), x86/_mm_maskz_min_epi8 (zero masking), x86/_mm256_mask_min_epi16 (merge masking), x86/_mm256_maskz_min_epi16 (zero masking), x86/_mm512_mask_min_epi16 (merge masking), x86/_mm512_maskz_min_epi16 (zero masking), x86/_mm512_min_epi16, x86/_mm_mask_min_epi16 (merge masking), x86/_mm_maskz_min_epi16 (zero masking), x86/_mm256_mask_min_epi32 (merge masking), x86/_mm256_maskz_min_epi32 (zero masking), x86/_mm_mask_min_epi32 (merge masking), x86/_mm_maskz_min_epi32 (zero masking), x86/_mm256_mask_min_epi64 (merge masking), x86/_mm256_maskz_min_epi64 (zero masking), x86/_mm256_min_epi64, x86/_mm_mask_min_epi64 (merge masking), x86/_mm_maskz_min_epi64 (zero masking), x86/_mm_min_epi64, x86/_mm512_maskz_min_epi32 (zero masking), x86/_mm512_mask_min_epi64 (merge masking), x86/_mm512_maskz_min_epi64 (zero masking), x86/_mm512_min_epi64, x86/_mm512_mask_min_epi32 (merge masking), x86/_mm512_min_epi32, x86/_mm_min_epi16, x86/_mm_min_epi8, x86/_mm_min_epi32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, hvx/V6_vminb, hvx/V6_vminh, hvx/V6_vminw.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -947,23 +944,23 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_min_uOp : Autollvm_Op<"min_u", [AttrSizedOperandSegments]> {
-  let summary = "36 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "44 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (36): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16.
+Members (44): x86/_mm256_min_epu8, x86/_mm256_min_epu16, x86/_mm256_min_epu32, x86/_mm256_mask_min_epu8 (merge masking), x86/_mm256_maskz_min_epu8 (zero masking), x86/_mm512_mask_min_epu8 (merge masking), x86/_mm512_maskz_min_epu8 (zero masking), x86/_mm512_min_epu8, x86/_mm_mask_min_epu8 (merge masking), x86/_mm_maskz_min_epu8 (zero masking), x86/_mm256_mask_min_epu16 (merge masking), x86/_mm256_maskz_min_epu16 (zero masking), x86/_mm512_mask_min_epu16 (merge masking), x86/_mm512_maskz_min_epu16 (zero masking), x86/_mm512_min_epu16, x86/_mm_mask_min_epu16 (merge masking), x86/_mm_maskz_min_epu16 (zero masking), x86/_mm256_mask_min_epu32 (merge masking), x86/_mm256_maskz_min_epu32 (zero masking), x86/_mm_mask_min_epu32 (merge masking), x86/_mm_maskz_min_epu32 (zero masking), x86/_mm256_mask_min_epu64 (merge masking), x86/_mm256_maskz_min_epu64 (zero masking), x86/_mm256_min_epu64, x86/_mm_mask_min_epu64 (merge masking), x86/_mm_maskz_min_epu64 (zero masking), x86/_mm_min_epu64, x86/_mm512_maskz_min_epu32 (zero masking), x86/_mm512_mask_min_epu64 (merge masking), x86/_mm512_maskz_min_epu64 (zero masking), x86/_mm512_min_epu64, x86/_mm512_mask_min_epu32 (merge masking), x86/_mm512_min_epu32, x86/_mm_min_epu8, x86/_mm_min_epu32, x86/_mm_min_epu16, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32, hvx/V6_vminub, hvx/V6_vminuh.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -975,16 +972,16 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -1042,31 +1039,29 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_mul_s_widenOp : Autollvm_Op<"mul_s_widen", [AttrSizedOperandSegments]> {
-  let summary = "21 instructions computing the same thing up to 4 parameter(s)";
+  let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
-Members (21): x86/_mm256_mul_epi32, x86/_mm256_mask_mul_epi32 (merge masking), x86/_mm256_maskz_mul_epi32 (zero masking), x86/_mm_mask_mul_epi32 (merge masking), x86/_mm_maskz_mul_epi32 (zero masking), x86/_mm512_mask_mul_epi32 (merge masking), x86/_mm512_maskz_mul_epi32 (zero masking), x86/_mm512_mul_epi32, x86/_mm_mul_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32.
+Members (9): x86/_mm256_mul_epi32, x86/_mm256_mask_mul_epi32 (merge masking), x86/_mm256_maskz_mul_epi32 (zero masking), x86/_mm_mask_mul_epi32 (merge masking), x86/_mm_maskz_mul_epi32 (zero masking), x86/_mm512_mask_mul_epi32 (merge masking), x86/_mm512_maskz_mul_epi32 (zero masking), x86/_mm512_mul_epi32, x86/_mm_mul_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    dst[((v0 * result_elem_width) + 63):((v0 * result_elem_width) + 0)] := (SignExtend(a0[((v0 * result_elem_width) + 31):((v0 * result_elem_width) + 0)], result_elem_width) * SignExtend(a1[((v0 * result_elem_width) + 31):((v0 * result_elem_width) + 0)], result_elem_width))
+    dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (SignExtend(a0[((v0 * 64) + 31):((v0 * 64) + 0)], 64) * SignExtend(a1[((v0 * 64) + 31):((v0 * 64) + 0)], 64))
   ENDFOR
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -1127,9 +1122,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_mul_uOp : Autollvm_Op<"mul_u", [AttrSizedOperandSegments]> {
-  let summary = "26 instructions computing the same thing up to 6 parameter(s)";
+  let summary = "39 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
-Members (26): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32.
+Members (39): x86/_mm256_mulhi_epu16, x86/_mm256_mask_mulhi_epu16 (merge masking), x86/_mm256_maskz_mulhi_epu16 (zero masking), x86/_mm512_mask_mulhi_epu16 (merge masking), x86/_mm512_maskz_mulhi_epu16 (zero masking), x86/_mm512_mulhi_epu16, x86/_mm_mask_mulhi_epu16 (merge masking), x86/_mm_maskz_mulhi_epu16 (zero masking), x86/_mm256_mask_mullo_epi64 (merge masking), x86/_mm256_maskz_mullo_epi64 (zero masking), x86/_mm256_mullo_epi64, x86/_mm512_mask_mullo_epi64 (merge masking), x86/_mm512_maskz_mullo_epi64 (zero masking), x86/_mm512_mullo_epi64, x86/_mm_mask_mullo_epi64 (merge masking), x86/_mm_maskz_mullo_epi64 (zero masking), x86/_mm_mullo_epi64, x86/_mm256_mask_mullo_epi32 (merge masking), x86/_mm256_maskz_mullo_epi32 (zero masking), x86/_mm512_maskz_mullo_epi32 (zero masking), x86/_mm_mask_mullo_epi32 (merge masking), x86/_mm_maskz_mullo_epi32 (zero masking), x86/_mm512_mask_mullo_epi32 (merge masking), x86/_mm512_mullo_epi32, x86/_mm_mulhi_epu16, x86/_mm_mullo_epi32, arm/vmul_s8, arm/vmulq_s8, arm/vmul_s16, arm/vmulq_s16, arm/vmul_s32, arm/vmulq_s32, arm/vmul_u8, arm/vmulq_u8, arm/vmul_u16, arm/vmulq_u16, arm/vmul_u32, arm/vmulq_u32, hvx/V6_vmpyih.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -1142,19 +1137,19 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63, 127">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 16">]>:$bit_3,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -1900,43 +1895,37 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_subOp : Autollvm_Op<"sub", [AttrSizedOperandSegments]> {
-  let summary = "43 instructions computing the same thing up to 6 parameter(s)";
+  let summary = "56 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (43): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv, hvx/V6_vsubcarryo.
+Members (56): x86/_mm256_sub_epi8, x86/_mm256_sub_epi16, x86/_mm256_sub_epi32, x86/_mm256_sub_epi64, x86/_mm256_mask_sub_epi8 (merge masking), x86/_mm256_maskz_sub_epi8 (zero masking), x86/_mm512_mask_sub_epi8 (merge masking), x86/_mm512_maskz_sub_epi8 (zero masking), x86/_mm512_sub_epi8, x86/_mm_mask_sub_epi8 (merge masking), x86/_mm_maskz_sub_epi8 (zero masking), x86/_mm256_mask_sub_epi16 (merge masking), x86/_mm256_maskz_sub_epi16 (zero masking), x86/_mm512_mask_sub_epi16 (merge masking), x86/_mm512_maskz_sub_epi16 (zero masking), x86/_mm512_sub_epi16, x86/_mm_mask_sub_epi16 (merge masking), x86/_mm_maskz_sub_epi16 (zero masking), x86/_mm256_mask_sub_epi32 (merge masking), x86/_mm256_maskz_sub_epi32 (zero masking), x86/_mm_mask_sub_epi32 (merge masking), x86/_mm_maskz_sub_epi32 (zero masking), x86/_mm256_mask_sub_epi64 (merge masking), x86/_mm256_maskz_sub_epi64 (zero masking), x86/_mm_mask_sub_epi64 (merge masking), x86/_mm_maskz_sub_epi64 (zero masking), x86/_mm512_maskz_sub_epi32 (zero masking), x86/_mm512_mask_sub_epi64 (merge masking), x86/_mm512_maskz_sub_epi64 (zero masking), x86/_mm512_sub_epi64, x86/_mm512_mask_sub_epi32 (merge masking), x86/_mm512_sub_epi32, x86/_mm_sub_epi8, x86/_mm_sub_epi16, x86/_mm_sub_epi32, x86/_mm_sub_epi64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64, hvx/V6_vsubb, hvx/V6_vsubb_dv, hvx/V6_vsubh, hvx/V6_vsubh_dv, hvx/V6_vsubw, hvx/V6_vsubw_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)] := (1 + ((-1 - AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)) + AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)))
-    v1 := WrapAs(-(1 AND ((1 + ((4294967295 AND (-1 - AsInteger(a0[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0))) + (4294967295 AND AsInteger(a1[((v0 * a0_elem_width) + loop_bound):((v0 * a0_elem_width) + 0)], 0)))) >> a0_elem_width)), a0_elem_width, 1)
-    dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(constant, a0_elem_width, 0) << (loop_bound AND ((v0 * 4) + 0)))) AND AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0))
-    dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(loop_bound + (bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))):(bit + (a0_elem_width * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((constant AND v1), a0_elem_width, 1) << (loop_bound AND ((v0 * 4) + 0))))
+    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] - a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)])
   ENDFOR
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63, 127, 255">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024, 2048">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024, 2048">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"1152\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024, 1152, 2048">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[36], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_sub_sat_sOp : Autollvm_Op<"sub_sat_s", [AttrSizedOperandSegments]> {
-  let summary = "18 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (18): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16.
+Members (31): x86/_mm256_subs_epi8, x86/_mm256_subs_epi16, x86/_mm256_mask_subs_epi8 (merge masking), x86/_mm256_maskz_subs_epi8 (zero masking), x86/_mm512_mask_subs_epi8 (merge masking), x86/_mm512_maskz_subs_epi8 (zero masking), x86/_mm512_subs_epi8, x86/_mm_mask_subs_epi8 (merge masking), x86/_mm_maskz_subs_epi8 (zero masking), x86/_mm256_mask_subs_epi16 (merge masking), x86/_mm256_maskz_subs_epi16 (zero masking), x86/_mm512_mask_subs_epi16 (merge masking), x86/_mm512_maskz_subs_epi16 (zero masking), x86/_mm512_subs_epi16, x86/_mm_mask_subs_epi16 (merge masking), x86/_mm_maskz_subs_epi16 (zero masking), x86/_mm_subs_epi8, x86/_mm_subs_epi16, arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, hvx/V6_vsubbsat, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat, hvx/V6_vsubwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -1948,23 +1937,23 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_sub_sat_uOp : Autollvm_Op<"sub_sat_u", [AttrSizedOperandSegments]> {
-  let summary = "18 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "31 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (18): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16.
+Members (31): x86/_mm256_subs_epu8, x86/_mm256_subs_epu16, x86/_mm256_mask_subs_epu8 (merge masking), x86/_mm256_maskz_subs_epu8 (zero masking), x86/_mm512_mask_subs_epu8 (merge masking), x86/_mm512_maskz_subs_epu8 (zero masking), x86/_mm512_subs_epu8, x86/_mm_mask_subs_epu8 (merge masking), x86/_mm_maskz_subs_epu8 (zero masking), x86/_mm256_mask_subs_epu16 (merge masking), x86/_mm256_maskz_subs_epu16 (zero masking), x86/_mm512_mask_subs_epu16 (merge masking), x86/_mm512_maskz_subs_epu16 (zero masking), x86/_mm512_subs_epu16, x86/_mm_mask_subs_epu16 (merge masking), x86/_mm_maskz_subs_epu16 (zero masking), x86/_mm_subs_epu8, x86/_mm_subs_epu16, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64, hvx/V6_vsububsat, hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat, hvx/V6_vsubuwsat_dv.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -1976,16 +1965,16 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127, 255">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10) || v == ::llvm::APInt(128, \"2048\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024, 2048">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I32]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -2154,37 +2143,33 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_or_shl_51c2Op : Autollvm_Op<"or_shl_51c2", [AttrSizedOperandSegments]> {
-  let summary = "17 instructions computing the same thing up to 5 parameter(s)";
+def Autollvm_or_shl_1e33Op : Autollvm_Op<"or_shl_1e33", [AttrSizedOperandSegments]> {
+  let summary = "3 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
-Members (17): x86/_mm_mask_alignr_epi8 (merge masking), x86/_mm_maskz_alignr_epi8 (zero masking), x86/_mm_alignr_epi8, arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
+Members (3): x86/_mm_mask_alignr_epi8 (merge masking), x86/_mm_maskz_alignr_epi8 (zero masking), x86/_mm_alignr_epi8.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(a1, 128)[bit:0]
-  v3 := ((v1 << (bit + 1)) OR v2)
-  v0 := ZeroExtend(v3[((((a0_elem_width * a2) + 0) + (bit + 1)) - 1):((a0_elem_width * a2) + 0)], 128)
-  dst := v0[bit:0]
+  v1 := ZeroExtend(a0, 128)[127:0]
+  v2 := ZeroExtend(a1, 128)[127:0]
+  v3 := ((v1 << 128) OR v2)
+  v0 := ZeroExtend(v3[((((8 * a2) + 0) + 128) - 1):((8 * a2) + 0)], 128)
+  dst := v0[127:0]
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
+    VectorOfLengthAndType<[16], [I8]>:$a0,
+    VectorOfLengthAndType<[16], [I8]>:$a1,
     Optional<VectorOfLengthAndType<[16], [I8]>>:$passthrough,
     Optional<VectorOfLengthAndType<[16], [I1]>>:$mask,
     APIntAttr:$a2,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 32">]>:$a2_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$a2_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 5, 8">]>:$a2_imm_bits
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"5\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 5, 8">]>:$a2_imm_bits
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let results = (outs VectorOfLengthAndType<[16], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -2266,9 +2251,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_cmp_eq_to_maskOp : Autollvm_Op<"cmp_eq_to_mask"> {
-  let summary = "48 instructions computing the same thing up to 4 parameter(s)";
+  let summary = "49 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
-Members (48): x86/_mm256_cmpeq_epi8_mask, x86/_mm256_mask_cmpeq_epi8_mask (zero masking), x86/_mm512_cmpeq_epi8_mask, x86/_mm512_mask_cmpeq_epi8_mask (zero masking), x86/_mm_cmpeq_epi8_mask, x86/_mm_mask_cmpeq_epi8_mask (zero masking), x86/_mm256_cmpeq_epu8_mask, x86/_mm256_mask_cmpeq_epu8_mask (zero masking), x86/_mm512_cmpeq_epu8_mask, x86/_mm512_mask_cmpeq_epu8_mask (zero masking), x86/_mm_cmpeq_epu8_mask, x86/_mm_mask_cmpeq_epu8_mask (zero masking), x86/_mm256_cmpeq_epu16_mask, x86/_mm256_mask_cmpeq_epu16_mask (zero masking), x86/_mm512_cmpeq_epu16_mask, x86/_mm512_mask_cmpeq_epu16_mask (zero masking), x86/_mm_cmpeq_epu16_mask, x86/_mm_mask_cmpeq_epu16_mask (zero masking), x86/_mm256_cmpeq_epi16_mask, x86/_mm256_mask_cmpeq_epi16_mask (zero masking), x86/_mm512_cmpeq_epi16_mask, x86/_mm512_mask_cmpeq_epi16_mask (zero masking), x86/_mm_cmpeq_epi16_mask, x86/_mm_mask_cmpeq_epi16_mask (zero masking), x86/_mm256_cmpeq_epi32_mask, x86/_mm256_mask_cmpeq_epi32_mask (zero masking), x86/_mm_cmpeq_epi32_mask, x86/_mm_mask_cmpeq_epi32_mask (zero masking), x86/_mm256_cmpeq_epi64_mask, x86/_mm256_mask_cmpeq_epi64_mask (zero masking), x86/_mm_cmpeq_epi64_mask, x86/_mm_mask_cmpeq_epi64_mask (zero masking), x86/_mm256_cmpeq_epu32_mask, x86/_mm256_mask_cmpeq_epu32_mask (zero masking), x86/_mm_cmpeq_epu32_mask, x86/_mm_mask_cmpeq_epu32_mask (zero masking), x86/_mm256_cmpeq_epu64_mask, x86/_mm256_mask_cmpeq_epu64_mask (zero masking), x86/_mm_cmpeq_epu64_mask, x86/_mm_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi64_mask, x86/_mm512_mask_cmpeq_epi64_mask (zero masking), x86/_mm512_cmpeq_epu64_mask, x86/_mm512_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi32_mask, x86/_mm512_mask_cmpeq_epi32_mask (zero masking), x86/_mm512_cmpeq_epu32_mask, x86/_mm512_mask_cmpeq_epu32_mask (zero masking).
+Members (49): x86/_mm256_cmpeq_epi8_mask, x86/_mm256_mask_cmpeq_epi8_mask (zero masking), x86/_mm512_cmpeq_epi8_mask, x86/_mm512_mask_cmpeq_epi8_mask (zero masking), x86/_mm_cmpeq_epi8_mask, x86/_mm_mask_cmpeq_epi8_mask (zero masking), x86/_mm256_cmpeq_epu8_mask, x86/_mm256_mask_cmpeq_epu8_mask (zero masking), x86/_mm512_cmpeq_epu8_mask, x86/_mm512_mask_cmpeq_epu8_mask (zero masking), x86/_mm_cmpeq_epu8_mask, x86/_mm_mask_cmpeq_epu8_mask (zero masking), x86/_mm256_cmpeq_epu16_mask, x86/_mm256_mask_cmpeq_epu16_mask (zero masking), x86/_mm512_cmpeq_epu16_mask, x86/_mm512_mask_cmpeq_epu16_mask (zero masking), x86/_mm_cmpeq_epu16_mask, x86/_mm_mask_cmpeq_epu16_mask (zero masking), x86/_mm256_cmpeq_epi16_mask, x86/_mm256_mask_cmpeq_epi16_mask (zero masking), x86/_mm512_cmpeq_epi16_mask, x86/_mm512_mask_cmpeq_epi16_mask (zero masking), x86/_mm_cmpeq_epi16_mask, x86/_mm_mask_cmpeq_epi16_mask (zero masking), x86/_mm256_cmpeq_epi32_mask, x86/_mm256_mask_cmpeq_epi32_mask (zero masking), x86/_mm_cmpeq_epi32_mask, x86/_mm_mask_cmpeq_epi32_mask (zero masking), x86/_mm256_cmpeq_epi64_mask, x86/_mm256_mask_cmpeq_epi64_mask (zero masking), x86/_mm_cmpeq_epi64_mask, x86/_mm_mask_cmpeq_epi64_mask (zero masking), x86/_mm256_cmpeq_epu32_mask, x86/_mm256_mask_cmpeq_epu32_mask (zero masking), x86/_mm_cmpeq_epu32_mask, x86/_mm_mask_cmpeq_epu32_mask (zero masking), x86/_mm256_cmpeq_epu64_mask, x86/_mm256_mask_cmpeq_epu64_mask (zero masking), x86/_mm_cmpeq_epu64_mask, x86/_mm_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi64_mask, x86/_mm512_mask_cmpeq_epi64_mask (zero masking), x86/_mm512_cmpeq_epu64_mask, x86/_mm512_mask_cmpeq_epu64_mask (zero masking), x86/_mm512_cmpeq_epi32_mask, x86/_mm512_mask_cmpeq_epi32_mask (zero masking), x86/_mm512_cmpeq_epu32_mask, x86/_mm512_mask_cmpeq_epu32_mask (zero masking), hvx/V6_veqb.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
@@ -2280,16 +2265,16 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64, 128">]>:$result_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -2322,9 +2307,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_cmp_gt_s_to_maskOp : Autollvm_Op<"cmp_gt_s_to_mask"> {
-  let summary = "48 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "49 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (48): x86/_mm256_cmpgt_epi8_mask, x86/_mm256_cmplt_epi8_mask, x86/_mm256_mask_cmpgt_epi8_mask (zero masking), x86/_mm256_mask_cmplt_epi8_mask (zero masking), x86/_mm512_cmpgt_epi8_mask, x86/_mm512_cmplt_epi8_mask, x86/_mm512_mask_cmpgt_epi8_mask (zero masking), x86/_mm512_mask_cmplt_epi8_mask (zero masking), x86/_mm_cmpgt_epi8_mask, x86/_mm_cmplt_epi8_mask, x86/_mm_mask_cmpgt_epi8_mask (zero masking), x86/_mm_mask_cmplt_epi8_mask (zero masking), x86/_mm256_cmpgt_epi16_mask, x86/_mm256_cmplt_epi16_mask, x86/_mm256_mask_cmpgt_epi16_mask (zero masking), x86/_mm256_mask_cmplt_epi16_mask (zero masking), x86/_mm512_cmpgt_epi16_mask, x86/_mm512_cmplt_epi16_mask, x86/_mm512_mask_cmpgt_epi16_mask (zero masking), x86/_mm512_mask_cmplt_epi16_mask (zero masking), x86/_mm_cmpgt_epi16_mask, x86/_mm_cmplt_epi16_mask, x86/_mm_mask_cmpgt_epi16_mask (zero masking), x86/_mm_mask_cmplt_epi16_mask (zero masking), x86/_mm256_cmpgt_epi32_mask, x86/_mm256_cmplt_epi32_mask, x86/_mm256_mask_cmpgt_epi32_mask (zero masking), x86/_mm256_mask_cmplt_epi32_mask (zero masking), x86/_mm_cmpgt_epi32_mask, x86/_mm_cmplt_epi32_mask, x86/_mm_mask_cmpgt_epi32_mask (zero masking), x86/_mm_mask_cmplt_epi32_mask (zero masking), x86/_mm256_cmpgt_epi64_mask, x86/_mm256_cmplt_epi64_mask, x86/_mm256_mask_cmpgt_epi64_mask (zero masking), x86/_mm256_mask_cmplt_epi64_mask (zero masking), x86/_mm_cmpgt_epi64_mask, x86/_mm_cmplt_epi64_mask, x86/_mm_mask_cmpgt_epi64_mask (zero masking), x86/_mm_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmplt_epi32_mask, x86/_mm512_mask_cmplt_epi32_mask (zero masking), x86/_mm512_cmpgt_epi64_mask, x86/_mm512_cmplt_epi64_mask, x86/_mm512_mask_cmpgt_epi64_mask (zero masking), x86/_mm512_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmpgt_epi32_mask, x86/_mm512_mask_cmpgt_epi32_mask (zero masking).
+Members (49): x86/_mm256_cmpgt_epi8_mask, x86/_mm256_cmplt_epi8_mask, x86/_mm256_mask_cmpgt_epi8_mask (zero masking), x86/_mm256_mask_cmplt_epi8_mask (zero masking), x86/_mm512_cmpgt_epi8_mask, x86/_mm512_cmplt_epi8_mask, x86/_mm512_mask_cmpgt_epi8_mask (zero masking), x86/_mm512_mask_cmplt_epi8_mask (zero masking), x86/_mm_cmpgt_epi8_mask, x86/_mm_cmplt_epi8_mask, x86/_mm_mask_cmpgt_epi8_mask (zero masking), x86/_mm_mask_cmplt_epi8_mask (zero masking), x86/_mm256_cmpgt_epi16_mask, x86/_mm256_cmplt_epi16_mask, x86/_mm256_mask_cmpgt_epi16_mask (zero masking), x86/_mm256_mask_cmplt_epi16_mask (zero masking), x86/_mm512_cmpgt_epi16_mask, x86/_mm512_cmplt_epi16_mask, x86/_mm512_mask_cmpgt_epi16_mask (zero masking), x86/_mm512_mask_cmplt_epi16_mask (zero masking), x86/_mm_cmpgt_epi16_mask, x86/_mm_cmplt_epi16_mask, x86/_mm_mask_cmpgt_epi16_mask (zero masking), x86/_mm_mask_cmplt_epi16_mask (zero masking), x86/_mm256_cmpgt_epi32_mask, x86/_mm256_cmplt_epi32_mask, x86/_mm256_mask_cmpgt_epi32_mask (zero masking), x86/_mm256_mask_cmplt_epi32_mask (zero masking), x86/_mm_cmpgt_epi32_mask, x86/_mm_cmplt_epi32_mask, x86/_mm_mask_cmpgt_epi32_mask (zero masking), x86/_mm_mask_cmplt_epi32_mask (zero masking), x86/_mm256_cmpgt_epi64_mask, x86/_mm256_cmplt_epi64_mask, x86/_mm256_mask_cmpgt_epi64_mask (zero masking), x86/_mm256_mask_cmplt_epi64_mask (zero masking), x86/_mm_cmpgt_epi64_mask, x86/_mm_cmplt_epi64_mask, x86/_mm_mask_cmpgt_epi64_mask (zero masking), x86/_mm_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmplt_epi32_mask, x86/_mm512_mask_cmplt_epi32_mask (zero masking), x86/_mm512_cmpgt_epi64_mask, x86/_mm512_cmplt_epi64_mask, x86/_mm512_mask_cmpgt_epi64_mask (zero masking), x86/_mm512_mask_cmplt_epi64_mask (zero masking), x86/_mm512_cmpgt_epi32_mask, x86/_mm512_mask_cmpgt_epi32_mask (zero masking), hvx/V6_vgtb.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
@@ -2336,15 +2321,15 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -2452,9 +2437,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_cmp_gt_u_to_maskOp : Autollvm_Op<"cmp_gt_u_to_mask"> {
-  let summary = "48 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "49 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (48): x86/_mm256_cmpgt_epu8_mask, x86/_mm256_cmplt_epu8_mask, x86/_mm256_mask_cmpgt_epu8_mask (zero masking), x86/_mm256_mask_cmplt_epu8_mask (zero masking), x86/_mm512_cmpgt_epu8_mask, x86/_mm512_cmplt_epu8_mask, x86/_mm512_mask_cmpgt_epu8_mask (zero masking), x86/_mm512_mask_cmplt_epu8_mask (zero masking), x86/_mm_cmpgt_epu8_mask, x86/_mm_cmplt_epu8_mask, x86/_mm_mask_cmpgt_epu8_mask (zero masking), x86/_mm_mask_cmplt_epu8_mask (zero masking), x86/_mm256_cmpgt_epu16_mask, x86/_mm256_cmplt_epu16_mask, x86/_mm256_mask_cmpgt_epu16_mask (zero masking), x86/_mm256_mask_cmplt_epu16_mask (zero masking), x86/_mm512_cmpgt_epu16_mask, x86/_mm512_cmplt_epu16_mask, x86/_mm512_mask_cmpgt_epu16_mask (zero masking), x86/_mm512_mask_cmplt_epu16_mask (zero masking), x86/_mm_cmpgt_epu16_mask, x86/_mm_cmplt_epu16_mask, x86/_mm_mask_cmpgt_epu16_mask (zero masking), x86/_mm_mask_cmplt_epu16_mask (zero masking), x86/_mm256_cmpgt_epu32_mask, x86/_mm256_cmplt_epu32_mask, x86/_mm256_mask_cmpgt_epu32_mask (zero masking), x86/_mm256_mask_cmplt_epu32_mask (zero masking), x86/_mm_cmpgt_epu32_mask, x86/_mm_cmplt_epu32_mask, x86/_mm_mask_cmpgt_epu32_mask (zero masking), x86/_mm_mask_cmplt_epu32_mask (zero masking), x86/_mm256_cmpgt_epu64_mask, x86/_mm256_cmplt_epu64_mask, x86/_mm256_mask_cmpgt_epu64_mask (zero masking), x86/_mm256_mask_cmplt_epu64_mask (zero masking), x86/_mm_cmpgt_epu64_mask, x86/_mm_cmplt_epu64_mask, x86/_mm_mask_cmpgt_epu64_mask (zero masking), x86/_mm_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu64_mask, x86/_mm512_cmplt_epu64_mask, x86/_mm512_mask_cmpgt_epu64_mask (zero masking), x86/_mm512_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu32_mask, x86/_mm512_cmplt_epu32_mask, x86/_mm512_mask_cmpgt_epu32_mask (zero masking), x86/_mm512_mask_cmplt_epu32_mask (zero masking).
+Members (49): x86/_mm256_cmpgt_epu8_mask, x86/_mm256_cmplt_epu8_mask, x86/_mm256_mask_cmpgt_epu8_mask (zero masking), x86/_mm256_mask_cmplt_epu8_mask (zero masking), x86/_mm512_cmpgt_epu8_mask, x86/_mm512_cmplt_epu8_mask, x86/_mm512_mask_cmpgt_epu8_mask (zero masking), x86/_mm512_mask_cmplt_epu8_mask (zero masking), x86/_mm_cmpgt_epu8_mask, x86/_mm_cmplt_epu8_mask, x86/_mm_mask_cmpgt_epu8_mask (zero masking), x86/_mm_mask_cmplt_epu8_mask (zero masking), x86/_mm256_cmpgt_epu16_mask, x86/_mm256_cmplt_epu16_mask, x86/_mm256_mask_cmpgt_epu16_mask (zero masking), x86/_mm256_mask_cmplt_epu16_mask (zero masking), x86/_mm512_cmpgt_epu16_mask, x86/_mm512_cmplt_epu16_mask, x86/_mm512_mask_cmpgt_epu16_mask (zero masking), x86/_mm512_mask_cmplt_epu16_mask (zero masking), x86/_mm_cmpgt_epu16_mask, x86/_mm_cmplt_epu16_mask, x86/_mm_mask_cmpgt_epu16_mask (zero masking), x86/_mm_mask_cmplt_epu16_mask (zero masking), x86/_mm256_cmpgt_epu32_mask, x86/_mm256_cmplt_epu32_mask, x86/_mm256_mask_cmpgt_epu32_mask (zero masking), x86/_mm256_mask_cmplt_epu32_mask (zero masking), x86/_mm_cmpgt_epu32_mask, x86/_mm_cmplt_epu32_mask, x86/_mm_mask_cmpgt_epu32_mask (zero masking), x86/_mm_mask_cmplt_epu32_mask (zero masking), x86/_mm256_cmpgt_epu64_mask, x86/_mm256_cmplt_epu64_mask, x86/_mm256_mask_cmpgt_epu64_mask (zero masking), x86/_mm256_mask_cmplt_epu64_mask (zero masking), x86/_mm_cmpgt_epu64_mask, x86/_mm_cmplt_epu64_mask, x86/_mm_mask_cmpgt_epu64_mask (zero masking), x86/_mm_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu64_mask, x86/_mm512_cmplt_epu64_mask, x86/_mm512_mask_cmpgt_epu64_mask (zero masking), x86/_mm512_mask_cmplt_epu64_mask (zero masking), x86/_mm512_cmpgt_epu32_mask, x86/_mm512_cmplt_epu32_mask, x86/_mm512_mask_cmpgt_epu32_mask (zero masking), x86/_mm512_mask_cmplt_epu32_mask (zero masking), hvx/V6_vgtub.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
@@ -2466,15 +2451,15 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63, 127">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I1]>, VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -2561,9 +2546,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_narrow_sat_sOp : Autollvm_Op<"narrow_sat_s", [AttrSizedOperandSegments]> {
-  let summary = "54 instructions computing the same thing up to 5 parameter(s)";
+  let summary = "57 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
-Members (54): x86/_mm256_cvtsepi16_epi8, x86/_mm256_mask_cvtsepi16_epi8 (merge masking), x86/_mm256_maskz_cvtsepi16_epi8 (zero masking), x86/_mm512_cvtsepi16_epi8, x86/_mm512_mask_cvtsepi16_epi8 (merge masking), x86/_mm512_maskz_cvtsepi16_epi8 (zero masking), x86/_mm_cvtsepi16_epi8, x86/_mm_mask_cvtsepi16_epi8 (merge masking), x86/_mm_maskz_cvtsepi16_epi8 (zero masking), x86/_mm256_cvtsepi32_epi8, x86/_mm256_mask_cvtsepi32_epi8 (merge masking), x86/_mm256_maskz_cvtsepi32_epi8 (zero masking), x86/_mm_cvtsepi32_epi8, x86/_mm_mask_cvtsepi32_epi8 (merge masking), x86/_mm_maskz_cvtsepi32_epi8 (zero masking), x86/_mm256_cvtsepi32_epi16, x86/_mm256_mask_cvtsepi32_epi16 (merge masking), x86/_mm256_maskz_cvtsepi32_epi16 (zero masking), x86/_mm_cvtsepi32_epi16, x86/_mm_mask_cvtsepi32_epi16 (merge masking), x86/_mm_maskz_cvtsepi32_epi16 (zero masking), x86/_mm256_cvtsepi64_epi8, x86/_mm256_mask_cvtsepi64_epi8 (merge masking), x86/_mm256_maskz_cvtsepi64_epi8 (zero masking), x86/_mm_cvtsepi64_epi8, x86/_mm_mask_cvtsepi64_epi8 (merge masking), x86/_mm_maskz_cvtsepi64_epi8 (zero masking), x86/_mm256_cvtsepi64_epi32, x86/_mm256_mask_cvtsepi64_epi32 (merge masking), x86/_mm256_maskz_cvtsepi64_epi32 (zero masking), x86/_mm_cvtsepi64_epi32, x86/_mm_mask_cvtsepi64_epi32 (merge masking), x86/_mm_maskz_cvtsepi64_epi32 (zero masking), x86/_mm256_cvtsepi64_epi16, x86/_mm256_mask_cvtsepi64_epi16 (merge masking), x86/_mm256_maskz_cvtsepi64_epi16 (zero masking), x86/_mm_cvtsepi64_epi16, x86/_mm_mask_cvtsepi64_epi16 (merge masking), x86/_mm_maskz_cvtsepi64_epi16 (zero masking), x86/_mm512_cvtsepi32_epi8, x86/_mm512_mask_cvtsepi32_epi8 (merge masking), x86/_mm512_maskz_cvtsepi32_epi8 (zero masking), x86/_mm512_cvtsepi32_epi16, x86/_mm512_mask_cvtsepi32_epi16 (merge masking), x86/_mm512_maskz_cvtsepi32_epi16 (zero masking), x86/_mm512_cvtsepi64_epi8, x86/_mm512_mask_cvtsepi64_epi8 (merge masking), x86/_mm512_maskz_cvtsepi64_epi8 (zero masking), x86/_mm512_cvtsepi64_epi32, x86/_mm512_mask_cvtsepi64_epi32 (merge masking), x86/_mm512_maskz_cvtsepi64_epi32 (zero masking), x86/_mm512_cvtsepi64_epi16, x86/_mm512_mask_cvtsepi64_epi16 (merge masking), x86/_mm512_maskz_cvtsepi64_epi16 (zero masking).
+Members (57): x86/_mm256_cvtsepi16_epi8, x86/_mm256_mask_cvtsepi16_epi8 (merge masking), x86/_mm256_maskz_cvtsepi16_epi8 (zero masking), x86/_mm512_cvtsepi16_epi8, x86/_mm512_mask_cvtsepi16_epi8 (merge masking), x86/_mm512_maskz_cvtsepi16_epi8 (zero masking), x86/_mm_cvtsepi16_epi8, x86/_mm_mask_cvtsepi16_epi8 (merge masking), x86/_mm_maskz_cvtsepi16_epi8 (zero masking), x86/_mm256_cvtsepi32_epi8, x86/_mm256_mask_cvtsepi32_epi8 (merge masking), x86/_mm256_maskz_cvtsepi32_epi8 (zero masking), x86/_mm_cvtsepi32_epi8, x86/_mm_mask_cvtsepi32_epi8 (merge masking), x86/_mm_maskz_cvtsepi32_epi8 (zero masking), x86/_mm256_cvtsepi32_epi16, x86/_mm256_mask_cvtsepi32_epi16 (merge masking), x86/_mm256_maskz_cvtsepi32_epi16 (zero masking), x86/_mm_cvtsepi32_epi16, x86/_mm_mask_cvtsepi32_epi16 (merge masking), x86/_mm_maskz_cvtsepi32_epi16 (zero masking), x86/_mm256_cvtsepi64_epi8, x86/_mm256_mask_cvtsepi64_epi8 (merge masking), x86/_mm256_maskz_cvtsepi64_epi8 (zero masking), x86/_mm_cvtsepi64_epi8, x86/_mm_mask_cvtsepi64_epi8 (merge masking), x86/_mm_maskz_cvtsepi64_epi8 (zero masking), x86/_mm256_cvtsepi64_epi32, x86/_mm256_mask_cvtsepi64_epi32 (merge masking), x86/_mm256_maskz_cvtsepi64_epi32 (zero masking), x86/_mm_cvtsepi64_epi32, x86/_mm_mask_cvtsepi64_epi32 (merge masking), x86/_mm_maskz_cvtsepi64_epi32 (zero masking), x86/_mm256_cvtsepi64_epi16, x86/_mm256_mask_cvtsepi64_epi16 (merge masking), x86/_mm256_maskz_cvtsepi64_epi16 (zero masking), x86/_mm_cvtsepi64_epi16, x86/_mm_mask_cvtsepi64_epi16 (merge masking), x86/_mm_maskz_cvtsepi64_epi16 (zero masking), x86/_mm512_cvtsepi32_epi8, x86/_mm512_mask_cvtsepi32_epi8 (merge masking), x86/_mm512_maskz_cvtsepi32_epi8 (zero masking), x86/_mm512_cvtsepi32_epi16, x86/_mm512_mask_cvtsepi32_epi16 (merge masking), x86/_mm512_maskz_cvtsepi32_epi16 (zero masking), x86/_mm512_cvtsepi64_epi8, x86/_mm512_mask_cvtsepi64_epi8 (merge masking), x86/_mm512_maskz_cvtsepi64_epi8 (zero masking), x86/_mm512_cvtsepi64_epi32, x86/_mm512_mask_cvtsepi64_epi32 (merge masking), x86/_mm512_maskz_cvtsepi64_epi32 (zero masking), x86/_mm512_cvtsepi64_epi16, x86/_mm512_mask_cvtsepi64_epi16 (merge masking), x86/_mm512_maskz_cvtsepi64_epi16 (zero masking), arm/vqmovn_s16, arm/vqmovn_s32, arm/vqmovn_s64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -2583,9 +2568,9 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256">]>:$result_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -3020,9 +3005,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_count_leadingOp : Autollvm_Op<"count_leading", [AttrSizedOperandSegments]> {
-  let summary = "18 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "14 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (18): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking).
+Members (14): x86/_mm256_lzcnt_epi32, x86/_mm256_mask_lzcnt_epi32 (merge masking), x86/_mm256_maskz_lzcnt_epi32 (zero masking), x86/_mm256_lzcnt_epi64, x86/_mm256_mask_lzcnt_epi64 (merge masking), x86/_mm256_maskz_lzcnt_epi64 (zero masking), x86/_mm512_lzcnt_epi32, x86/_mm512_mask_lzcnt_epi32 (merge masking), x86/_mm512_maskz_lzcnt_epi32 (zero masking), x86/_mm512_lzcnt_epi64, x86/_mm512_mask_lzcnt_epi64 (merge masking), x86/_mm512_maskz_lzcnt_epi64 (zero masking), hvx/V6_vcl0w, hvx/V6_vcl0h.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -3039,15 +3024,53 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31, 63">]>:$constant,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Autollvm_clz_or_clsOp : Autollvm_Op<"clz_or_cls", [AttrSizedOperandSegments]> {
+  let summary = "30 instructions computing the same thing up to 4 parameter(s)";
+  let description = [{
+Members (30): x86/_mm_lzcnt_epi32, x86/_mm_mask_lzcnt_epi32 (merge masking), x86/_mm_maskz_lzcnt_epi32 (zero masking), x86/_mm_lzcnt_epi64, x86/_mm_mask_lzcnt_epi64 (merge masking), x86/_mm_maskz_lzcnt_epi64 (zero masking), arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
+
+Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
+
+Semantics with the class parameters as named values:
+```
+  v0 := ZeroExtend(0, 128)
+  v1 := ZeroExtend(a0, 128)[bit:0]
+  v2 := ZeroExtend(0, (bit + 1))
+  FOR v3 := 0 to loop_bound
+    IF constant
+      v4 := CountLeadingSignBits(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+    ELSE
+      v4 := CountLeadingZeros(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+    FI
+    v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(v4[(a0_elem_width + -1):0], a0_elem_width)
+  ENDFOR
+  v0 := ZeroExtend(v2, 128)
+  dst := v0[bit:0]
+```
+  }];
+  let arguments = (ins
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    Optional<AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>]>>:$passthrough,
+    Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
+    ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
+  );
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -3115,9 +3138,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_shr_by_immOp : Autollvm_Op<"shr_by_imm", [AttrSizedOperandSegments]> {
-  let summary = "18 instructions computing the same thing up to 4 parameter(s)";
+  let summary = "32 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
-Members (18): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking).
+Members (32): x86/_mm256_alignr_epi32, x86/_mm256_mask_alignr_epi32 (merge masking), x86/_mm256_maskz_alignr_epi32 (zero masking), x86/_mm_alignr_epi32, x86/_mm_mask_alignr_epi32 (merge masking), x86/_mm_maskz_alignr_epi32 (zero masking), x86/_mm256_alignr_epi64, x86/_mm256_mask_alignr_epi64 (merge masking), x86/_mm256_maskz_alignr_epi64 (zero masking), x86/_mm_alignr_epi64, x86/_mm_mask_alignr_epi64 (merge masking), x86/_mm_maskz_alignr_epi64 (zero masking), x86/_mm512_maskz_alignr_epi32 (zero masking), x86/_mm512_alignr_epi64, x86/_mm512_mask_alignr_epi64 (merge masking), x86/_mm512_maskz_alignr_epi64 (zero masking), x86/_mm512_alignr_epi32, x86/_mm512_mask_alignr_epi32 (merge masking), arm/vext_s8, arm/vextq_s8, arm/vext_s16, arm/vextq_s16, arm/vext_s32, arm/vextq_s32, arm/vextq_s64, arm/vext_u8, arm/vextq_u8, arm/vext_u16, arm/vextq_u16, arm/vext_u32, arm/vextq_u32, arm/vextq_u64.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -3129,18 +3152,20 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     APIntAttr:$a2,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10) || v == ::llvm::APInt(128, \"1023\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 511, 1023">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"127\", 10) || v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"511\", 10) || v == ::llvm::APInt(128, \"1023\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 127, 255, 511, 1023">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512">]>:$a0_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 32">]>:$a2_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$a2_elem_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -3616,38 +3641,39 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_add_mul_u_widenOp : Autollvm_Op<"add_mul_u_widen"> {
-  let summary = "18 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "19 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
-Members (18): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52lo_epu64 (zero masking), x86/_mm256_madd52lo_epu64, x86/_mm256_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52lo_epu64 (zero masking), x86/_mm_madd52lo_epu64, x86/_mm_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm_maskz_madd52lo_epu64 (zero masking), x86/_mm512_madd52hi_epu64, x86/_mm512_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52hi_epu64 (zero masking), x86/_mm256_madd52hi_epu64, x86/_mm256_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52hi_epu64 (zero masking), x86/_mm_madd52hi_epu64, x86/_mm_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm_maskz_madd52hi_epu64 (zero masking).
+Members (19): x86/_mm512_madd52lo_epu64, x86/_mm512_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52lo_epu64 (zero masking), x86/_mm256_madd52lo_epu64, x86/_mm256_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52lo_epu64 (zero masking), x86/_mm_madd52lo_epu64, x86/_mm_mask_madd52lo_epu64 (merge_a2 masking), x86/_mm_maskz_madd52lo_epu64 (zero masking), x86/_mm512_madd52hi_epu64, x86/_mm512_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm512_maskz_madd52hi_epu64 (zero masking), x86/_mm256_madd52hi_epu64, x86/_mm256_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm256_maskz_madd52hi_epu64 (zero masking), x86/_mm_madd52hi_epu64, x86/_mm_mask_madd52hi_epu64 (merge_a2 masking), x86/_mm_maskz_madd52hi_epu64 (zero masking), hvx/V6_vmpyih_acc.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    v1[127:0] := (ZeroExtend(a0[((v0 * 64) + 51):((v0 * 64) + 0)], 64) * ZeroExtend(a1[((v0 * 64) + 51):((v0 * 64) + 0)], 64))
-    dst[((v0 * 64) + 63):((v0 * 64) + 0)] := (a2[((v0 * 64) + 63):((v0 * 64) + 0)] + ZeroExtend(v1[bit:(bit + -51)], 64))
+    v1[127:0] := (ZeroExtend(a0[((v0 * a0_elem_width) + 51):((v0 * a0_elem_width) + 0)], a0_elem_width) * ZeroExtend(a1[((v0 * a0_elem_width) + 51):((v0 * a0_elem_width) + 0)], a0_elem_width))
+    dst[((v0 * a0_elem_width) + 63):((v0 * a0_elem_width) + 0)] := (a2[((v0 * a0_elem_width) + 63):((v0 * a0_elem_width) + 0)] + ZeroExtend(v1[bit:(bit + -51)], a0_elem_width))
   ENDFOR
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
-    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$a2,
     Optional<VectorOfLengthAndType<[8], [I1]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"51\", 10) || v == ::llvm::APInt(128, \"103\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 51, 103">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I64]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_add_shrOp : Autollvm_Op<"add_shr", [AttrSizedOperandSegments]> {
-  let summary = "40 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "41 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (40): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8.
+Members (41): x86/_mm256_maskz_popcnt_epi64 (zero masking), x86/_mm256_mask_popcnt_epi64 (merge masking), x86/_mm256_popcnt_epi64, x86/_mm_maskz_popcnt_epi64 (zero masking), x86/_mm_mask_popcnt_epi64 (merge masking), x86/_mm_popcnt_epi64, x86/_mm256_popcnt_epi32, x86/_mm256_mask_popcnt_epi32 (merge masking), x86/_mm256_maskz_popcnt_epi32 (zero masking), x86/_mm_popcnt_epi32, x86/_mm_mask_popcnt_epi32 (merge masking), x86/_mm_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi32, x86/_mm512_mask_popcnt_epi32 (merge masking), x86/_mm512_maskz_popcnt_epi32 (zero masking), x86/_mm512_popcnt_epi64, x86/_mm512_mask_popcnt_epi64 (merge masking), x86/_mm512_maskz_popcnt_epi64 (zero masking), x86/_mm512_popcnt_epi16, x86/_mm512_mask_popcnt_epi16 (merge masking), x86/_mm512_maskz_popcnt_epi16 (zero masking), x86/_mm256_popcnt_epi16, x86/_mm256_mask_popcnt_epi16 (merge masking), x86/_mm256_maskz_popcnt_epi16 (zero masking), x86/_mm_popcnt_epi16, x86/_mm_mask_popcnt_epi16 (merge masking), x86/_mm_maskz_popcnt_epi16 (zero masking), x86/_mm512_popcnt_epi8, x86/_mm512_mask_popcnt_epi8 (merge masking), x86/_mm512_maskz_popcnt_epi8 (zero masking), x86/_mm256_popcnt_epi8, x86/_mm256_mask_popcnt_epi8 (merge masking), x86/_mm256_maskz_popcnt_epi8 (zero masking), x86/_mm_popcnt_epi8, x86/_mm_mask_popcnt_epi8 (merge masking), x86/_mm_maskz_popcnt_epi8 (zero masking), arm/vcnt_s8, arm/vcntq_s8, arm/vcnt_u8, arm/vcntq_u8, hvx/V6_vpopcounth.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK. The operand groups are sized by `operandSegmentSizes`.
 
@@ -3667,15 +3693,15 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>]>>:$passthrough,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[32], [I1]>, VectorOfLengthAndType<[64], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\"">, "one of none, merge, zero">]>:$masking,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[4], [I64]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I32]>, VectorOfLengthAndType<[8], [I64]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -3895,32 +3921,31 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_dot_acc_s_widenOp : Autollvm_Op<"dot_acc_s_widen"> {
-  let summary = "10 instructions computing the same thing up to 3 parameter(s)";
+  let summary = "9 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
-Members (10): x86/_mm512_maskz_dpwssd_epi32 (zero masking), x86/_mm512_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm512_dpwssd_epi32, x86/_mm256_maskz_dpwssd_epi32 (zero masking), x86/_mm256_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm256_dpwssd_epi32, x86/_mm_maskz_dpwssd_epi32 (zero masking), x86/_mm_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm_dpwssd_epi32, hvx/V6_vmpyih_acc.
+Members (9): x86/_mm512_maskz_dpwssd_epi32 (zero masking), x86/_mm512_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm512_dpwssd_epi32, x86/_mm256_maskz_dpwssd_epi32 (zero masking), x86/_mm256_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm256_dpwssd_epi32, x86/_mm_maskz_dpwssd_epi32 (zero masking), x86/_mm_mask_dpwssd_epi32 (merge_a2 masking), x86/_mm_dpwssd_epi32.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    v1[bit:0] := (SignExtend(a0[((v0 * (bit + 1)) + 15):((v0 * (bit + 1)) + 0)], (bit + 1)) * SignExtend(a1[((v0 * (bit + 1)) + 15):((v0 * (bit + 1)) + 0)], (bit + 1)))
-    v2[bit:0] := (SignExtend(a0[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 16)], (bit + 1)) * SignExtend(a1[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 16)], (bit + 1)))
-    dst[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] := ((a2[((v0 * (bit + 1)) + bit):((v0 * (bit + 1)) + 0)] + v1) + v2)
+    v1[31:0] := (SignExtend(a0[((v0 * 32) + 15):((v0 * 32) + 0)], 32) * SignExtend(a1[((v0 * 32) + 15):((v0 * 32) + 0)], 32))
+    v2[31:0] := (SignExtend(a0[((v0 * 32) + 31):((v0 * 32) + 16)], 32) * SignExtend(a1[((v0 * 32) + 31):((v0 * 32) + 16)], 32))
+    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := ((a2[((v0 * 32) + 31):((v0 * 32) + 0)] + v1) + v2)
   ENDFOR
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I16]>, VectorOfLengthAndType<[32], [I16]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512, 1024">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 256, 512">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[64], [I16]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -3956,9 +3981,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_dot_acc_su_widenOp : Autollvm_Op<"dot_acc_su_widen"> {
-  let summary = "11 instructions computing the same thing up to 2 parameter(s)";
+  let summary = "12 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
-Members (11): x86/_mm512_maskz_dpbusd_epi32 (zero masking), x86/_mm512_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm512_dpbusd_epi32, x86/_mm256_maskz_dpbusd_epi32 (zero masking), x86/_mm256_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm256_dpbusd_epi32, x86/_mm_maskz_dpbusd_epi32 (zero masking), x86/_mm_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm_dpbusd_epi32, arm/vusdot_s32, arm/vusdotq_s32.
+Members (12): x86/_mm512_maskz_dpbusd_epi32 (zero masking), x86/_mm512_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm512_dpbusd_epi32, x86/_mm256_maskz_dpbusd_epi32 (zero masking), x86/_mm256_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm256_dpbusd_epi32, x86/_mm_maskz_dpbusd_epi32 (zero masking), x86/_mm_mask_dpbusd_epi32 (merge_a2 masking), x86/_mm_dpbusd_epi32, arm/vusdot_s32, arm/vusdotq_s32, hvx/V6_vrmpybusv_acc.
 
 Mask forms: the `masking` attribute; `merge` takes `passthrough` and `mask`, `zero` and `merge_aK` take `mask`; result elements whose mask bit is clear come from `passthrough`, are zero, or come from operand aK.
 
@@ -3974,15 +3999,15 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[32], [I8]>, VectorOfLengthAndType<[64], [I8]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$a2,
     Optional<AnyTypeOf<[VectorOfLengthAndType<[16], [I1]>, VectorOfLengthAndType<[8], [I1]>]>>:$mask,
     ConfinedAttr<StrAttr, [AttrConstraint<CPred<"::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"none\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"zero\" || ::llvm::cast<::mlir::StringAttr>($_self).getValue() == \"merge_a2\"">, "one of none, zero, merge_a2">]>:$masking,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512">]>:$a0_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15, 31">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"256\", 10) || v == ::llvm::APInt(128, \"512\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 256, 512, 1024">]>:$a0_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I32]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I32]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -4114,26 +4139,78 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_lt_sOp : Autollvm_Op<"cmp_lt_s"> {
-  let summary = "3 instructions computing the same thing up to 3 parameter(s)";
+def Autollvm_cmp_eqOp : Autollvm_Op<"cmp_eq"> {
+  let summary = "32 instructions computing the same thing up to 5 parameter(s)";
   let description = [{
-Members (3): x86/_mm_cmplt_epi8, x86/_mm_cmplt_epi16, x86/_mm_cmplt_epi32.
+Members (32): x86/_mm_cmpeq_epi8, x86/_mm_cmpeq_epi16, x86/_mm_cmpeq_epi32, x86/_mm_cmpeq_epi64, arm/vceq_s8, arm/vceqq_s8, arm/vceq_s16, arm/vceqq_s16, arm/vceq_s32, arm/vceqq_s32, arm/vceq_u8, arm/vceqq_u8, arm/vceq_u16, arm/vceqq_u16, arm/vceq_u32, arm/vceqq_u32, arm/vceqq_s64, arm/vceqq_u64, arm/vtst_s8, arm/vtstq_s8, arm/vtst_s16, arm/vtstq_s16, arm/vtst_s32, arm/vtstq_s32, arm/vtst_u8, arm/vtstq_u8, arm/vtst_u16, arm/vtstq_u16, arm/vtst_u32, arm/vtstq_u32, arm/vtstq_s64, arm/vtstq_u64.
 
 Semantics with the class parameters as named values:
 ```
-  FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] < a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)]) ? constant : 0)
+  v0 := ZeroExtend(0, 128)
+  v1 := ZeroExtend(a0, 128)[bit:0]
+  v2 := ZeroExtend(a1, 128)[bit:0]
+  v3 := ZeroExtend(0, (bit + 1))
+  v4 := ZeroExtend(0, a0_elem_width)
+  v5 := ZeroExtend(0, a0_elem_width)
+  FOR v6 := 0 to loop_bound
+    v4 := v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
+    v5 := v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
+    IF constant
+      v7 := !((v4 AND v5) == 0)
+    ELSE
+      v7 := (v4 == v5)
+    FI
+    v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
   ENDFOR
+  v0 := ZeroExtend(v3, 128)
+  dst := v0[bit:0]
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295">]>:$constant
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Autollvm_cmp_gt_sOp : Autollvm_Op<"cmp_gt_s"> {
+  let summary = "63 instructions computing the same thing up to 6 parameter(s)";
+  let description = [{
+Members (63): x86/_mm_cmpgt_epi8, x86/_mm_cmpgt_epi16, x86/_mm_cmpgt_epi32, x86/_mm_cmplt_epi8, x86/_mm_cmplt_epi16, x86/_mm_cmplt_epi32, x86/_mm_cmpgt_epi64, arm/vcge_s8, arm/vcgeq_s8, arm/vcge_s16, arm/vcgeq_s16, arm/vcge_s32, arm/vcgeq_s32, arm/vcge_u8, arm/vcgeq_u8, arm/vcge_u16, arm/vcgeq_u16, arm/vcge_u32, arm/vcgeq_u32, arm/vcgeq_s64, arm/vcgeq_u64, arm/vcle_s8, arm/vcleq_s8, arm/vcle_s16, arm/vcleq_s16, arm/vcle_s32, arm/vcleq_s32, arm/vcle_u8, arm/vcleq_u8, arm/vcle_u16, arm/vcleq_u16, arm/vcle_u32, arm/vcleq_u32, arm/vcleq_s64, arm/vcleq_u64, arm/vcgt_s8, arm/vcgtq_s8, arm/vcgt_s16, arm/vcgtq_s16, arm/vcgt_s32, arm/vcgtq_s32, arm/vcgt_u8, arm/vcgtq_u8, arm/vcgt_u16, arm/vcgtq_u16, arm/vcgt_u32, arm/vcgtq_u32, arm/vcgtq_s64, arm/vcgtq_u64, arm/vclt_s8, arm/vcltq_s8, arm/vclt_s16, arm/vcltq_s16, arm/vclt_s32, arm/vcltq_s32, arm/vclt_u8, arm/vcltq_u8, arm/vclt_u16, arm/vcltq_u16, arm/vclt_u32, arm/vcltq_u32, arm/vcltq_s64, arm/vcltq_u64.
+
+Semantics with the class parameters as named values:
+```
+  v0 := ZeroExtend(0, 128)
+  v1 := ZeroExtend(a0, 128)[bit:0]
+  v2 := ZeroExtend(a1, 128)[bit:0]
+  v3 := ZeroExtend(0, (bit + 1))
+  FOR v4 := 0 to loop_bound
+    v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
+    v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
+    v7 := (constant ? (v5 >= v6) : (v5 > v6))
+    v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
+  ENDFOR
+  v0 := ZeroExtend(v3, 128)
+  dst := v0[bit:0]
+```
+  }];
+  let arguments = (ins
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
+  );
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -4157,51 +4234,52 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_move_606aOp : Autollvm_Op<"move_606a"> {
-  let summary = "3 instructions computing the same thing up to 4 parameter(s)";
+  let summary = "7 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (3): x86/_mm_move_epi64, hvx/V6_vdealh, hvx/V6_vdealb.
+Members (7): x86/_mm_move_epi64, arm/vget_high_s8, arm/vget_high_s16, arm/vget_high_s32, arm/vget_high_u8, arm/vget_high_u16, arm/vget_high_u32.
 
 Semantics with the class parameters as named values:
 ```
-  FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> 0)
-    dst[((a0_elem_width + -1) + (a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> a0_elem_width)
+  v0 := ZeroExtend(0, 128)
+  v1 := ZeroExtend(a0, 128)[127:0]
+  v2 := ZeroExtend(0, 64)
+  v3 := v1[127:bit]
+  FOR v4 := 0 to 0
+    v2[((v4 * 64) + 63):((v4 * 64) + 0)] := ZeroExtend(v3, 64)
   ENDFOR
+  v0 := ZeroExtend(v2, 128)
+  dst := v0[63:0]
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 128">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 128, 1024">]>:$a0_width
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 64">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128">]>:$result_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
 def Autollvm_shr_by_imm_u_narrowOp : Autollvm_Op<"shr_by_imm_u_narrow"> {
-  let summary = "20 instructions computing the same thing up to 6 parameter(s)";
+  let summary = "4 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (20): x86/_mm_extract_epi16, x86/_mm_extract_epi8, x86/_mm_extract_epi32, x86/_mm_extract_epi64, arm/vdup_laneq_s64, arm/vdup_laneq_u64, arm/vdupb_lane_s8, arm/vduph_lane_s16, arm/vdups_lane_s32, arm/vdupb_lane_u8, arm/vduph_lane_u16, arm/vdups_lane_u32, arm/vdupb_laneq_s8, arm/vduph_laneq_s16, arm/vdups_laneq_s32, arm/vdupd_laneq_s64, arm/vdupb_laneq_u8, arm/vduph_laneq_u16, arm/vdups_laneq_u32, arm/vdupd_laneq_u64.
+Members (4): x86/_mm_extract_epi16, x86/_mm_extract_epi8, x86/_mm_extract_epi32, x86/_mm_extract_epi64.
 
 Semantics with the class parameters as named values:
 ```
-  dst[bit:0] := (a0[bit_2:0] >> (a1[bit_3:0] * (bit + 1)))[bit:0]
+  dst[bit:0] := (a0[127:0] >> (a1[bit_2:0] * (bit + 1)))[bit:0]
   dst[31:(bit + 1)] := 0
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31, 63">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_3,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 32">]>:$a1_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10) || v == ::llvm::APInt(128, \"8\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4, 8">]>:$a1_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$result_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1, 2, 3">]>:$bit_2,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$result_width
   );
-  let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
+  let results = (outs AnyTypeOf<[I32, I64]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -4311,44 +4389,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64, 128">]>:$bit_2
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_add_or_subOp : Autollvm_Op<"add_or_sub"> {
-  let summary = "28 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (28): arm/vadd_s8, arm/vaddq_s8, arm/vadd_s16, arm/vaddq_s16, arm/vadd_s32, arm/vaddq_s32, arm/vaddq_s64, arm/vadd_u8, arm/vaddq_u8, arm/vadd_u16, arm/vaddq_u16, arm/vadd_u32, arm/vaddq_u32, arm/vaddq_u64, arm/vsub_s8, arm/vsubq_s8, arm/vsub_s16, arm/vsubq_s16, arm/vsub_s32, arm/vsubq_s32, arm/vsubq_s64, arm/vsub_u8, arm/vsubq_u8, arm/vsub_u16, arm/vsubq_u16, arm/vsub_u32, arm/vsubq_u32, arm/vsubq_u64.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(a1, 128)[bit:0]
-  v3 := ZeroExtend(0, (bit + 1))
-  v4 := ZeroExtend(0, a0_elem_width)
-  v5 := ZeroExtend(0, a0_elem_width)
-  FOR v6 := 0 to loop_bound
-    v4 := v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-    v5 := v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-    IF constant
-      v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend((v4 - v5), a0_elem_width), a0_elem_width)
-    ELSE
-      v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend((v4 + v5), a0_elem_width), a0_elem_width)
-    FI
-  ENDFOR
-  v0 := ZeroExtend(v3, 128)
-  dst := v0[bit:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -4465,9 +4505,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_add_7f5aOp : Autollvm_Op<"add_7f5a"> {
-  let summary = "12 instructions computing the same thing up to 4 parameter(s)";
+  let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (12): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32, arm/vrhadd_u8, arm/vrhaddq_u8, arm/vrhadd_u16, arm/vrhaddq_u16, arm/vrhadd_u32, arm/vrhaddq_u32.
+Members (6): arm/vrhadd_s8, arm/vrhaddq_s8, arm/vrhadd_s16, arm/vrhaddq_s16, arm/vrhadd_s32, arm/vrhaddq_s32.
 
 Semantics with the class parameters as named values:
 ```
@@ -4476,8 +4516,8 @@ Semantics with the class parameters as named values:
   v2 := ZeroExtend(a1, 128)[bit:0]
   v3 := ZeroExtend(0, (bit + 1))
   FOR v4 := 0 to loop_bound
-    v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
+    v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], 0)
+    v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], 0)
     v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(((v5 + v6) + 1)[a0_elem_width:1], a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v3, 128)
@@ -4489,43 +4529,9 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_add_sat_6e4fOp : Autollvm_Op<"add_sat_6e4f"> {
-  let summary = "14 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (14): arm/vqadd_s8, arm/vqaddq_s8, arm/vqadd_s16, arm/vqaddq_s16, arm/vqadd_s32, arm/vqaddq_s32, arm/vqaddq_s64, arm/vqadd_u8, arm/vqaddq_u8, arm/vqadd_u16, arm/vqaddq_u16, arm/vqadd_u32, arm/vqaddq_u32, arm/vqaddq_u64.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(a1, 128)[bit:0]
-  v3 := ZeroExtend(0, (bit + 1))
-  FOR v4 := 0 to loop_bound
-    v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v7 := (v5 + v6)
-    v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v7, a0_elem_width, width), a0_elem_width), a0_elem_width)
-  ENDFOR
-  v0 := ZeroExtend(v3, 128)
-  dst := v0[bit:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -5073,39 +5079,6 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_satOp : Autollvm_Op<"sub_sat"> {
-  let summary = "14 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (14): arm/vqsub_s8, arm/vqsubq_s8, arm/vqsub_s16, arm/vqsubq_s16, arm/vqsub_s32, arm/vqsubq_s32, arm/vqsubq_s64, arm/vqsub_u8, arm/vqsubq_u8, arm/vqsub_u16, arm/vqsubq_u16, arm/vqsub_u32, arm/vqsubq_u32, arm/vqsubq_u64.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(a1, 128)[bit:0]
-  v3 := ZeroExtend(0, (bit + 1))
-  FOR v4 := 0 to loop_bound
-    v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v7 := (v5 - v6)
-    v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(v7, a0_elem_width, width), a0_elem_width), a0_elem_width)
-  ENDFOR
-  v0 := ZeroExtend(v3, 128)
-  dst := v0[bit:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
 def Autollvm_sub_sat_scalarOp : Autollvm_Op<"sub_sat_scalar"> {
   let summary = "10 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
@@ -5134,46 +5107,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_and_or_not_or_cmp_eq_43d3Op : Autollvm_Op<"and_or_not_or_cmp_eq_43d3"> {
-  let summary = "28 instructions computing the same thing up to 5 parameter(s)";
-  let description = [{
-Members (28): arm/vceq_s8, arm/vceqq_s8, arm/vceq_s16, arm/vceqq_s16, arm/vceq_s32, arm/vceqq_s32, arm/vceq_u8, arm/vceqq_u8, arm/vceq_u16, arm/vceqq_u16, arm/vceq_u32, arm/vceqq_u32, arm/vceqq_s64, arm/vceqq_u64, arm/vtst_s8, arm/vtstq_s8, arm/vtst_s16, arm/vtstq_s16, arm/vtst_s32, arm/vtstq_s32, arm/vtst_u8, arm/vtstq_u8, arm/vtst_u16, arm/vtstq_u16, arm/vtst_u32, arm/vtstq_u32, arm/vtstq_s64, arm/vtstq_u64.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(a1, 128)[bit:0]
-  v3 := ZeroExtend(0, (bit + 1))
-  v4 := ZeroExtend(0, a0_elem_width)
-  v5 := ZeroExtend(0, a0_elem_width)
-  FOR v6 := 0 to loop_bound
-    v4 := v1[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-    v5 := v2[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)]
-    IF constant
-      v7 := !((v4 AND v5) == 0)
-    ELSE
-      v7 := (v4 == v5)
-    FI
-    v3[((v6 * a0_elem_width) + (a0_elem_width + -1)):((v6 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
-  ENDFOR
-  v0 := ZeroExtend(v3, 128)
-  dst := v0[bit:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -5266,41 +5199,6 @@ Semantics with the class parameters as named values:
     I64:$a0
   );
   let results = (outs I64:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_cmpOp : Autollvm_Op<"cmp"> {
-  let summary = "56 instructions computing the same thing up to 6 parameter(s)";
-  let description = [{
-Members (56): arm/vcge_s8, arm/vcgeq_s8, arm/vcge_s16, arm/vcgeq_s16, arm/vcge_s32, arm/vcgeq_s32, arm/vcge_u8, arm/vcgeq_u8, arm/vcge_u16, arm/vcgeq_u16, arm/vcge_u32, arm/vcgeq_u32, arm/vcgeq_s64, arm/vcgeq_u64, arm/vcle_s8, arm/vcleq_s8, arm/vcle_s16, arm/vcleq_s16, arm/vcle_s32, arm/vcleq_s32, arm/vcle_u8, arm/vcleq_u8, arm/vcle_u16, arm/vcleq_u16, arm/vcle_u32, arm/vcleq_u32, arm/vcleq_s64, arm/vcleq_u64, arm/vcgt_s8, arm/vcgtq_s8, arm/vcgt_s16, arm/vcgtq_s16, arm/vcgt_s32, arm/vcgtq_s32, arm/vcgt_u8, arm/vcgtq_u8, arm/vcgt_u16, arm/vcgtq_u16, arm/vcgt_u32, arm/vcgtq_u32, arm/vcgtq_s64, arm/vcgtq_u64, arm/vclt_s8, arm/vcltq_s8, arm/vclt_s16, arm/vcltq_s16, arm/vclt_s32, arm/vcltq_s32, arm/vclt_u8, arm/vcltq_u8, arm/vclt_u16, arm/vcltq_u16, arm/vclt_u32, arm/vcltq_u32, arm/vcltq_s64, arm/vcltq_u64.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(a1, 128)[bit:0]
-  v3 := ZeroExtend(0, (bit + 1))
-  FOR v4 := 0 to loop_bound
-    v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v7 := (constant ? (v5 >= v6) : (v5 > v6))
-    v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend((v7 ? ZeroExtend(constant_2, a0_elem_width) : ZeroExtend(0, a0_elem_width)), a0_elem_width)
-  ENDFOR
-  v0 := ZeroExtend(v3, 128)
-  dst := v0[bit:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"255\", 10) || v == ::llvm::APInt(128, \"65535\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10) || v == ::llvm::APInt(128, \"18446744073709551615\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 255, 65535, 4294967295, 18446744073709551615">]>:$constant_2
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -5503,7 +5401,7 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_cmp_lt_s_b574Op : Autollvm_Op<"cmp_lt_s_b574"> {
+def Autollvm_cmp_lt_sOp : Autollvm_Op<"cmp_lt_s"> {
   let summary = "7 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
 Members (7): arm/vcltz_s8, arm/vcltzq_s8, arm/vcltz_s16, arm/vcltzq_s16, arm/vcltz_s32, arm/vcltzq_s32, arm/vcltzq_s64.
@@ -5633,40 +5531,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_min_max_67f4Op : Autollvm_Op<"min_max_67f4"> {
-  let summary = "24 instructions computing the same thing up to 5 parameter(s)";
-  let description = [{
-Members (24): arm/vmax_s8, arm/vmaxq_s8, arm/vmax_s16, arm/vmaxq_s16, arm/vmax_s32, arm/vmaxq_s32, arm/vmax_u8, arm/vmaxq_u8, arm/vmax_u16, arm/vmaxq_u16, arm/vmax_u32, arm/vmaxq_u32, arm/vmin_s8, arm/vminq_s8, arm/vmin_s16, arm/vminq_s16, arm/vmin_s32, arm/vminq_s32, arm/vmin_u8, arm/vminq_u8, arm/vmin_u16, arm/vminq_u16, arm/vmin_u32, arm/vminq_u32.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(a1, 128)[bit:0]
-  v3 := ZeroExtend(0, (bit + 1))
-  FOR v4 := 0 to loop_bound
-    v5 := AsInteger(v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v6 := AsInteger(v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)], width)
-    v7 := (constant ? Min(v5, v6) : Max(v5, v6))
-    v3[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(v7[(a0_elem_width + -1):0], a0_elem_width)
-  ENDFOR
-  v0 := ZeroExtend(v3, 128)
-  dst := v0[bit:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -6867,14 +6731,14 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_shl_widenOp : Autollvm_Op<"shl_widen"> {
-  let summary = "12 instructions computing the same thing up to 5 parameter(s)";
+  let summary = "6 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
-Members (12): arm/vmovl_s8, arm/vmovl_s16, arm/vmovl_s32, arm/vmovl_u8, arm/vmovl_u16, arm/vmovl_u32, arm/vmovl_high_s8, arm/vmovl_high_s16, arm/vmovl_high_s32, arm/vmovl_high_u8, arm/vmovl_high_u16, arm/vmovl_high_u32.
+Members (6): arm/vmovl_high_s8, arm/vmovl_high_s16, arm/vmovl_high_s32, arm/vmovl_high_u8, arm/vmovl_high_u16, arm/vmovl_high_u32.
 
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:(bit + -63)]
+  v1 := ZeroExtend(a0, 128)[127:64]
   v2 := ZeroExtend(0, 128)
   FOR v3 := 0 to loop_bound
     v4 := (AsInteger(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)], width) << 0)
@@ -6885,44 +6749,13 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$result_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_narrow_satOp : Autollvm_Op<"narrow_sat"> {
-  let summary = "6 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (6): arm/vqmovn_s16, arm/vqmovn_s32, arm/vqmovn_s64, arm/vqmovn_u16, arm/vqmovn_u32, arm/vqmovn_u64.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[127:0]
-  v2 := ZeroExtend(0, 64)
-  v3 := ZeroExtend(0, a0_elem_width)
-  FOR v4 := 0 to loop_bound
-    v3 := v1[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)]
-    v2[((v4 * result_elem_width) + (result_elem_width + -1)):((v4 * result_elem_width) + 0)] := ZeroExtend(ZeroExtend(SaturateAs(AsInteger(v3, width), result_elem_width, width), result_elem_width), result_elem_width)
-  ENDFOR
-  v0 := ZeroExtend(v2, 128)
-  dst := v0[63:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -7724,40 +7557,6 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_abs_or_negOp : Autollvm_Op<"abs_or_neg"> {
-  let summary = "14 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (14): arm/vabs_s8, arm/vabsq_s8, arm/vabs_s16, arm/vabsq_s16, arm/vabs_s32, arm/vabsq_s32, arm/vabsq_s64, arm/vneg_s8, arm/vnegq_s8, arm/vneg_s16, arm/vnegq_s16, arm/vneg_s32, arm/vnegq_s32, arm/vnegq_s64.
-
-Semantics with the class parameters as named values:
-```
-  v0 := ZeroExtend(0, 128)
-  v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(0, (bit + 1))
-  FOR v3 := 0 to loop_bound
-    v4 := Signed(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
-    IF constant
-      v4 := -v4
-    ELSE
-      v4 := Abs(v4)
-    FI
-    v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(v4[(a0_elem_width + -1):0], a0_elem_width)
-  ENDFOR
-  v0 := ZeroExtend(v2, 128)
-  dst := v0[bit:0]
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
 def Autollvm_abs_or_neg_scalarOp : Autollvm_Op<"abs_or_neg_scalar"> {
   let summary = "4 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
@@ -7855,10 +7654,10 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_clz_or_clsOp : Autollvm_Op<"clz_or_cls"> {
-  let summary = "24 instructions computing the same thing up to 4 parameter(s)";
+def Autollvm_abs_or_negOp : Autollvm_Op<"abs_or_neg"> {
+  let summary = "7 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (24): arm/vcls_s8, arm/vclsq_s8, arm/vcls_s16, arm/vclsq_s16, arm/vcls_s32, arm/vclsq_s32, arm/vcls_u8, arm/vclsq_u8, arm/vcls_u16, arm/vclsq_u16, arm/vcls_u32, arm/vclsq_u32, arm/vclz_s8, arm/vclzq_s8, arm/vclz_s16, arm/vclzq_s16, arm/vclz_s32, arm/vclzq_s32, arm/vclz_u8, arm/vclzq_u8, arm/vclz_u16, arm/vclzq_u16, arm/vclz_u32, arm/vclzq_u32.
+Members (7): arm/vneg_s8, arm/vnegq_s8, arm/vneg_s16, arm/vnegq_s16, arm/vneg_s32, arm/vnegq_s32, arm/vnegq_s64.
 
 Semantics with the class parameters as named values:
 ```
@@ -7866,10 +7665,11 @@ Semantics with the class parameters as named values:
   v1 := ZeroExtend(a0, 128)[bit:0]
   v2 := ZeroExtend(0, (bit + 1))
   FOR v3 := 0 to loop_bound
-    IF constant
-      v4 := CountLeadingSignBits(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+    v4 := Signed(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+    IF 1
+      v4 := -v4
     ELSE
-      v4 := CountLeadingZeros(v1[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)])
+      v4 := Abs(v4)
     FI
     v2[((v3 * a0_elem_width) + (a0_elem_width + -1)):((v3 * a0_elem_width) + 0)] := ZeroExtend(v4[(a0_elem_width + -1):0], a0_elem_width)
   ENDFOR
@@ -7878,13 +7678,12 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 7, 15">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$constant,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -7926,23 +7725,31 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_notOp : Autollvm_Op<"not"> {
-  let summary = "13 instructions computing the same thing up to 2 parameter(s)";
+  let summary = "12 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (13): arm/vmvn_s8, arm/vmvnq_s8, arm/vmvn_s16, arm/vmvnq_s16, arm/vmvn_s32, arm/vmvnq_s32, arm/vmvn_u8, arm/vmvnq_u8, arm/vmvn_u16, arm/vmvnq_u16, arm/vmvn_u32, arm/vmvnq_u32, hvx/V6_vnot.
+Members (12): arm/vmvn_s8, arm/vmvnq_s8, arm/vmvn_s16, arm/vmvnq_s16, arm/vmvn_s32, arm/vmvnq_s32, arm/vmvn_u8, arm/vmvnq_u8, arm/vmvn_u16, arm/vmvnq_u16, arm/vmvn_u32, arm/vmvnq_u32.
 
 Semantics with the class parameters as named values:
 ```
-  FOR v0 := 0 to 63
-    dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (-1 - AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1))
+  v0 := ZeroExtend(0, 128)
+  v1 := ZeroExtend(a0, 128)[bit:0]
+  v2 := ZeroExtend(0, (bit + 1))
+  v3 := ZeroExtend(0, 8)
+  FOR v4 := 0 to loop_bound
+    v3 := v1[((v4 * 8) + 7):((v4 * 8) + 0)]
+    v2[((v4 * 8) + 7):((v4 * 8) + 0)] := ZeroExtend(ZeroExtend(NOT v3, 8), 8)
   ENDFOR
+  v0 := ZeroExtend(v2, 128)
+  dst := v0[bit:0]
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"64\", 10) || v == ::llvm::APInt(128, \"128\", 10) || v == ::llvm::APInt(128, \"1024\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 64, 128, 1024">]>:$a0_width,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -8295,30 +8102,32 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_extend_u_scalar_6c35Op : Autollvm_Op<"extend_u_scalar_6c35"> {
-  let summary = "12 instructions computing the same thing up to 2 parameter(s)";
+def Autollvm_extend_u_scalar_8f8dOp : Autollvm_Op<"extend_u_scalar_8f8d"> {
+  let summary = "16 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
-Members (12): arm/vget_high_s8, arm/vget_high_s16, arm/vget_high_s32, arm/vget_high_u8, arm/vget_high_u16, arm/vget_high_u32, arm/vget_low_s8, arm/vget_low_s16, arm/vget_low_s32, arm/vget_low_u8, arm/vget_low_u16, arm/vget_low_u32.
+Members (16): arm/vdup_laneq_s64, arm/vdup_laneq_u64, arm/vdupb_lane_s8, arm/vduph_lane_s16, arm/vdups_lane_s32, arm/vdupb_lane_u8, arm/vduph_lane_u16, arm/vdups_lane_u32, arm/vdupb_laneq_s8, arm/vduph_laneq_s16, arm/vdups_laneq_s32, arm/vdupd_laneq_s64, arm/vdupb_laneq_u8, arm/vduph_laneq_u16, arm/vdups_laneq_u32, arm/vdupd_laneq_u64.
 
 Semantics with the class parameters as named values:
 ```
   v0 := ZeroExtend(0, 128)
   v1 := ZeroExtend(a0, 128)[bit:0]
-  v2 := ZeroExtend(0, 64)
-  v3 := v1[bit:(bit + -63)]
+  v2 := ZeroExtend(0, a0_elem_width)
+  v3 := v1[((((1 * a1) + 0) * a0_elem_width) + (a0_elem_width + -1)):(((1 * a1) + 0) * a0_elem_width)]
   FOR v4 := 0 to 0
-    v2[((v4 * 64) + 63):((v4 * 64) + 0)] := ZeroExtend(v3, 64)
+    v2[((v4 * a0_elem_width) + (a0_elem_width + -1)):((v4 * a0_elem_width) + 0)] := ZeroExtend(v3, a0_elem_width)
   ENDFOR
   v0 := ZeroExtend(v2, 128)
-  dst := v0[63:0]
+  dst := v0[(a0_elem_width + -1):0]
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[16], [I8]>, VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[2], [I64]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[4], [I32]>, VectorOfLengthAndType<[8], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$a0,
+    APIntAttr:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32, 64">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 3, 4">]>:$a1_width
   );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[2], [I32]>, VectorOfLengthAndType<[4], [I16]>, VectorOfLengthAndType<[8], [I8]>]>:$result);
+  let results = (outs AnyTypeOf<[I16, I32, I64, I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -9372,30 +9181,6 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_move_437fOp : Autollvm_Op<"move_437f"> {
-  let summary = "4 instructions computing the same thing up to 5 parameter(s)";
-  let description = [{
-Members (4): hvx/V6_vunpackub, hvx/V6_vunpackb, hvx/V6_vunpackuh, hvx/V6_vunpackh.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    dst[(bit + ((1024 * (v0 / bit_2)) + ((bit + 1) * (v0 % bit_2)))):((1024 * (v0 / bit_2)) + ((bit + 1) * (v0 % bit_2)))] := AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"32\", 10) || v == ::llvm::APInt(128, \"64\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 32, 64">]>:$bit_2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
 def Autollvm_or_shl_widenOp : Autollvm_Op<"or_shl_widen"> {
   let summary = "2 instructions computing the same thing up to 4 parameter(s)";
   let description = [{
@@ -9418,31 +9203,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a1_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_shr_uOp : Autollvm_Op<"shr_u"> {
-  let summary = "4 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (4): hvx/V6_vpackeb, hvx/V6_vpackeh, hvx/V6_vpackob, hvx/V6_vpackoh.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    dst[((v0 * result_elem_width) + (result_elem_width + -1)):((v0 * result_elem_width) + 0)] := (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
-    dst[((result_elem_width + -1) + (result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(result_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1) >> shift)
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$result_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 8, 16">]>:$shift
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -9872,17 +9632,17 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_mul_high_626dOp : Autollvm_Op<"mul_high_626d"> {
-  let summary = "3 instructions computing the same thing up to 2 parameter(s)";
+def Autollvm_mul_high_0546Op : Autollvm_Op<"mul_high_0546"> {
+  let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
-Members (3): hvx/V6_vrmpyubv_acc, hvx/V6_vrmpybv_acc, hvx/V6_vrmpybusv_acc.
+Members (2): hvx/V6_vrmpyubv_acc, hvx/V6_vrmpybv_acc.
 
 Semantics with the class parameters as named values:
 ```
   dst[1023:0] := a0
   FOR v0 := 0 to 31
     FOR v1 := 0 to 3
-      dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], width_2) >> ((v1 * 8) + 0)), 8, width_2) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width)))
+      dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(dst[((v0 * 32) + 31):((v0 * 32) + 0)], width) + (WrapAs((AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width) * WrapAs((AsInteger(a2[((v0 * 32) + 31):((v0 * 32) + 0)], width) >> ((v1 * 8) + 0)), 8, width)))
     ENDFOR
   ENDFOR
 ```
@@ -9891,8 +9651,7 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a0,
     VectorOfLengthAndType<[128], [I8]>:$a1,
     VectorOfLengthAndType<[128], [I8]>:$a2,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10366,104 +10125,6 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_add_or_sub_satOp : Autollvm_Op<"add_or_sub_sat"> {
-  let summary = "7 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (7): hvx/V6_vaddubsat, hvx/V6_vadduhsat, hvx/V6_vadduwsat, hvx/V6_vaddbsat, hvx/V6_vaddhsat, hvx/V6_vaddwsat, hvx/V6_vaddububb_sat.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateAs((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_2)), a0_elem_width, width)
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_add_sat_b549Op : Autollvm_Op<"add_sat_b549"> {
-  let summary = "6 instructions computing the same thing up to 3 parameter(s)";
-  let description = [{
-Members (6): hvx/V6_vaddubsat_dv, hvx/V6_vadduhsat_dv, hvx/V6_vadduwsat_dv, hvx/V6_vaddbsat_dv, hvx/V6_vaddhsat_dv, hvx/V6_vaddwsat_dv.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    FOR v1 := 0 to 1
-      dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)] := SaturateAs((AsInteger(a0[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width) + AsInteger(a1[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width)), a0_elem_width, width)
-    ENDFOR
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[64], [I32]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[64], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_sub_sat_4a32Op : Autollvm_Op<"sub_sat_4a32"> {
-  let summary = "7 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (7): hvx/V6_vsububsat, hvx/V6_vsubuhsat, hvx/V6_vsubuwsat, hvx/V6_vsubbsat, hvx/V6_vsubhsat, hvx/V6_vsubwsat, hvx/V6_vsubububb_sat.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := SaturateAs((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) - AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width_2)), a0_elem_width, width)
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width_2
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_sub_sat_833aOp : Autollvm_Op<"sub_sat_833a"> {
-  let summary = "6 instructions computing the same thing up to 3 parameter(s)";
-  let description = [{
-Members (6): hvx/V6_vsububsat_dv, hvx/V6_vsubuhsat_dv, hvx/V6_vsubuwsat_dv, hvx/V6_vsubbsat_dv, hvx/V6_vsubhsat_dv, hvx/V6_vsubwsat_dv.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    FOR v1 := 0 to 1
-      dst[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)] := SaturateAs((AsInteger(a0[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width) - AsInteger(a1[(((v0 * a0_elem_width) + (v1 * 1024)) + (a0_elem_width + -1)):(((v0 * a0_elem_width) + (v1 * 1024)) + 0)], width)), a0_elem_width, width)
-    ENDFOR
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[64], [I32]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[64], [I32]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I16]>, VectorOfLengthAndType<[256], [I8]>, VectorOfLengthAndType<[64], [I32]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
 def Autollvm_add_add_or_sub_shiftOp : Autollvm_Op<"add_add_or_sub_shift"> {
   let summary = "6 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
@@ -10487,15 +10148,15 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_avgOp : Autollvm_Op<"avg"> {
-  let summary = "6 instructions computing the same thing up to 3 parameter(s)";
+def Autollvm_avg_sOp : Autollvm_Op<"avg_s"> {
+  let summary = "3 instructions computing the same thing up to 2 parameter(s)";
   let description = [{
-Members (6): hvx/V6_vavgubrnd, hvx/V6_vavguhrnd, hvx/V6_vavguwrnd, hvx/V6_vavgbrnd, hvx/V6_vavghrnd, hvx/V6_vavgwrnd.
+Members (3): hvx/V6_vavgbrnd, hvx/V6_vavghrnd, hvx/V6_vavgwrnd.
 
 Semantics with the class parameters as named values:
 ```
   FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((1 + (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width))) >> 1)
+    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((1 + (AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0) + AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 0))) >> 1)
   ENDFOR
 ```
   }];
@@ -10503,8 +10164,7 @@ Semantics with the class parameters as named values:
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
     AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -10627,6 +10287,52 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Autollvm_mul_high_su_60e6Op : Autollvm_Op<"mul_high_su_60e6"> {
+  let summary = "1 instructions computing the same thing up to 0 parameter(s)";
+  let description = [{
+Members (1): hvx/V6_vaddcarryo.
+
+Semantics with the class parameters as named values:
+```
+  FOR v0 := 0 to 31
+    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0) + AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0))
+    v1 := WrapAs(-(1 AND ((0 + ((4294967295 AND AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) + (4294967295 AND AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0)))) >> 32)), 32, 1)
+    dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND ((v0 * 4) + 0)))) AND AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0))
+    dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((15 AND v1), 32, 1) << (31 AND ((v0 * 4) + 0))))
+  ENDFOR
+```
+  }];
+  let arguments = (ins
+    VectorOfLengthAndType<[32], [I32]>:$a0,
+    VectorOfLengthAndType<[32], [I32]>:$a1
+  );
+  let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Autollvm_mul_high_round_suOp : Autollvm_Op<"mul_high_round_su"> {
+  let summary = "1 instructions computing the same thing up to 0 parameter(s)";
+  let description = [{
+Members (1): hvx/V6_vsubcarryo.
+
+Semantics with the class parameters as named values:
+```
+  FOR v0 := 0 to 31
+    dst[((v0 * 32) + 31):((v0 * 32) + 0)] := (1 + ((-1 - AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0)) + AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0)))
+    v1 := WrapAs(-(1 AND ((1 + ((4294967295 AND (-1 - AsInteger(a0[((v0 * 32) + 31):((v0 * 32) + 0)], 0))) + (4294967295 AND AsInteger(a1[((v0 * 32) + 31):((v0 * 32) + 0)], 0)))) >> 32)), 32, 1)
+    dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := ((-1 - (WrapAs(15, 32, 0) << (31 AND ((v0 * 4) + 0)))) AND AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0))
+    dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))] := (AsInteger(dst[(31 + (1024 + (32 * (((v0 * 4) + 0) >> 5)))):(1024 + (32 * (((v0 * 4) + 0) >> 5)))], 0) OR (WrapAs((15 AND v1), 32, 1) << (31 AND ((v0 * 4) + 0))))
+  ENDFOR
+```
+  }];
+  let arguments = (ins
+    VectorOfLengthAndType<[32], [I32]>:$a0,
+    VectorOfLengthAndType<[32], [I32]>:$a1
+  );
+  let results = (outs VectorOfLengthAndType<[36], [I32]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
 def Autollvm_and_or_shl_sat_sOp : Autollvm_Op<"and_or_shl_sat_s"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
@@ -10644,6 +10350,46 @@ Semantics with the class parameters as named values:
     VectorOfLengthAndType<[32], [I32]>:$a1
   );
   let results = (outs VectorOfLengthAndType<[32], [I32]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Autollvm_add_or_sub_satOp : Autollvm_Op<"add_or_sub_sat"> {
+  let summary = "1 instructions computing the same thing up to 0 parameter(s)";
+  let description = [{
+Members (1): hvx/V6_vaddububb_sat.
+
+Semantics with the class parameters as named values:
+```
+  FOR v0 := 0 to 127
+    dst[((v0 * 8) + 7):((v0 * 8) + 0)] := SaturateAs((AsInteger(a0[((v0 * 8) + 7):((v0 * 8) + 0)], 1) + AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 0)), 8, 1)
+  ENDFOR
+```
+  }];
+  let arguments = (ins
+    VectorOfLengthAndType<[128], [I8]>:$a0,
+    VectorOfLengthAndType<[128], [I8]>:$a1
+  );
+  let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
+def Autollvm_sub_sat_u_68eeOp : Autollvm_Op<"sub_sat_u_68ee"> {
+  let summary = "1 instructions computing the same thing up to 0 parameter(s)";
+  let description = [{
+Members (1): hvx/V6_vsubububb_sat.
+
+Semantics with the class parameters as named values:
+```
+  FOR v0 := 0 to 127
+    dst[((v0 * 8) + 7):((v0 * 8) + 0)] := SaturateAs((AsInteger(a0[((v0 * 8) + 7):((v0 * 8) + 0)], 1) - AsInteger(a1[((v0 * 8) + 7):((v0 * 8) + 0)], 0)), 8, 1)
+  ENDFOR
+```
+  }];
+  let arguments = (ins
+    VectorOfLengthAndType<[128], [I8]>:$a0,
+    VectorOfLengthAndType<[128], [I8]>:$a1
+  );
+  let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
@@ -11410,6 +11156,25 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Autollvm_add_or_subOp : Autollvm_Op<"add_or_sub"> {
+  let summary = "1 instructions computing the same thing up to 0 parameter(s)";
+  let description = [{
+Members (1): hvx/V6_vnot.
+
+Semantics with the class parameters as named values:
+```
+  FOR v0 := 0 to 63
+    dst[((v0 * 16) + 15):((v0 * 16) + 0)] := (-1 - AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1))
+  ENDFOR
+```
+  }];
+  let arguments = (ins
+    VectorOfLengthAndType<[128], [I8]>:$a0
+  );
+  let results = (outs VectorOfLengthAndType<[128], [I8]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
 def Autollvm_shr_s_9576Op : Autollvm_Op<"shr_s_9576"> {
   let summary = "2 instructions computing the same thing up to 1 parameter(s)";
   let description = [{
@@ -11522,9 +11287,9 @@ Semantics with the class parameters as named values:
 }
 
 def Autollvm_add_sub_mul_and_to_maskOp : Autollvm_Op<"add_sub_mul_and_to_mask"> {
-  let summary = "9 instructions computing the same thing up to 6 parameter(s)";
+  let summary = "6 instructions computing the same thing up to 6 parameter(s)";
   let description = [{
-Members (9): hvx/V6_vgtw, hvx/V6_veqw, hvx/V6_vgth, hvx/V6_veqh, hvx/V6_vgtb, hvx/V6_veqb, hvx/V6_vgtuw, hvx/V6_vgtuh, hvx/V6_vgtub.
+Members (6): hvx/V6_vgtw, hvx/V6_veqw, hvx/V6_vgth, hvx/V6_veqh, hvx/V6_vgtuw, hvx/V6_vgtuh.
 
 Semantics with the class parameters as named values:
 ```
@@ -11536,14 +11301,14 @@ Semantics with the class parameters as named values:
 ```
   }];
   let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
+    AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
+    AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 6">]>:$predicate,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"7\", 10) || v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 7, 15, 31">]>:$bit,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 2, 4">]>:$bit_2,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"15\", 10) || v == ::llvm::APInt(128, \"31\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 15, 31">]>:$bit,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"2\", 10) || v == ::llvm::APInt(128, \"4\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 2, 4">]>:$bit_2,
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 3, 15">]>:$constant
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"3\", 10) || v == ::llvm::APInt(128, \"15\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 3, 15">]>:$constant
   );
   let results = (outs VectorOfLengthAndType<[128], [I1]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
@@ -11771,30 +11536,6 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_select_febfOp : Autollvm_Op<"select_febf"> {
-  let summary = "10 instructions computing the same thing up to 4 parameter(s)";
-  let description = [{
-Members (10): hvx/V6_vmaxb, hvx/V6_vminb, hvx/V6_vmaxub, hvx/V6_vminub, hvx/V6_vmaxuh, hvx/V6_vminuh, hvx/V6_vmaxh, hvx/V6_vminh, hvx/V6_vmaxw, hvx/V6_vminw.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := ((AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) predicate AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width)) ? AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width) : AsInteger(a1[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], width))
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a1,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10) || v == ::llvm::APInt(128, \"127\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63, 127">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"1\", 10) || v == ::llvm::APInt(128, \"6\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 1, 6">]>:$predicate,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"0\", 10) || v == ::llvm::APInt(128, \"1\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 0, 1">]>:$width
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
 def Autollvm_sub_and_or_shl_satOp : Autollvm_Op<"sub_and_or_shl_sat"> {
   let summary = "3 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
@@ -11939,6 +11680,29 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Autollvm_shr_u_narrowOp : Autollvm_Op<"shr_u_narrow"> {
+  let summary = "2 instructions computing the same thing up to 3 parameter(s)";
+  let description = [{
+Members (2): hvx/V6_vdealh, hvx/V6_vdealb.
+
+Semantics with the class parameters as named values:
+```
+  FOR v0 := 0 to loop_bound
+    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> 0)
+    dst[((a0_elem_width + -1) + (a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))):(a0_elem_width * WrapAs(((v0 * 1) + (loop_bound + 1)), 32, 0))] := (AsInteger(a0[((v0 * bit) + (bit + -1)):((v0 * bit) + 0)], 1) >> a0_elem_width)
+  ENDFOR
+```
+  }];
+  let arguments = (ins
+    AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"8\", 10) || v == ::llvm::APInt(128, \"16\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 8, 16">]>:$a0_elem_width,
+    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$bit
+  );
+  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[128], [I8]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
 def Autollvm_dot_acc_u_narrowOp : Autollvm_Op<"dot_acc_u_narrow"> {
   let summary = "1 instructions computing the same thing up to 0 parameter(s)";
   let description = [{
@@ -12024,6 +11788,25 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
+def Autollvm_shr_uOp : Autollvm_Op<"shr_u"> {
+  let summary = "1 instructions computing the same thing up to 0 parameter(s)";
+  let description = [{
+Members (1): hvx/V6_vcombine.
+
+Semantics with the class parameters as named values:
+```
+  dst[1023:0] := a0[1023:0]
+  dst[2047:1024] := a1[1023:0]
+```
+  }];
+  let arguments = (ins
+    VectorOfLengthAndType<[128], [I8]>:$a0,
+    VectorOfLengthAndType<[128], [I8]>:$a1
+  );
+  let results = (outs VectorOfLengthAndType<[256], [I8]>:$result);
+  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
+}
+
 def Autollvm_select_3aecOp : Autollvm_Op<"select_3aec"> {
   let summary = "2 instructions computing the same thing up to 7 parameter(s)";
   let description = [{
@@ -12077,28 +11860,6 @@ Semantics with the class parameters as named values:
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 
-def Autollvm_sub_clz_1041Op : Autollvm_Op<"sub_clz_1041"> {
-  let summary = "2 instructions computing the same thing up to 3 parameter(s)";
-  let description = [{
-Members (2): hvx/V6_vcl0w, hvx/V6_vcl0h.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to loop_bound
-    dst[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)] := CountLeadingZeros(WrapAs((constant - (constant - AsInteger(a0[((v0 * a0_elem_width) + (a0_elem_width + -1)):((v0 * a0_elem_width) + 0)], 1))), a0_elem_width, 1))
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$a0,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"31\", 10) || v == ::llvm::APInt(128, \"63\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 31, 63">]>:$loop_bound,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"16\", 10) || v == ::llvm::APInt(128, \"32\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of 16, 32">]>:$a0_elem_width,
-    ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-1\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -1, 4294967295">]>:$constant
-  );
-  let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
 def Autollvm_sub_clz_f381Op : Autollvm_Op<"sub_clz_f381"> {
   let summary = "2 instructions computing the same thing up to 3 parameter(s)";
   let description = [{
@@ -12141,25 +11902,6 @@ Semantics with the class parameters as named values:
     ConfinedAttr<APIntAttr, [AttrConstraint<CPred<"[](::llvm::APInt v) { return v == ::llvm::APInt(128, \"-1\", 10) || v == ::llvm::APInt(128, \"4294967295\", 10); }(::llvm::cast<::mlir::IntegerAttr>($_self).getValue().sextOrTrunc(128))">, "one of -1, 4294967295">]>:$constant
   );
   let results = (outs AnyTypeOf<[VectorOfLengthAndType<[32], [I32]>, VectorOfLengthAndType<[64], [I16]>]>:$result);
-  let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
-}
-
-def Autollvm_popcountOp : Autollvm_Op<"popcount"> {
-  let summary = "1 instructions computing the same thing up to 0 parameter(s)";
-  let description = [{
-Members (1): hvx/V6_vpopcounth.
-
-Semantics with the class parameters as named values:
-```
-  FOR v0 := 0 to 63
-    dst[((v0 * 16) + 15):((v0 * 16) + 0)] := PopCount(WrapAs(AsInteger(a0[((v0 * 16) + 15):((v0 * 16) + 0)], 1), 16, 1))
-  ENDFOR
-```
-  }];
-  let arguments = (ins
-    VectorOfLengthAndType<[64], [I16]>:$a0
-  );
-  let results = (outs VectorOfLengthAndType<[64], [I16]>:$result);
   let assemblyFormat = "operands attr-dict `:` functional-type(operands, results)";
 }
 

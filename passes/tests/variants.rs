@@ -44,13 +44,14 @@ fn an_instance_finds_its_instruction() {
 #[test]
 fn a_class_op_lowers_to_the_member_with_its_types() {
     let table = VariantTable::embedded().unwrap();
-    // The numbers of the add class of x86 and HVX together.
+    // The numbers of the add class of x86, ARM and HVX together.
     let add = |elem: u32, lanes: u32, masking: &str, extra: &str| {
         instance(&format!(
-            "autollvm.add\nattr masking {masking}\nattr loop_bound 31\nattr a0_elem_width {elem}\nattr bit 1024\n\
-             attr constant 15\nattr a0_width 512\nattr result_width 512\n\
+            "autollvm.add\nattr masking {masking}\nattr loop_bound {}\nattr a0_elem_width {elem}\n\
+             attr a0_width 512\n\
              operand vector<{lanes}xi{elem}>\noperand vector<{lanes}xi{elem}>\n{extra}result vector<{lanes}xi{elem}>\n\
              regions 0\n",
+            lanes - 1
         ))
     };
     let t = table.target_in(&add(32, 16, "none", ""), "hydride_x86").expect("a plain 512-bit add of i32");
@@ -62,8 +63,7 @@ fn a_class_op_lowers_to_the_member_with_its_types() {
     assert_eq!(t.operands, [2, 3, 0, 1]);
     // 16 lanes of i32 with 8-bit elements: no such add.
     let wrong = instance(
-        "autollvm.add\nattr masking none\nattr loop_bound 31\nattr a0_elem_width 8\nattr bit 1024\nattr constant 15\n\
-         attr a0_width 512\nattr result_width 512\n\
+        "autollvm.add\nattr masking none\nattr loop_bound 15\nattr a0_elem_width 8\nattr a0_width 512\n\
          operand vector<16xi32>\noperand vector<16xi32>\nresult vector<16xi32>\nregions 0\n",
     );
     let err = table.target_in(&wrong, "hydride_x86").unwrap_err();
@@ -75,8 +75,7 @@ fn a_class_op_lowers_to_the_member_of_the_asked_isa() {
     let table = VariantTable::embedded().unwrap();
     // 64 lanes of i16 at 1024 bits: HVX's vaddh; x86 has no such add.
     let hvx = instance(
-        "autollvm.add\nattr masking none\nattr loop_bound 63\nattr a0_elem_width 16\nattr bit 1024\nattr constant 15\n\
-         attr a0_width 1024\nattr result_width 1024\n\
+        "autollvm.add\nattr masking none\nattr loop_bound 63\nattr a0_elem_width 16\nattr a0_width 1024\n\
          operand vector<64xi16>\noperand vector<64xi16>\nresult vector<64xi16>\nregions 0\n",
     );
     assert_eq!(table.target_in(&hvx, "hydride_hvx").unwrap().op, "hydride_hvx.v6_vaddh");

@@ -4,7 +4,7 @@
 //! its members come from. A class with members of two or more ISAs is one
 //! operation that each of them computes, up to the class's numbers.
 
-use super::engine::{classify, Numbers, SimilarityClass};
+use super::engine::{classify_families, Numbers, SimilarityClass};
 use super::mask::MaskModel;
 use crate::sema::ir::Semantics;
 use serde::Serialize;
@@ -106,7 +106,11 @@ pub fn adopt_isa_names(classes: &mut [SimilarityClass], per_isa: &[(&str, &[Simi
 /// Classifies the instructions of all `isas` (name, validated semantics)
 /// together: the classes, members named `isa/instruction`, and what they
 /// are. Masks are x86's write masks (the other ISAs have none); merging
-/// fits numbers of the signature only. Classes take the names their
+/// fits numbers of the signature only. Then an instruction joins, by
+/// itself, a larger class of other ISAs whose template computes it
+/// (proved), so that one ISA writing signed and unsigned forms as one
+/// template does not keep them apart from another ISA's signed and
+/// unsigned classes. Classes take the names their
 /// members' classes have in `names_from` where free ([`adopt_isa_names`]).
 pub fn classify_across(
     isas: &[(&str, &[Semantics])],
@@ -114,7 +118,8 @@ pub fn classify_across(
     timeout_ms: u32,
 ) -> (Vec<SimilarityClass>, CombinedClasses) {
     let all = prefixed(isas);
-    let (classes, stats) = classify(&all, timeout_ms, MaskModel::WriteMask, Numbers::OfSignature);
+    let isa_of = |name: &str| member_isa(name).0.to_string();
+    let (classes, stats) = classify_families(&all, timeout_ms, MaskModel::WriteMask, Numbers::OfSignature, Some(&isa_of));
     let mut classes = classes;
     adopt_isa_names(&mut classes, names_from);
     let mut by_isas: BTreeMap<String, usize> = BTreeMap::new();

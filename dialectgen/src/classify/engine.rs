@@ -141,7 +141,24 @@ pub fn classify(
     masks: MaskModel,
     numbers: Numbers,
 ) -> (Vec<SimilarityClass>, ClassStats) {
+    classify_families(semantics, timeout_ms, masks, numbers, None)
+}
+
+/// What an instruction's name says of the family it belongs to (its ISA:
+/// `x86/_mm512_adds_epi16` → `x86`).
+pub type Family = dyn Fn(&str) -> String + Sync;
+
+/// [`classify`], and then, where `family` is given, instructions join
+/// groups of other families one by one (see [`join_across_families`]).
+pub fn classify_families(
+    semantics: &[Semantics],
+    timeout_ms: u32,
+    masks: MaskModel,
+    numbers: Numbers,
+    family: Option<&Family>,
+) -> (Vec<SimilarityClass>, ClassStats) {
     let mut stats = ClassStats { instructions: semantics.len(), ..ClassStats::default() };
+    let started = std::time::Instant::now();
     // Canonicalize and prove each canonical form equal to its original.
     type Outcome = Result<Prepared, (String, Verdict)>;
     let prepared: Vec<(usize, Outcome)> = semantics
@@ -175,11 +192,21 @@ pub fn classify(
             }
         }
     }
+    log::info!("{} instructions: canonical forms proved in {:?}", semantics.len(), started.elapsed());
     if numbers == Numbers::OrMembersValues {
         join_by_neutral_terms(&mut buckets, semantics, timeout_ms);
     }
     stats.masked_members = buckets.values().flatten().filter(|(_, p)| p.masking != Masking::None).count();
-    let groups = merge_templates(buckets.into_values().collect(), timeout_ms, numbers, &mut stats);
+    let started = std::time::Instant::now();
+    let names: Option<Vec<String>> = family.map(|f| semantics.iter().map(|s| f(&s.name)).collect());
+    let mut groups =
+        merge_templates(buckets.into_values().collect(), timeout_ms, numbers, names.as_deref(), &mut stats);
+    log::info!("{} instructions: templates merged into {} groups in {:?}", semantics.len(), groups.len(), started.elapsed());
+    if let Some(names) = &names {
+        let started = std::time::Instant::now();
+        groups = join_across_families(groups, names, timeout_ms, &mut stats);
+        log::info!("instructions joined groups of other families: {} groups in {:?}", groups.len(), started.elapsed());
+    }
     let mut classes: Vec<SimilarityClass> = groups.into_iter().map(|members| build_class(semantics, members)).collect();
     super::naming::name_classes(&mut classes);
     stats.classes = classes.len();
@@ -241,11 +268,13 @@ fn join_by_neutral_terms(
 /// fitted, proved by Z3; see [`super::merge`]) joins it. Then the same from
 /// the smallest group up: a general form is sometimes written only by the
 /// few (a mask result that clears its unused upper bits). Repeated until
-/// nothing merges.
+/// nothing merges. With `family` (per instruction), only groups of the
+/// same family merge here; [`join_across_families`] does the rest.
 fn merge_templates(
     groups: Vec<Vec<(usize, Prepared)>>,
     timeout_ms: u32,
     numbers: Numbers,
+    family: Option<&[String]>,
     stats: &mut ClassStats,
 ) -> Vec<Vec<(usize, Prepared)>> {
     // Until nothing merges (a merged group offers new numbers to fit).
@@ -253,8 +282,8 @@ fn merge_templates(
     let mut failed = FailedFits::default();
     loop {
         let before = stats.merged_templates;
-        groups = merge_pass(groups, true, timeout_ms, numbers, stats, &mut failed);
-        groups = merge_pass(groups, false, timeout_ms, numbers, stats, &mut failed);
+        groups = merge_pass(groups, true, timeout_ms, numbers, family, stats, &mut failed);
+        groups = merge_pass(groups, false, timeout_ms, numbers, family, stats, &mut failed);
         if stats.merged_templates == before {
             break;
         }
@@ -282,6 +311,7 @@ fn merge_pass(
     largest_first: bool,
     timeout_ms: u32,
     numbers: Numbers,
+    family: Option<&[String]>,
     stats: &mut ClassStats,
     failed: &mut FailedFits,
 ) -> Vec<Vec<(usize, Prepared)>> {
@@ -291,6 +321,8 @@ fn merge_pass(
     } else {
         groups.sort_by_key(|g| (g.len(), g[0].0));
     }
+    let family_of = |g: &[(usize, Prepared)]| family.map(|f| f[g[0].0].clone());
+    let families: Vec<Option<String>> = groups.iter().map(|g| family_of(g)).collect();
     let mut absorbed = vec![false; groups.len()];
     for a in 0..groups.len() {
         if absorbed[a] {
@@ -302,7 +334,8 @@ fn merge_pass(
         let host_indices = indices(host);
         let outcomes: Vec<(usize, Option<Vec<super::merge::Fitted>>)> = (a + 1..groups.len())
             .into_par_iter()
-            .filter(|&b| !absorbed[b] && fitter.same_shape(&groups[b][0].1.canonical.sema))
+            .filter(|&b| !absorbed[b] && families[a] == families[b])
+            .filter(|&b| fitter.same_shape(&groups[b][0].1.canonical.sema))
             .filter(|&b| !failed.contains(&(host_indices.clone(), indices(&groups[b]))))
             .map(|b| {
                 let fits = groups[b]
@@ -338,6 +371,79 @@ fn merge_pass(
         }
     }
     groups
+}
+
+/// Instructions joining, one by one, a larger group none of whose members
+/// is of their family, when that group's template computes them: numbers
+/// fitted and proved as in [`merge_templates`], and a number no width
+/// explains (whether lanes are signed) may take each value the host's
+/// members give it. Merging moves whole groups; here a group whose members
+/// differ in a number the host cannot express still gives the host those
+/// that fit: an ISA that writes its signed and unsigned saturating adds as
+/// one template sends each to the other ISA's signed or unsigned class.
+/// Hosts are offered largest first; decisions are made against the groups
+/// as they were, so the order of work does not change the outcome.
+fn join_across_families(
+    mut groups: Vec<Vec<(usize, Prepared)>>,
+    family: &[String],
+    timeout_ms: u32,
+    stats: &mut ClassStats,
+) -> Vec<Vec<(usize, Prepared)>> {
+    let mut hosts: Vec<usize> = (0..groups.len()).collect();
+    hosts.sort_by_key(|&a| (std::cmp::Reverse(groups[a].len()), groups[a][0].0));
+    let families: Vec<std::collections::BTreeSet<&str>> =
+        groups.iter().map(|g| g.iter().map(|(i, _)| family[*i].as_str()).collect()).collect();
+    let fitters: Vec<super::merge::Host> = groups
+        .iter()
+        .map(|g| {
+            let values: Vec<&[BigInt]> = g.iter().map(|(_, p)| p.param.values.as_slice()).collect();
+            super::merge::Host::new(&g[0].1.param.template, values, Numbers::OrMembersValues).lane_wise()
+        })
+        .collect();
+    let guests: Vec<(usize, usize)> =
+        (0..groups.len()).flat_map(|b| (0..groups[b].len()).map(move |j| (b, j))).collect();
+    let moves: Vec<(usize, usize, usize, super::merge::Fitted)> = guests
+        .par_iter()
+        .filter_map(|&(b, j)| {
+            let (i, p) = &groups[b][j];
+            hosts
+                .iter()
+                .copied()
+                .filter(|&a| groups[a].len() > groups[b].len() && !families[a].contains(family[*i].as_str()))
+                .filter(|&a| fitters[a].same_shape(&p.canonical.sema))
+                .find_map(|a| {
+                    let fitted = fitters[a].fit(&p.canonical.sema, &p.samples, p.param.signature(), timeout_ms)?;
+                    Some((b, j, a, fitted))
+                })
+        })
+        .collect();
+    drop(fitters);
+    // Each host's template, kept apart: a host may itself give members away.
+    let templates: Vec<(Semantics, String)> =
+        groups.iter().map(|g| (g[0].1.param.template.clone(), g[0].1.param.key.clone())).collect();
+    let mut taken: Vec<Vec<Option<(usize, Prepared)>>> =
+        groups.iter_mut().map(|g| std::mem::take(g).into_iter().map(Some).collect()).collect();
+    let mut joined: Vec<Vec<(usize, Prepared)>> = (0..taken.len()).map(|_| Vec::new()).collect();
+    for (b, j, a, fitted) in moves {
+        let (i, mut p) = taken[b][j].take().expect("each member moves once");
+        let (template, key) = templates[a].clone();
+        reorder_arguments(&mut p, &fitted.order);
+        p.param = Parameterized { template, values: fitted.values, key };
+        log::debug!("{}: joins a group of another family", p.canonical.sema.name);
+        stats.merged_templates += 1;
+        joined[a].push((i, p));
+    }
+    let mut out: Vec<Vec<(usize, Prepared)>> = taken
+        .into_iter()
+        .zip(joined)
+        .map(|(g, j)| g.into_iter().flatten().chain(j).collect::<Vec<_>>())
+        .filter(|g| !g.is_empty())
+        .collect();
+    for g in &mut out {
+        g.sort_by_key(|(i, _)| *i);
+    }
+    out.sort_by_key(|g| g[0].0);
+    out
 }
 
 /// Puts a member's operation arguments in the order a host template takes

@@ -330,13 +330,23 @@ pub struct Host<'a> {
     /// only broad forms have them.
     choices: HashMap<Choice, Vec<Expr>>,
     per_hole: std::sync::OnceLock<Vec<Vec<Fit>>>,
+    /// Whether a proof out of budget is tried again one result element at
+    /// a time ([`prove_lane_wise`]).
+    lane_wise: bool,
 }
 
 impl<'a> Host<'a> {
     /// `member_values`: each member's numbers for `template`'s holes.
     pub fn new(template: &'a Semantics, member_values: Vec<&'a [BigInt]>, numbers: Numbers) -> Host<'a> {
         let choices = if numbers == Numbers::OrMembersValues { choices(template) } else { HashMap::new() };
-        Host { template, member_values, numbers, choices, per_hole: std::sync::OnceLock::new() }
+        Host { template, member_values, numbers, choices, per_hole: std::sync::OnceLock::new(), lane_wise: false }
+    }
+
+    /// The same host, trying a proof that runs out of budget again one
+    /// result element at a time: more proofs reach a verdict, at the cost
+    /// of up to one query per element where none does.
+    pub fn lane_wise(self) -> Host<'a> {
+        Host { lane_wise: true, ..self }
     }
 
     fn per_hole(&self) -> &[Vec<Fit>] {
@@ -447,12 +457,32 @@ impl<'a> Host<'a> {
                 log::debug!("{}: differs on samples with {values:?} (arguments {order:?})", instruction.name);
                 continue;
             }
-            match prove_equal(instruction, &candidate, order, timeout_ms) {
+            let verdict = if self.lane_wise {
+                prove_lane_wise(instruction, &candidate, order, timeout_ms)
+            } else {
+                prove_equal(instruction, &candidate, order, timeout_ms)
+            };
+            match verdict {
                 Verdict::Equal => return Some(values),
                 other => log::debug!("{}: not proved ({other:?}) with {values:?}", instruction.name),
             }
         }
         None
+    }
+}
+
+/// [`prove_equal`], and where that runs out of budget on a result of
+/// several elements, the same one element at a time (each slice a query
+/// of its own: Z3 simplifies it down to the lanes it reads). A 1024-bit
+/// dot product's proof is out of reach whole and quick per element.
+fn prove_lane_wise(instruction: &Semantics, candidate: &Semantics, order: &[usize], timeout_ms: u32) -> Verdict {
+    let verdict = prove_equal(instruction, candidate, order, timeout_ms);
+    let (width, elem) = (instruction.result.width, instruction.result.elem.width);
+    match verdict {
+        Verdict::Unknown(_) if elem > 0 && width % elem == 0 && width / elem > 1 => {
+            super::proof::prove_equal_by_slices(instruction, candidate, order, timeout_ms, elem)
+        }
+        other => other,
     }
 }
 

@@ -34,9 +34,37 @@ pub const WALL_CLOCK_FACTOR: u32 = 10;
 /// of `budget_ms * RLIMIT_PER_MS` and a wall-clock cap of
 /// `budget_ms * WALL_CLOCK_FACTOR`.
 pub fn prove_equal(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {
+    let key = query_key(a, b, b_arg_from_a, budget_ms);
+    let answered = || VERDICTS.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(v) = key.as_ref().and_then(|k| answered().get(k).cloned()) {
+        return v;
+    }
     // A fresh context per query: term numbering, and with it the solver's
     // path and spent resources, then depend on this query alone.
-    z3::with_z3_config(&z3::Config::new(), || prove_in_context(a, b, b_arg_from_a, budget_ms))
+    let verdict = z3::with_z3_config(&z3::Config::new(), || prove_in_context(a, b, b_arg_from_a, budget_ms));
+    if let Some(k) = key {
+        answered().insert(k, verdict.clone());
+    }
+    verdict
+}
+
+/// Verdicts this process has reached, by query: the same query gets the
+/// same verdict (the budget is a resource limit, not time), so a query met
+/// again (an instruction's canonical form, proved when its ISA is
+/// classified alone and again when all ISAs are) is answered at once.
+static VERDICTS: std::sync::OnceLock<std::sync::Mutex<std::collections::HashMap<[u64; 2], Verdict>>> =
+    std::sync::OnceLock::new();
+
+/// A query's fingerprint: two independent 64-bit hashes (FNV-1a and
+/// SipHash) of both semantics without their names (which only label
+/// them), the argument order and the budget.
+fn query_key(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Option<[u64; 2]> {
+    use std::hash::{Hash, Hasher};
+    let unnamed = |s: &Semantics| Semantics { name: String::new(), ..s.clone() };
+    let bytes = serde_json::to_vec(&(unnamed(a), unnamed(b), b_arg_from_a, budget_ms)).ok()?;
+    let mut sip = std::hash::DefaultHasher::new();
+    bytes.hash(&mut sip);
+    Some([crate::fnv::fnv1a(&bytes), sip.finish()])
 }
 
 fn prove_in_context(a: &Semantics, b: &Semantics, b_arg_from_a: &[usize], budget_ms: u32) -> Verdict {

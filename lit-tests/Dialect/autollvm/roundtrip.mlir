@@ -342,22 +342,43 @@ func.func @zero_dcd7_v3() -> vector<2xi64> {
 // CHECK-LABEL: func.func @move_53ab(
 // CHECK: autollvm.move_53ab
 func.func @move_53ab(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 255 : i32, a0_elem_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_53ab_v1(
 // CHECK: autollvm.move_53ab
 func.func @move_53ab_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 255 : i32, a0_elem_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_53ab_v2(
 // CHECK: autollvm.move_53ab
-func.func @move_53ab_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 1023 : i32, bit_2 = 2047 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
+func.func @move_53ab_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_53ab_v3(
+// CHECK: autollvm.move_53ab
+func.func @move_53ab_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @move_53ab_v4(
+// CHECK: autollvm.move_53ab
+func.func @move_53ab_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_53ab_v5(
+// CHECK: autollvm.move_53ab
+func.func @move_53ab_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @move_scalar(
@@ -642,21 +663,70 @@ func.func @abs_v35(%arg0: vector<4xi32>) -> vector<4xi32> {
 
 // CHECK-LABEL: func.func @abs_v36(
 // CHECK: autollvm.abs
-func.func @abs_v36(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
+func.func @abs_v36(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v37(
 // CHECK: autollvm.abs
-func.func @abs_v37(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
+func.func @abs_v37(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @abs_v38(
 // CHECK: autollvm.abs
-func.func @abs_v38(%arg0: vector<32xi32>) -> vector<32xi32> {
+func.func @abs_v38(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @abs_v39(
+// CHECK: autollvm.abs
+func.func @abs_v39(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @abs_v40(
+// CHECK: autollvm.abs
+func.func @abs_v40(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @abs_v41(
+// CHECK: autollvm.abs
+func.func @abs_v41(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @abs_v42(
+// CHECK: autollvm.abs
+func.func @abs_v42(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @abs_v43(
+// CHECK: autollvm.abs
+func.func @abs_v43(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @abs_v44(
+// CHECK: autollvm.abs
+func.func @abs_v44(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @abs_v45(
+// CHECK: autollvm.abs
+func.func @abs_v45(%arg0: vector<32xi32>) -> vector<32xi32> {
   %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
@@ -664,302 +734,393 @@ func.func @abs_v38(%arg0: vector<32xi32>) -> vector<32xi32> {
 // CHECK-LABEL: func.func @add(
 // CHECK: autollvm.add
 func.func @add(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK: autollvm.add
 func.func @add_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK: autollvm.add
 func.func @add_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK: autollvm.add
 func.func @add_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK: autollvm.add
 func.func @add_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK: autollvm.add
 func.func @add_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v6(
 // CHECK: autollvm.add
 func.func @add_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v7(
 // CHECK: autollvm.add
 func.func @add_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v8(
 // CHECK: autollvm.add
 func.func @add_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v9(
 // CHECK: autollvm.add
 func.func @add_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v10(
 // CHECK: autollvm.add
 func.func @add_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v11(
 // CHECK: autollvm.add
 func.func @add_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v12(
 // CHECK: autollvm.add
 func.func @add_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v13(
 // CHECK: autollvm.add
 func.func @add_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v14(
 // CHECK: autollvm.add
 func.func @add_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v15(
 // CHECK: autollvm.add
 func.func @add_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v16(
 // CHECK: autollvm.add
 func.func @add_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v17(
 // CHECK: autollvm.add
 func.func @add_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v18(
 // CHECK: autollvm.add
 func.func @add_v18(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v19(
 // CHECK: autollvm.add
 func.func @add_v19(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v20(
 // CHECK: autollvm.add
 func.func @add_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v21(
 // CHECK: autollvm.add
 func.func @add_v21(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v22(
 // CHECK: autollvm.add
 func.func @add_v22(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v23(
 // CHECK: autollvm.add
 func.func @add_v23(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v24(
 // CHECK: autollvm.add
 func.func @add_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v25(
 // CHECK: autollvm.add
 func.func @add_v25(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v26(
 // CHECK: autollvm.add
 func.func @add_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v27(
 // CHECK: autollvm.add
 func.func @add_v27(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v28(
 // CHECK: autollvm.add
 func.func @add_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v29(
 // CHECK: autollvm.add
 func.func @add_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v30(
 // CHECK: autollvm.add
 func.func @add_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v31(
 // CHECK: autollvm.add
 func.func @add_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v32(
 // CHECK: autollvm.add
 func.func @add_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v33(
 // CHECK: autollvm.add
 func.func @add_v33(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v34(
 // CHECK: autollvm.add
 func.func @add_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v35(
 // CHECK: autollvm.add
 func.func @add_v35(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v36(
 // CHECK: autollvm.add
-func.func @add_v36(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
+func.func @add_v36(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_v37(
 // CHECK: autollvm.add
-func.func @add_v37(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
+func.func @add_v37(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v38(
 // CHECK: autollvm.add
-func.func @add_v38(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
+func.func @add_v38(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_v39(
 // CHECK: autollvm.add
-func.func @add_v39(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
+func.func @add_v39(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v40(
 // CHECK: autollvm.add
-func.func @add_v40(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
+func.func @add_v40(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_v41(
 // CHECK: autollvm.add
-func.func @add_v41(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
+func.func @add_v41(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v42(
 // CHECK: autollvm.add
-func.func @add_v42(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1152 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
-  return %0 : vector<36xi32>
+func.func @add_v42(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_v43(
+// CHECK: autollvm.add
+func.func @add_v43(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_v44(
+// CHECK: autollvm.add
+func.func @add_v44(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_v45(
+// CHECK: autollvm.add
+func.func @add_v45(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_v46(
+// CHECK: autollvm.add
+func.func @add_v46(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_v47(
+// CHECK: autollvm.add
+func.func @add_v47(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_v48(
+// CHECK: autollvm.add
+func.func @add_v48(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_v49(
+// CHECK: autollvm.add
+func.func @add_v49(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_v50(
+// CHECK: autollvm.add
+func.func @add_v50(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_v51(
+// CHECK: autollvm.add
+func.func @add_v51(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_v52(
+// CHECK: autollvm.add
+func.func @add_v52(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_v53(
+// CHECK: autollvm.add
+func.func @add_v53(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_v54(
+// CHECK: autollvm.add
+func.func @add_v54(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_v55(
+// CHECK: autollvm.add
+func.func @add_v55(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @add_sat_s(
@@ -1088,6 +1249,97 @@ func.func @add_sat_s_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8
   return %0 : vector<8xi16>
 }
 
+// CHECK-LABEL: func.func @add_sat_s_v18(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v19(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v20(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v21(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v22(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v23(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v24(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v25(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v25(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v26(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v26(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v27(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v27(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v28(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v28(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v29(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v29(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v30(
+// CHECK: autollvm.add_sat_s
+func.func @add_sat_s_v30(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
 // CHECK-LABEL: func.func @add_sat_u(
 // CHECK: autollvm.add_sat_u
 func.func @add_sat_u(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
@@ -1212,6 +1464,97 @@ func.func @add_sat_u_v16(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<1
 func.func @add_sat_u_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v18(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v19(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v20(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v21(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v22(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v23(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v24(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v25(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v25(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v26(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v26(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v27(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v27(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v28(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v28(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v29(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v29(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v30(
+// CHECK: autollvm.add_sat_u
+func.func @add_sat_u_v30(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @funnel_shift_narrow(
@@ -1823,6 +2166,69 @@ func.func @avg_u_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16
   return %0 : vector<8xi16>
 }
 
+// CHECK-LABEL: func.func @avg_u_v18(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @avg_u_v19(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @avg_u_v20(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @avg_u_v21(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @avg_u_v22(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @avg_u_v23(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @avg_u_v24(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v24(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @avg_u_v25(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v25(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @avg_u_v26(
+// CHECK: autollvm.avg_u
+func.func @avg_u_v26(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
 // CHECK-LABEL: func.func @blend(
 // CHECK: autollvm.blend
 func.func @blend(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
@@ -2131,116 +2537,60 @@ func.func @broadcast_f7a0_v37(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vect
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_eq(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+// CHECK-LABEL: func.func @cmp_eq_6a5d(
+// CHECK: autollvm.cmp_eq_6a5d
+func.func @cmp_eq_6a5d(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v1(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @cmp_eq_6a5d_v1(
+// CHECK: autollvm.cmp_eq_6a5d
+func.func @cmp_eq_6a5d_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v2(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @cmp_eq_6a5d_v2(
+// CHECK: autollvm.cmp_eq_6a5d
+func.func @cmp_eq_6a5d_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v3(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @cmp_eq_6a5d_v3(
+// CHECK: autollvm.cmp_eq_6a5d
+func.func @cmp_eq_6a5d_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v4(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_eq_v5(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_eq_v6(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_eq_v7(
-// CHECK: autollvm.cmp_eq
-func.func @cmp_eq_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+// CHECK-LABEL: func.func @cmp_gt_s_a708(
+// CHECK: autollvm.cmp_gt_s_a708
+func.func @cmp_gt_s_a708(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_v1(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+// CHECK-LABEL: func.func @cmp_gt_s_a708_v1(
+// CHECK: autollvm.cmp_gt_s_a708
+func.func @cmp_gt_s_a708_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_v2(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+// CHECK-LABEL: func.func @cmp_gt_s_a708_v2(
+// CHECK: autollvm.cmp_gt_s_a708
+func.func @cmp_gt_s_a708_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_v3(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+// CHECK-LABEL: func.func @cmp_gt_s_a708_v3(
+// CHECK: autollvm.cmp_gt_s_a708
+func.func @cmp_gt_s_a708_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v4(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v5(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v6(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v7(
-// CHECK: autollvm.cmp_gt_s
-func.func @cmp_gt_s_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_s(
@@ -3295,7 +3645,84 @@ func.func @extend_s_v149(%arg0: vector<2xi64>) -> vector<2xi32> {
 
 // CHECK-LABEL: func.func @extend_s_v150(
 // CHECK: autollvm.extend_s
-func.func @extend_s_v150(%arg0: vector<128xi8>) -> vector<128xi8> {
+func.func @extend_s_v150(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v151(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v151(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @extend_s_v152(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v152(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_s_v153(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v153(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_s_v154(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v154(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v155(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v155(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_s_v156(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v156(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_s_v157(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v157(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v158(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v158(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @extend_s_v159(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v159(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v160(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v160(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @extend_s_v161(
+// CHECK: autollvm.extend_s
+func.func @extend_s_v161(%arg0: vector<128xi8>) -> vector<128xi8> {
   %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
@@ -4056,6 +4483,62 @@ func.func @convert_sat_u_v107(%arg0: vector<4xi32>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
+// CHECK-LABEL: func.func @convert_sat_u_v108(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v108(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v109(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v109(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v110(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v110(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v111(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v111(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v112(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v112(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v113(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v113(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v114(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v114(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v115(
+// CHECK: autollvm.convert_sat_u
+func.func @convert_sat_u_v115(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
 // CHECK-LABEL: func.func @add_pairwise_in_lanes(
 // CHECK: autollvm.add_pairwise_in_lanes
 func.func @add_pairwise_in_lanes(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
@@ -4250,13 +4733,6 @@ func.func @dot_s_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<4xi32
 func.func @dot_s_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.dot_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @dot_s_v18(
-// CHECK: autollvm.dot_s
-func.func @dot_s_v18(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.dot_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_sat_su_widen(
@@ -4574,6 +5050,69 @@ func.func @max_s_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32
   return %0 : vector<4xi32>
 }
 
+// CHECK-LABEL: func.func @max_s_v36(
+// CHECK: autollvm.max_s
+func.func @max_s_v36(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @max_s_v37(
+// CHECK: autollvm.max_s
+func.func @max_s_v37(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @max_s_v38(
+// CHECK: autollvm.max_s
+func.func @max_s_v38(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @max_s_v39(
+// CHECK: autollvm.max_s
+func.func @max_s_v39(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @max_s_v40(
+// CHECK: autollvm.max_s
+func.func @max_s_v40(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @max_s_v41(
+// CHECK: autollvm.max_s
+func.func @max_s_v41(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @max_s_v42(
+// CHECK: autollvm.max_s
+func.func @max_s_v42(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @max_s_v43(
+// CHECK: autollvm.max_s
+func.func @max_s_v43(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @max_s_v44(
+// CHECK: autollvm.max_s
+func.func @max_s_v44(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
 // CHECK-LABEL: func.func @max_u(
 // CHECK: autollvm.max_u
 func.func @max_u(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
@@ -4824,6 +5363,62 @@ func.func @max_u_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32
 func.func @max_u_v35(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @max_u_v36(
+// CHECK: autollvm.max_u
+func.func @max_u_v36(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @max_u_v37(
+// CHECK: autollvm.max_u
+func.func @max_u_v37(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @max_u_v38(
+// CHECK: autollvm.max_u
+func.func @max_u_v38(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @max_u_v39(
+// CHECK: autollvm.max_u
+func.func @max_u_v39(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @max_u_v40(
+// CHECK: autollvm.max_u
+func.func @max_u_v40(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @max_u_v41(
+// CHECK: autollvm.max_u
+func.func @max_u_v41(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @max_u_v42(
+// CHECK: autollvm.max_u
+func.func @max_u_v42(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @max_u_v43(
+// CHECK: autollvm.max_u
+func.func @max_u_v43(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @min_s(
@@ -5078,6 +5673,69 @@ func.func @min_s_v35(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32
   return %0 : vector<4xi32>
 }
 
+// CHECK-LABEL: func.func @min_s_v36(
+// CHECK: autollvm.min_s
+func.func @min_s_v36(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_s_v37(
+// CHECK: autollvm.min_s
+func.func @min_s_v37(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_s_v38(
+// CHECK: autollvm.min_s
+func.func @min_s_v38(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_s_v39(
+// CHECK: autollvm.min_s
+func.func @min_s_v39(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_s_v40(
+// CHECK: autollvm.min_s
+func.func @min_s_v40(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_s_v41(
+// CHECK: autollvm.min_s
+func.func @min_s_v41(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_s_v42(
+// CHECK: autollvm.min_s
+func.func @min_s_v42(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @min_s_v43(
+// CHECK: autollvm.min_s
+func.func @min_s_v43(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @min_s_v44(
+// CHECK: autollvm.min_s
+func.func @min_s_v44(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
 // CHECK-LABEL: func.func @min_u(
 // CHECK: autollvm.min_u
 func.func @min_u(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
@@ -5330,6 +5988,62 @@ func.func @min_u_v35(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16
   return %0 : vector<8xi16>
 }
 
+// CHECK-LABEL: func.func @min_u_v36(
+// CHECK: autollvm.min_u
+func.func @min_u_v36(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_u_v37(
+// CHECK: autollvm.min_u
+func.func @min_u_v37(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_u_v38(
+// CHECK: autollvm.min_u
+func.func @min_u_v38(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_u_v39(
+// CHECK: autollvm.min_u
+func.func @min_u_v39(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_u_v40(
+// CHECK: autollvm.min_u
+func.func @min_u_v40(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_u_v41(
+// CHECK: autollvm.min_u
+func.func @min_u_v41(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_u_v42(
+// CHECK: autollvm.min_u
+func.func @min_u_v42(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @min_u_v43(
+// CHECK: autollvm.min_u
+func.func @min_u_v43(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
 // CHECK-LABEL: func.func @move_0381(
 // CHECK: autollvm.move_0381
 func.func @move_0381(%arg0: vector<32xi8>) -> i32 {
@@ -5361,148 +6075,64 @@ func.func @dot_acc_s_in_lanes_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> 
 // CHECK-LABEL: func.func @mul_s_widen(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v1(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v2(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v3(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v4(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v5(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v6(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v7(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v8(
 // CHECK: autollvm.mul_s_widen
 func.func @mul_s_widen_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v9(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v9(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v10(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, result_elem_width = 8 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v11(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v11(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v12(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v12(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v13(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v13(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v14(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v15(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v15(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v16(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v16(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, result_elem_width = 8 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v17(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v17(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v18(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v18(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v19(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v19(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v20(
-// CHECK: autollvm.mul_s_widen
-func.func @mul_s_widen_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @mul_u_widen(
@@ -5818,6 +6448,97 @@ func.func @mul_u_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16
 func.func @mul_u_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
   %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v26(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v26(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v27(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v27(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v28(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v28(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v29(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v29(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v30(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v30(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v31(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v31(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v32(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v32(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v33(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v33(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v34(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v34(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v35(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v35(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v36(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v36(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v37(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v37(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v38(
+// CHECK: autollvm.mul_u
+func.func @mul_u_v38(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @mul_high_round_s(
@@ -8756,302 +9477,393 @@ func.func @shr_u_574c_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vecto
 // CHECK-LABEL: func.func @sub(
 // CHECK: autollvm.sub
 func.func @sub(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
 // CHECK: autollvm.sub
 func.func @sub_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
 // CHECK: autollvm.sub
 func.func @sub_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
 // CHECK: autollvm.sub
 func.func @sub_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
 // CHECK: autollvm.sub
 func.func @sub_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
 // CHECK: autollvm.sub
 func.func @sub_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v6(
 // CHECK: autollvm.sub
 func.func @sub_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v7(
 // CHECK: autollvm.sub
 func.func @sub_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v8(
 // CHECK: autollvm.sub
 func.func @sub_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v9(
 // CHECK: autollvm.sub
 func.func @sub_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v10(
 // CHECK: autollvm.sub
 func.func @sub_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v11(
 // CHECK: autollvm.sub
 func.func @sub_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v12(
 // CHECK: autollvm.sub
 func.func @sub_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v13(
 // CHECK: autollvm.sub
 func.func @sub_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v14(
 // CHECK: autollvm.sub
 func.func @sub_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v15(
 // CHECK: autollvm.sub
 func.func @sub_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v16(
 // CHECK: autollvm.sub
 func.func @sub_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v17(
 // CHECK: autollvm.sub
 func.func @sub_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v18(
 // CHECK: autollvm.sub
 func.func @sub_v18(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v19(
 // CHECK: autollvm.sub
 func.func @sub_v19(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v20(
 // CHECK: autollvm.sub
 func.func @sub_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v21(
 // CHECK: autollvm.sub
 func.func @sub_v21(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v22(
 // CHECK: autollvm.sub
 func.func @sub_v22(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v23(
 // CHECK: autollvm.sub
 func.func @sub_v23(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v24(
 // CHECK: autollvm.sub
 func.func @sub_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v25(
 // CHECK: autollvm.sub
 func.func @sub_v25(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v26(
 // CHECK: autollvm.sub
 func.func @sub_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v27(
 // CHECK: autollvm.sub
 func.func @sub_v27(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v28(
 // CHECK: autollvm.sub
 func.func @sub_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v29(
 // CHECK: autollvm.sub
 func.func @sub_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v30(
 // CHECK: autollvm.sub
 func.func @sub_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v31(
 // CHECK: autollvm.sub
 func.func @sub_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v32(
 // CHECK: autollvm.sub
 func.func @sub_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v33(
 // CHECK: autollvm.sub
 func.func @sub_v33(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v34(
 // CHECK: autollvm.sub
 func.func @sub_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v35(
 // CHECK: autollvm.sub
 func.func @sub_v35(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v36(
 // CHECK: autollvm.sub
-func.func @sub_v36(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
+func.func @sub_v36(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v37(
 // CHECK: autollvm.sub
-func.func @sub_v37(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
+func.func @sub_v37(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v38(
 // CHECK: autollvm.sub
-func.func @sub_v38(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
+func.func @sub_v38(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v39(
 // CHECK: autollvm.sub
-func.func @sub_v39(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
+func.func @sub_v39(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v40(
 // CHECK: autollvm.sub
-func.func @sub_v40(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
+func.func @sub_v40(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v41(
 // CHECK: autollvm.sub
-func.func @sub_v41(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
+func.func @sub_v41(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v42(
 // CHECK: autollvm.sub
-func.func @sub_v42(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1152 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
-  return %0 : vector<36xi32>
+func.func @sub_v42(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_v43(
+// CHECK: autollvm.sub
+func.func @sub_v43(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v44(
+// CHECK: autollvm.sub
+func.func @sub_v44(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v45(
+// CHECK: autollvm.sub
+func.func @sub_v45(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v46(
+// CHECK: autollvm.sub
+func.func @sub_v46(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v47(
+// CHECK: autollvm.sub
+func.func @sub_v47(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v48(
+// CHECK: autollvm.sub
+func.func @sub_v48(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v49(
+// CHECK: autollvm.sub
+func.func @sub_v49(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_v50(
+// CHECK: autollvm.sub
+func.func @sub_v50(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v51(
+// CHECK: autollvm.sub
+func.func @sub_v51(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v52(
+// CHECK: autollvm.sub
+func.func @sub_v52(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v53(
+// CHECK: autollvm.sub
+func.func @sub_v53(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v54(
+// CHECK: autollvm.sub
+func.func @sub_v54(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v55(
+// CHECK: autollvm.sub
+func.func @sub_v55(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @sub_sat_s(
@@ -9180,6 +9992,97 @@ func.func @sub_sat_s_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8
   return %0 : vector<8xi16>
 }
 
+// CHECK-LABEL: func.func @sub_sat_s_v18(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v19(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v20(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v21(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v22(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v23(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v24(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v25(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v25(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v26(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v26(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v27(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v27(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v28(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v28(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v29(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v29(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v30(
+// CHECK: autollvm.sub_sat_s
+func.func @sub_sat_s_v30(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
 // CHECK-LABEL: func.func @sub_sat_u(
 // CHECK: autollvm.sub_sat_u
 func.func @sub_sat_u(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
@@ -9304,6 +10207,97 @@ func.func @sub_sat_u_v16(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<1
 func.func @sub_sat_u_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
   %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v18(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v19(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v20(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v21(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v22(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v23(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v24(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v25(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v25(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v26(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v26(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v27(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v27(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v28(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v28(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v29(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v29(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v30(
+// CHECK: autollvm.sub_sat_u
+func.func @sub_sat_u_v30(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @xor(
@@ -9978,123 +10972,25 @@ func.func @sad_widen_in_lanes_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %ar
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @or_shl_1e33(
+// CHECK: autollvm.or_shl_1e33
+func.func @or_shl_1e33(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v1(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+// CHECK-LABEL: func.func @or_shl_1e33_v1(
+// CHECK: autollvm.or_shl_1e33
+func.func @or_shl_1e33_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v2(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @or_shl_1e33_v2(
+// CHECK: autollvm.or_shl_1e33
+func.func @or_shl_1e33_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v3(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 8 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v4(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, a2_imm_bits = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v5(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v5(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 16 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v6(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 16 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v7(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v7(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 32 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v8(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 32 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v9(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 64 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v10(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v10(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 8 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v11(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, a2_imm_bits = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v12(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 16 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v13(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 16 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v14(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 32 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v15(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 32 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v16(
-// CHECK: autollvm.or_shl_51c2
-func.func @or_shl_51c2_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 64 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @broadcast_0902(
@@ -10818,6 +11714,13 @@ func.func @cmp_eq_to_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg
   return %0 : vector<16xi1>
 }
 
+// CHECK-LABEL: func.func @cmp_eq_to_mask_v48(
+// CHECK: autollvm.cmp_eq_to_mask
+func.func @cmp_eq_to_mask_v48(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.cmp_eq_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 128 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
 // CHECK-LABEL: func.func @cmp_ge_s_to_mask(
 // CHECK: autollvm.cmp_ge_s_to_mask
 func.func @cmp_ge_s_to_mask(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi1> {
@@ -11488,6 +12391,13 @@ func.func @cmp_gt_s_to_mask_v46(%arg0: vector<16xi32>, %arg1: vector<16xi32>) ->
 func.func @cmp_gt_s_to_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi1> {
   %0 = "autollvm.cmp_gt_s_to_mask"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32 } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi1>
   return %0 : vector<16xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_to_mask_v48(
+// CHECK: autollvm.cmp_gt_s_to_mask
+func.func @cmp_gt_s_to_mask_v48(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.cmp_gt_s_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @cmp_ne_to_mask(
@@ -12666,6 +13576,13 @@ func.func @cmp_gt_u_to_mask_v47(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %a
   return %0 : vector<16xi1>
 }
 
+// CHECK-LABEL: func.func @cmp_gt_u_to_mask_v48(
+// CHECK: autollvm.cmp_gt_u_to_mask
+func.func @cmp_gt_u_to_mask_v48(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.cmp_gt_u_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
 // CHECK-LABEL: func.func @permute_var_widen_d434(
 // CHECK: autollvm.permute_var_widen_d434
 func.func @permute_var_widen_d434(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
@@ -13378,6 +14295,27 @@ func.func @narrow_sat_s_v52(%arg0: vector<8xi64>, %arg1: vector<8xi16>, %arg2: v
 func.func @narrow_sat_s_v53(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi16> {
   %0 = "autollvm.narrow_sat_s"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_s_v54(
+// CHECK: autollvm.narrow_sat_s
+func.func @narrow_sat_s_v54(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_s_v55(
+// CHECK: autollvm.narrow_sat_s
+func.func @narrow_sat_s_v55(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @narrow_sat_s_v56(
+// CHECK: autollvm.narrow_sat_s
+func.func @narrow_sat_s_v56(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @and_cmp_ne_to_mask(
@@ -14544,107 +15482,289 @@ func.func @count_leading_v2(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector
 
 // CHECK-LABEL: func.func @count_leading_v3(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v3(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 31 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @count_leading_v4(
-// CHECK: autollvm.count_leading
-func.func @count_leading_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 31 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @count_leading_v5(
-// CHECK: autollvm.count_leading
-func.func @count_leading_v5(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 31 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @count_leading_v6(
-// CHECK: autollvm.count_leading
-func.func @count_leading_v6(%arg0: vector<4xi64>) -> vector<4xi64> {
+func.func @count_leading_v3(%arg0: vector<4xi64>) -> vector<4xi64> {
   %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 63 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v7(
+// CHECK-LABEL: func.func @count_leading_v4(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @count_leading_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 63 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v8(
+// CHECK-LABEL: func.func @count_leading_v5(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v8(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @count_leading_v5(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 63 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v9(
+// CHECK-LABEL: func.func @count_leading_v6(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v9(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 1 : i32, constant = 63 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @count_leading_v10(
-// CHECK: autollvm.count_leading
-func.func @count_leading_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, constant = 63 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @count_leading_v11(
-// CHECK: autollvm.count_leading
-func.func @count_leading_v11(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, constant = 63 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @count_leading_v12(
-// CHECK: autollvm.count_leading
-func.func @count_leading_v12(%arg0: vector<16xi32>) -> vector<16xi32> {
+func.func @count_leading_v6(%arg0: vector<16xi32>) -> vector<16xi32> {
   %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @count_leading_v13(
+// CHECK-LABEL: func.func @count_leading_v7(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @count_leading_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @count_leading_v14(
+// CHECK-LABEL: func.func @count_leading_v8(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v14(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+func.func @count_leading_v8(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @count_leading_v15(
+// CHECK-LABEL: func.func @count_leading_v9(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v15(%arg0: vector<8xi64>) -> vector<8xi64> {
+func.func @count_leading_v9(%arg0: vector<8xi64>) -> vector<8xi64> {
   %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 63 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v16(
+// CHECK-LABEL: func.func @count_leading_v10(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @count_leading_v10(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 63 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v17(
+// CHECK-LABEL: func.func @count_leading_v11(
 // CHECK: autollvm.count_leading
-func.func @count_leading_v17(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @count_leading_v11(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 63 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @count_leading_v12(
+// CHECK: autollvm.count_leading
+func.func @count_leading_v12(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 31 : i32, constant = 31 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @count_leading_v13(
+// CHECK: autollvm.count_leading
+func.func @count_leading_v13(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 63 : i32, constant = 15 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v1(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1, %arg2) { masking = "merge", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v2(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v2(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1) { masking = "zero", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v3(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v4(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1, %arg2) { masking = "merge", bit = 127 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v5(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v5(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1) { masking = "zero", bit = 127 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v6(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v7(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v8(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v9(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v10(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v11(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v12(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v13(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v14(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v15(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v16(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v16(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v17(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v18(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v18(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v19(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v19(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v20(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v20(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v21(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v21(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v22(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v22(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v23(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v24(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v24(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v25(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v25(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v26(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v26(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v27(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v27(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v28(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v28(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v29(
+// CHECK: autollvm.clz_or_cls
+func.func @clz_or_cls_v29(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @move_e79d(
@@ -14881,127 +16001,225 @@ func.func @permute_imm_6ef0_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> ve
 // CHECK-LABEL: func.func @shr_by_imm(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v1(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v2(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v3(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v4(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v5(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v13(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v14(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v15(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v16(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v17(
 // CHECK: autollvm.shr_by_imm
 func.func @shr_by_imm_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v18(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v19(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v20(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v21(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v22(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v23(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v24(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v25(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v25(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v26(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v26(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v27(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v27(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v28(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v28(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v29(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v29(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v30(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v30(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v31(
+// CHECK: autollvm.shr_by_imm
+func.func @shr_by_imm_v31(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @select_53ed(
@@ -16295,127 +17513,134 @@ func.func @or_cmp_eq_9819_v1(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i32 
 // CHECK-LABEL: func.func @add_mul_u_widen(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v1(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v2(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v3(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v4(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v5(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v6(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v7(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v8(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v9(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v10(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v10(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v11(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v11(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v12(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v12(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v13(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v14(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v15(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v15(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v16(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v17(
 // CHECK: autollvm.add_mul_u_widen
 func.func @add_mul_u_widen_v17(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_mul_u_widen_v18(
+// CHECK: autollvm.add_mul_u_widen
+func.func @add_mul_u_widen_v18(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 51 : i32, a0_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_shr(
@@ -16696,6 +17921,13 @@ func.func @add_shr_v38(%arg0: vector<8xi8>) -> vector<8xi8> {
 func.func @add_shr_v39(%arg0: vector<16xi8>) -> vector<16xi8> {
   %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_shr_v40(
+// CHECK: autollvm.add_shr
+func.func @add_shr_v40(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @permute_var_to_mask(
@@ -17625,71 +18857,64 @@ func.func @dot_acc_sat_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %a
 // CHECK-LABEL: func.func @dot_acc_s_widen(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v1(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v1(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v2(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v3(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v4(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v5(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v6(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v7(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v8(
 // CHECK: autollvm.dot_acc_s_widen
 func.func @dot_acc_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @dot_acc_s_widen_v9(
-// CHECK: autollvm.dot_acc_s_widen
-func.func @dot_acc_s_widen_v9(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, bit = 15 : i32, a0_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @dot_acc_sat_su_widen(
@@ -17830,6 +19055,13 @@ func.func @dot_acc_su_widen_v9(%arg0: vector<8xi8>, %arg1: vector<8xi8>, %arg2: 
 func.func @dot_acc_su_widen_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<4xi32>) -> vector<4xi32> {
   %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @dot_acc_su_widen_v11(
+// CHECK: autollvm.dot_acc_su_widen
+func.func @dot_acc_su_widen_v11(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @xor_shl(
@@ -18021,25 +19253,669 @@ func.func @permute_var_b3a9_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> ve
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s(
-// CHECK: autollvm.cmp_lt_s
-func.func @cmp_lt_s(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_lt_s"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @cmp_eq(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_v1(
-// CHECK: autollvm.cmp_lt_s
-func.func @cmp_lt_s_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_lt_s"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @cmp_eq_v1(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_v2(
-// CHECK: autollvm.cmp_lt_s
-func.func @cmp_lt_s_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_lt_s"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @cmp_eq_v2(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v3(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v4(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v4(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v5(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v5(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v6(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v6(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v7(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v8(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v8(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v9(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v9(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v10(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v10(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v11(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v11(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v12(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v12(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v13(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v13(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v14(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v14(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v15(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v15(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v16(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v17(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v17(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v18(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v19(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v20(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v21(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v22(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v23(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v24(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v24(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v25(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v25(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v26(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v26(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v27(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v27(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v28(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v28(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v29(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v29(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v30(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v30(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v31(
+// CHECK: autollvm.cmp_eq
+func.func @cmp_eq_v31(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v1(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v2(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v3(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v4(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v4(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v5(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v6(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v7(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v8(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v9(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v10(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v11(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v12(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v13(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v13(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v14(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v14(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v15(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v15(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v16(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v17(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v17(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v18(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v18(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v19(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v19(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v20(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v21(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v22(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v23(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v24(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v25(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v26(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v27(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v27(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v28(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v28(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v29(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v29(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v30(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v30(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v31(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v31(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v32(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v32(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v33(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v33(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v34(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v34(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v35(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v35(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v36(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v36(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v37(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v37(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v38(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v38(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v39(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v39(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v40(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v40(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v41(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v41(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v42(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v42(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v43(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v43(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v44(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v44(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v45(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v45(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v46(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v46(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v47(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v47(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v48(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v48(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v49(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v49(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v50(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v50(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v51(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v51(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v52(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v52(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v53(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v53(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v54(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v54(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v55(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v55(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v56(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v56(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v57(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v57(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v58(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v58(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v59(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v59(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v60(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v60(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v61(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v61(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v62(
+// CHECK: autollvm.cmp_gt_s
+func.func @cmp_gt_s_v62(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @move_31c1(
@@ -18059,161 +19935,77 @@ func.func @move_31c1_v1(%arg0: i64) -> vector<2xi64> {
 // CHECK-LABEL: func.func @move_606a(
 // CHECK: autollvm.move_606a
 func.func @move_606a(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, a0_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.move_606a"(%arg0) { bit = 0 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @move_606a_v1(
 // CHECK: autollvm.move_606a
-func.func @move_606a_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 1024 : i32 } : (vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
+func.func @move_606a_v1(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @move_606a_v2(
 // CHECK: autollvm.move_606a
-func.func @move_606a_v2(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 16 : i32, a0_width = 1024 : i32 } : (vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
+func.func @move_606a_v2(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @move_606a_v3(
+// CHECK: autollvm.move_606a
+func.func @move_606a_v3(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @move_606a_v4(
+// CHECK: autollvm.move_606a
+func.func @move_606a_v4(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @move_606a_v5(
+// CHECK: autollvm.move_606a
+func.func @move_606a_v5(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @move_606a_v6(
+// CHECK: autollvm.move_606a
+func.func @move_606a_v6(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v1(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v2(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v3(
 // CHECK: autollvm.shr_by_imm_u_narrow
 func.func @shr_by_imm_u_narrow_v3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v4(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v4(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v5(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v5(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v6(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v6(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 63 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 8 : i32 } : (vector<8xi8>) -> i8
-  return %0 : i8
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v7(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v7(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 16 : i32 } : (vector<4xi16>) -> i16
-  return %0 : i16
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v8(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v8(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 32 : i32 } : (vector<2xi32>) -> i32
-  return %0 : i32
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v9(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v9(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 63 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 8 : i32 } : (vector<8xi8>) -> i8
-  return %0 : i8
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v10(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v10(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 16 : i32 } : (vector<4xi16>) -> i16
-  return %0 : i16
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v11(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v11(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 32 : i32 } : (vector<2xi32>) -> i32
-  return %0 : i32
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v12(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v12(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 4 : i32, a1_elem_width = 4 : i32, result_width = 8 : i32 } : (vector<16xi8>) -> i8
-  return %0 : i8
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v13(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 16 : i32 } : (vector<8xi16>) -> i16
-  return %0 : i16
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v14(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
-  return %0 : i32
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v15(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v16(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v16(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 4 : i32, a1_elem_width = 4 : i32, result_width = 8 : i32 } : (vector<16xi8>) -> i8
-  return %0 : i8
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v17(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v17(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 16 : i32 } : (vector<8xi16>) -> i16
-  return %0 : i16
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v18(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v18(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
-  return %0 : i32
-}
-
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v19(
-// CHECK: autollvm.shr_by_imm_u_narrow
-func.func @shr_by_imm_u_narrow_v19(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 
@@ -18368,202 +20160,6 @@ func.func @add_or_shl_v14(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<
 // CHECK: autollvm.add_or_shl
 func.func @add_or_shl_v15(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
   %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v1(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v2(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v3(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v4(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v5(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v6(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v7(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v8(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v9(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v10(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v11(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v12(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v13(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v14(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v15(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v16(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v17(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v18(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v19(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v20(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v21(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v22(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v23(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v24(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v25(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v26(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v27(
-// CHECK: autollvm.add_or_sub
-func.func @add_or_sub_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -19046,183 +20642,43 @@ func.func @add_8079_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4x
 // CHECK-LABEL: func.func @add_7f5a(
 // CHECK: autollvm.add_7f5a
 func.func @add_7f5a(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v1(
 // CHECK: autollvm.add_7f5a
 func.func @add_7f5a_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v2(
 // CHECK: autollvm.add_7f5a
 func.func @add_7f5a_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v3(
 // CHECK: autollvm.add_7f5a
 func.func @add_7f5a_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v4(
 // CHECK: autollvm.add_7f5a
 func.func @add_7f5a_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v5(
 // CHECK: autollvm.add_7f5a
 func.func @add_7f5a_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v6(
-// CHECK: autollvm.add_7f5a
-func.func @add_7f5a_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v7(
-// CHECK: autollvm.add_7f5a
-func.func @add_7f5a_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v8(
-// CHECK: autollvm.add_7f5a
-func.func @add_7f5a_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v9(
-// CHECK: autollvm.add_7f5a
-func.func @add_7f5a_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v10(
-// CHECK: autollvm.add_7f5a
-func.func @add_7f5a_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v11(
-// CHECK: autollvm.add_7f5a
-func.func @add_7f5a_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v1(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v2(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v3(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v4(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v5(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v6(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v7(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v8(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v9(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v10(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v11(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v12(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v13(
-// CHECK: autollvm.add_sat_6e4f
-func.func @add_sat_6e4f_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_sat_scalar_2834(
@@ -20513,104 +21969,6 @@ func.func @sub_cb05_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4x
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sub_sat(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v1(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v2(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v3(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v4(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v5(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v6(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v7(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v8(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v9(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v10(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v11(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v12(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v13(
-// CHECK: autollvm.sub_sat
-func.func @sub_sat_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
 // CHECK-LABEL: func.func @sub_sat_scalar(
 // CHECK: autollvm.sub_sat_scalar
 func.func @sub_sat_scalar(%arg0: i64, %arg1: i64) -> i64 {
@@ -20679,202 +22037,6 @@ func.func @sub_sat_scalar_v8(%arg0: i32, %arg1: i32) -> i32 {
 func.func @sub_sat_scalar_v9(%arg0: i64, %arg1: i64) -> i64 {
   %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v1(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v2(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v3(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v4(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v5(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v6(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v7(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v8(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v9(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v10(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v11(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v12(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v13(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v14(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v15(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v16(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v17(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v18(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v19(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v20(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v21(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v22(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v23(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v24(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v25(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v26(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v27(
-// CHECK: autollvm.and_or_not_or_cmp_eq_43d3
-func.func @and_or_not_or_cmp_eq_43d3_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar(
@@ -21057,398 +22219,6 @@ func.func @cmp_eq_scalar_v2(%arg0: i64) -> i64 {
 func.func @cmp_eq_scalar_v3(%arg0: i64) -> i64 {
   %0 = "autollvm.cmp_eq_scalar"(%arg0) : (i64) -> i64
   return %0 : i64
-}
-
-// CHECK-LABEL: func.func @cmp(
-// CHECK: autollvm.cmp
-func.func @cmp(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v1(
-// CHECK: autollvm.cmp
-func.func @cmp_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v2(
-// CHECK: autollvm.cmp
-func.func @cmp_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v3(
-// CHECK: autollvm.cmp
-func.func @cmp_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v4(
-// CHECK: autollvm.cmp
-func.func @cmp_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v5(
-// CHECK: autollvm.cmp
-func.func @cmp_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v6(
-// CHECK: autollvm.cmp
-func.func @cmp_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v7(
-// CHECK: autollvm.cmp
-func.func @cmp_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v8(
-// CHECK: autollvm.cmp
-func.func @cmp_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v9(
-// CHECK: autollvm.cmp
-func.func @cmp_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v10(
-// CHECK: autollvm.cmp
-func.func @cmp_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v11(
-// CHECK: autollvm.cmp
-func.func @cmp_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v12(
-// CHECK: autollvm.cmp
-func.func @cmp_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v13(
-// CHECK: autollvm.cmp
-func.func @cmp_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v14(
-// CHECK: autollvm.cmp
-func.func @cmp_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v15(
-// CHECK: autollvm.cmp
-func.func @cmp_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v16(
-// CHECK: autollvm.cmp
-func.func @cmp_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v17(
-// CHECK: autollvm.cmp
-func.func @cmp_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v18(
-// CHECK: autollvm.cmp
-func.func @cmp_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v19(
-// CHECK: autollvm.cmp
-func.func @cmp_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v20(
-// CHECK: autollvm.cmp
-func.func @cmp_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v21(
-// CHECK: autollvm.cmp
-func.func @cmp_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v22(
-// CHECK: autollvm.cmp
-func.func @cmp_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v23(
-// CHECK: autollvm.cmp
-func.func @cmp_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v24(
-// CHECK: autollvm.cmp
-func.func @cmp_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v25(
-// CHECK: autollvm.cmp
-func.func @cmp_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v26(
-// CHECK: autollvm.cmp
-func.func @cmp_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v27(
-// CHECK: autollvm.cmp
-func.func @cmp_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v28(
-// CHECK: autollvm.cmp
-func.func @cmp_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v29(
-// CHECK: autollvm.cmp
-func.func @cmp_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v30(
-// CHECK: autollvm.cmp
-func.func @cmp_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v31(
-// CHECK: autollvm.cmp
-func.func @cmp_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v32(
-// CHECK: autollvm.cmp
-func.func @cmp_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v33(
-// CHECK: autollvm.cmp
-func.func @cmp_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v34(
-// CHECK: autollvm.cmp
-func.func @cmp_v34(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v35(
-// CHECK: autollvm.cmp
-func.func @cmp_v35(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v36(
-// CHECK: autollvm.cmp
-func.func @cmp_v36(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v37(
-// CHECK: autollvm.cmp
-func.func @cmp_v37(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v38(
-// CHECK: autollvm.cmp
-func.func @cmp_v38(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v39(
-// CHECK: autollvm.cmp
-func.func @cmp_v39(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v40(
-// CHECK: autollvm.cmp
-func.func @cmp_v40(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v41(
-// CHECK: autollvm.cmp
-func.func @cmp_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v42(
-// CHECK: autollvm.cmp
-func.func @cmp_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v43(
-// CHECK: autollvm.cmp
-func.func @cmp_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v44(
-// CHECK: autollvm.cmp
-func.func @cmp_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v45(
-// CHECK: autollvm.cmp
-func.func @cmp_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v46(
-// CHECK: autollvm.cmp
-func.func @cmp_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v47(
-// CHECK: autollvm.cmp
-func.func @cmp_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v48(
-// CHECK: autollvm.cmp
-func.func @cmp_v48(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v49(
-// CHECK: autollvm.cmp
-func.func @cmp_v49(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v50(
-// CHECK: autollvm.cmp
-func.func @cmp_v50(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v51(
-// CHECK: autollvm.cmp
-func.func @cmp_v51(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v52(
-// CHECK: autollvm.cmp
-func.func @cmp_v52(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v53(
-// CHECK: autollvm.cmp
-func.func @cmp_v53(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v54(
-// CHECK: autollvm.cmp
-func.func @cmp_v54(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v55(
-// CHECK: autollvm.cmp
-func.func @cmp_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_scalar(
@@ -21752,52 +22522,52 @@ func.func @cmp_gt_s_scalar_v1(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574(
-// CHECK: autollvm.cmp_lt_s_b574
-func.func @cmp_lt_s_b574(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @cmp_lt_s(
+// CHECK: autollvm.cmp_lt_s
+func.func @cmp_lt_s(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v1(
-// CHECK: autollvm.cmp_lt_s_b574
-func.func @cmp_lt_s_b574_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @cmp_lt_s_v1(
+// CHECK: autollvm.cmp_lt_s
+func.func @cmp_lt_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v2(
-// CHECK: autollvm.cmp_lt_s_b574
-func.func @cmp_lt_s_b574_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @cmp_lt_s_v2(
+// CHECK: autollvm.cmp_lt_s
+func.func @cmp_lt_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v3(
-// CHECK: autollvm.cmp_lt_s_b574
-func.func @cmp_lt_s_b574_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @cmp_lt_s_v3(
+// CHECK: autollvm.cmp_lt_s
+func.func @cmp_lt_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v4(
-// CHECK: autollvm.cmp_lt_s_b574
-func.func @cmp_lt_s_b574_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @cmp_lt_s_v4(
+// CHECK: autollvm.cmp_lt_s
+func.func @cmp_lt_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v5(
-// CHECK: autollvm.cmp_lt_s_b574
-func.func @cmp_lt_s_b574_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @cmp_lt_s_v5(
+// CHECK: autollvm.cmp_lt_s
+func.func @cmp_lt_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v6(
-// CHECK: autollvm.cmp_lt_s_b574
-func.func @cmp_lt_s_b574_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+// CHECK-LABEL: func.func @cmp_lt_s_v6(
+// CHECK: autollvm.cmp_lt_s
+func.func @cmp_lt_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -22149,174 +22919,6 @@ func.func @sad_cac9_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vecto
 func.func @sad_cac9_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v1(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v2(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v3(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v4(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v5(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v6(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v7(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v8(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v9(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v10(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v11(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v12(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v13(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v13(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v14(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v14(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v15(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v16(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v16(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v17(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v18(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v19(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v20(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v21(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v22(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v23(
-// CHECK: autollvm.min_max_67f4
-func.func @min_max_67f4_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_eb05(
@@ -24708,128 +25310,44 @@ func.func @extend_u_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vecto
 
 // CHECK-LABEL: func.func @shl_widen(
 // CHECK: autollvm.shl_widen
-func.func @shl_widen(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>) -> vector<8xi16>
+func.func @shl_widen(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v1(
 // CHECK: autollvm.shl_widen
-func.func @shl_widen_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>) -> vector<4xi32>
+func.func @shl_widen_v1(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v2(
 // CHECK: autollvm.shl_widen
-func.func @shl_widen_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>) -> vector<2xi64>
+func.func @shl_widen_v2(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v3(
 // CHECK: autollvm.shl_widen
-func.func @shl_widen_v3(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>) -> vector<8xi16>
+func.func @shl_widen_v3(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v4(
 // CHECK: autollvm.shl_widen
-func.func @shl_widen_v4(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>) -> vector<4xi32>
+func.func @shl_widen_v4(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v5(
 // CHECK: autollvm.shl_widen
-func.func @shl_widen_v5(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>) -> vector<2xi64>
+func.func @shl_widen_v5(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v6(
-// CHECK: autollvm.shl_widen
-func.func @shl_widen_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v7(
-// CHECK: autollvm.shl_widen
-func.func @shl_widen_v7(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v8(
-// CHECK: autollvm.shl_widen
-func.func @shl_widen_v8(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v9(
-// CHECK: autollvm.shl_widen
-func.func @shl_widen_v9(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v10(
-// CHECK: autollvm.shl_widen
-func.func @shl_widen_v10(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v11(
-// CHECK: autollvm.shl_widen
-func.func @shl_widen_v11(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @narrow_sat(
-// CHECK: autollvm.narrow_sat
-func.func @narrow_sat(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v1(
-// CHECK: autollvm.narrow_sat
-func.func @narrow_sat_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v2(
-// CHECK: autollvm.narrow_sat
-func.func @narrow_sat_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v3(
-// CHECK: autollvm.narrow_sat
-func.func @narrow_sat_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v4(
-// CHECK: autollvm.narrow_sat
-func.func @narrow_sat_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v5(
-// CHECK: autollvm.narrow_sat
-func.func @narrow_sat_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>) -> vector<2xi32>
-  return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar(
@@ -26547,104 +27065,6 @@ func.func @dot_acc_sat_s_widen_5dfb_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @abs_or_neg(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v1(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v2(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v3(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v4(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v5(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v6(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v7(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v8(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v9(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v10(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v11(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v12(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v13(
-// CHECK: autollvm.abs_or_neg
-func.func @abs_or_neg_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
 // CHECK-LABEL: func.func @abs_or_neg_scalar(
 // CHECK: autollvm.abs_or_neg_scalar
 func.func @abs_or_neg_scalar(%arg0: i64) -> i64 {
@@ -26841,172 +27261,53 @@ func.func @abs_or_neg_sat_s_scalar_v9(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @clz_or_cls(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @abs_or_neg(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v1(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @abs_or_neg_v1(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v2(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @abs_or_neg_v2(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v3(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @abs_or_neg_v3(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v4(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @abs_or_neg_v4(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v5(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @abs_or_neg_v5(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v6(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v7(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v8(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v9(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v10(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v11(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v12(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v13(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v14(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v15(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v16(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v16(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v17(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v18(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v18(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v19(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v19(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v20(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v20(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v21(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v21(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v22(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v22(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v23(
-// CHECK: autollvm.clz_or_cls
-func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+// CHECK-LABEL: func.func @abs_or_neg_v6(
+// CHECK: autollvm.abs_or_neg
+func.func @abs_or_neg_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_high_round_u(
@@ -27026,92 +27327,85 @@ func.func @mul_high_round_u_v1(%arg0: vector<4xi32>) -> vector<4xi32> {
 // CHECK-LABEL: func.func @not(
 // CHECK: autollvm.not
 func.func @not(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @not_v1(
 // CHECK: autollvm.not
 func.func @not_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @not_v2(
 // CHECK: autollvm.not
 func.func @not_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @not_v3(
 // CHECK: autollvm.not
 func.func @not_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @not_v4(
 // CHECK: autollvm.not
 func.func @not_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @not_v5(
 // CHECK: autollvm.not
 func.func @not_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @not_v6(
 // CHECK: autollvm.not
 func.func @not_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @not_v7(
 // CHECK: autollvm.not
 func.func @not_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @not_v8(
 // CHECK: autollvm.not
 func.func @not_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @not_v9(
 // CHECK: autollvm.not
 func.func @not_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @not_v10(
 // CHECK: autollvm.not
 func.func @not_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @not_v11(
 // CHECK: autollvm.not
 func.func @not_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @not_v12(
-// CHECK: autollvm.not
-func.func @not_v12(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 1024 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @and_ee1d(
@@ -27646,88 +27940,116 @@ func.func @extend_u_a184_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v1(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v1(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v1(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v1(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v2(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v2(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v2(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v2(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v3(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v3(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v3(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v3(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v4(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v4(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v4(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v4(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v5(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v5(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v5(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v5(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v6(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v6(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v6(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v6(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v7(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v7(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v7(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v7(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v8(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v8(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v8(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v8(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v9(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v9(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v9(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v9(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v10(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v10(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v10(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v10(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v11(
-// CHECK: autollvm.extend_u_scalar_6c35
-func.func @extend_u_scalar_6c35_v11(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v11(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v11(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v12(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v12(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v13(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v13(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v14(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v15(
+// CHECK: autollvm.extend_u_scalar_8f8d
+func.func @extend_u_scalar_8f8d_v15(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_640d(
@@ -29872,34 +30194,6 @@ func.func @move_63f6(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_437f(
-// CHECK: autollvm.move_437f
-func.func @move_437f(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @move_437f_v1(
-// CHECK: autollvm.move_437f
-func.func @move_437f_v1(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @move_437f_v2(
-// CHECK: autollvm.move_437f
-func.func @move_437f_v2(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @move_437f_v3(
-// CHECK: autollvm.move_437f
-func.func @move_437f_v3(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
 // CHECK-LABEL: func.func @or_shl_widen(
 // CHECK: autollvm.or_shl_widen
 func.func @or_shl_widen(%arg0: vector<128xi16>, %arg1: vector<128xi8>) -> vector<128xi16> {
@@ -29912,34 +30206,6 @@ func.func @or_shl_widen(%arg0: vector<128xi16>, %arg1: vector<128xi8>) -> vector
 func.func @or_shl_widen_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>) -> vector<64xi32> {
   %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a1_elem_width = 16 : i32 } : (vector<64xi32>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @shr_u(
-// CHECK: autollvm.shr_u
-func.func @shr_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @shr_u_v1(
-// CHECK: autollvm.shr_u
-func.func @shr_u_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @shr_u_v2(
-// CHECK: autollvm.shr_u
-func.func @shr_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @shr_u_v3(
-// CHECK: autollvm.shr_u
-func.func @shr_u_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
-  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @pack_sat(
@@ -30215,24 +30481,17 @@ func.func @dot_round_5840_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> ve
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_626d(
-// CHECK: autollvm.mul_high_626d
-func.func @mul_high_626d(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+// CHECK-LABEL: func.func @mul_high_0546(
+// CHECK: autollvm.mul_high_0546
+func.func @mul_high_0546(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_0546"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_626d_v1(
-// CHECK: autollvm.mul_high_626d
-func.func @mul_high_626d_v1(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @mul_high_626d_v2(
-// CHECK: autollvm.mul_high_626d
-func.func @mul_high_626d_v2(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+// CHECK-LABEL: func.func @mul_high_0546_v1(
+// CHECK: autollvm.mul_high_0546
+func.func @mul_high_0546_v1(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_0546"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -30551,188 +30810,6 @@ func.func @add_shr_s_733a_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_sat(
-// CHECK: autollvm.add_or_sub_sat
-func.func @add_or_sub_sat(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v1(
-// CHECK: autollvm.add_or_sub_sat
-func.func @add_or_sub_sat_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v2(
-// CHECK: autollvm.add_or_sub_sat
-func.func @add_or_sub_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v3(
-// CHECK: autollvm.add_or_sub_sat
-func.func @add_or_sub_sat_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v4(
-// CHECK: autollvm.add_or_sub_sat
-func.func @add_or_sub_sat_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v5(
-// CHECK: autollvm.add_or_sub_sat
-func.func @add_or_sub_sat_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v6(
-// CHECK: autollvm.add_or_sub_sat
-func.func @add_or_sub_sat_v6(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549(
-// CHECK: autollvm.add_sat_b549
-func.func @add_sat_b549(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v1(
-// CHECK: autollvm.add_sat_b549
-func.func @add_sat_b549_v1(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v2(
-// CHECK: autollvm.add_sat_b549
-func.func @add_sat_b549_v2(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v3(
-// CHECK: autollvm.add_sat_b549
-func.func @add_sat_b549_v3(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v4(
-// CHECK: autollvm.add_sat_b549
-func.func @add_sat_b549_v4(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v5(
-// CHECK: autollvm.add_sat_b549
-func.func @add_sat_b549_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32(
-// CHECK: autollvm.sub_sat_4a32
-func.func @sub_sat_4a32(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v1(
-// CHECK: autollvm.sub_sat_4a32
-func.func @sub_sat_4a32_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v2(
-// CHECK: autollvm.sub_sat_4a32
-func.func @sub_sat_4a32_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v3(
-// CHECK: autollvm.sub_sat_4a32
-func.func @sub_sat_4a32_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v4(
-// CHECK: autollvm.sub_sat_4a32
-func.func @sub_sat_4a32_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v5(
-// CHECK: autollvm.sub_sat_4a32
-func.func @sub_sat_4a32_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v6(
-// CHECK: autollvm.sub_sat_4a32
-func.func @sub_sat_4a32_v6(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a(
-// CHECK: autollvm.sub_sat_833a
-func.func @sub_sat_833a(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v1(
-// CHECK: autollvm.sub_sat_833a
-func.func @sub_sat_833a_v1(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v2(
-// CHECK: autollvm.sub_sat_833a
-func.func @sub_sat_833a_v2(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v3(
-// CHECK: autollvm.sub_sat_833a
-func.func @sub_sat_833a_v3(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v4(
-// CHECK: autollvm.sub_sat_833a
-func.func @sub_sat_833a_v4(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v5(
-// CHECK: autollvm.sub_sat_833a
-func.func @sub_sat_833a_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
 // CHECK-LABEL: func.func @add_add_or_sub_shift(
 // CHECK: autollvm.add_add_or_sub_shift
 func.func @add_add_or_sub_shift(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
@@ -30775,45 +30852,24 @@ func.func @add_add_or_sub_shift_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>)
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @avg(
-// CHECK: autollvm.avg
-func.func @avg(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+// CHECK-LABEL: func.func @avg_s(
+// CHECK: autollvm.avg_s
+func.func @avg_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @avg_v1(
-// CHECK: autollvm.avg
-func.func @avg_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+// CHECK-LABEL: func.func @avg_s_v1(
+// CHECK: autollvm.avg_s
+func.func @avg_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @avg_v2(
-// CHECK: autollvm.avg
-func.func @avg_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @avg_v3(
-// CHECK: autollvm.avg
-func.func @avg_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @avg_v4(
-// CHECK: autollvm.avg
-func.func @avg_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @avg_v5(
-// CHECK: autollvm.avg
-func.func @avg_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+// CHECK-LABEL: func.func @avg_s_v2(
+// CHECK: autollvm.avg_s
+func.func @avg_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -30894,11 +30950,39 @@ func.func @funnel_shift_9d3a(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2
   return %0 : vector<36xi32>
 }
 
+// CHECK-LABEL: func.func @mul_high_su_60e6(
+// CHECK: autollvm.mul_high_su_60e6
+func.func @mul_high_su_60e6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.mul_high_su_60e6"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_round_su(
+// CHECK: autollvm.mul_high_round_su
+func.func @mul_high_round_su(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.mul_high_round_su"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
+}
+
 // CHECK-LABEL: func.func @and_or_shl_sat_s(
 // CHECK: autollvm.and_or_shl_sat_s
 func.func @and_or_shl_sat_s(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
   %0 = "autollvm.and_or_shl_sat_s"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat(
+// CHECK: autollvm.add_or_sub_sat
+func.func @add_or_sub_sat(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_68ee(
+// CHECK: autollvm.sub_sat_u_68ee
+func.func @sub_sat_u_68ee(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_u_68ee"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_d59b(
@@ -31447,6 +31531,13 @@ func.func @dot_acc_fbde_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: 
   return %0 : vector<32xi32>
 }
 
+// CHECK-LABEL: func.func @add_or_sub(
+// CHECK: autollvm.add_or_sub
+func.func @add_or_sub(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0) : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
 // CHECK-LABEL: func.func @shr_s_9576(
 // CHECK: autollvm.shr_s_9576
 func.func @shr_s_9576(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
@@ -31533,36 +31624,15 @@ func.func @add_sub_mul_and_to_mask_v3(%arg0: vector<64xi16>, %arg1: vector<64xi1
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v4(
 // CHECK: autollvm.add_sub_mul_and_to_mask
-func.func @add_sub_mul_and_to_mask_v4(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 6 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+func.func @add_sub_mul_and_to_mask_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
+  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 1 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v5(
 // CHECK: autollvm.add_sub_mul_and_to_mask
-func.func @add_sub_mul_and_to_mask_v5(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 0 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
-  return %0 : vector<128xi1>
-}
-
-// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v6(
-// CHECK: autollvm.add_sub_mul_and_to_mask
-func.func @add_sub_mul_and_to_mask_v6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 1 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
-  return %0 : vector<128xi1>
-}
-
-// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v7(
-// CHECK: autollvm.add_sub_mul_and_to_mask
-func.func @add_sub_mul_and_to_mask_v7(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
+func.func @add_sub_mul_and_to_mask_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
   %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 1 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
-  return %0 : vector<128xi1>
-}
-
-// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v8(
-// CHECK: autollvm.add_sub_mul_and_to_mask
-func.func @add_sub_mul_and_to_mask_v8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 6 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
@@ -31804,76 +31874,6 @@ func.func @select_19ad(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vect
   return %0 : vector<256xi8>
 }
 
-// CHECK-LABEL: func.func @select_febf(
-// CHECK: autollvm.select_febf
-func.func @select_febf(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v1(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v2(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 6 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v3(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 1 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v4(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 6 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v5(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 1 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v6(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v6(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v7(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v7(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v8(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v8(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @select_febf_v9(
-// CHECK: autollvm.select_febf
-func.func @select_febf_v9(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
 // CHECK-LABEL: func.func @sub_and_or_shl_sat(
 // CHECK: autollvm.sub_and_or_shl_sat
 func.func @sub_and_or_shl_sat(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
@@ -31951,6 +31951,20 @@ func.func @dot_acc_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<
   return %0 : vector<256xi8>
 }
 
+// CHECK-LABEL: func.func @shr_u_narrow(
+// CHECK: autollvm.shr_u_narrow
+func.func @shr_u_narrow(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 32 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @shr_u_narrow_v1(
+// CHECK: autollvm.shr_u_narrow
+func.func @shr_u_narrow_v1(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 16 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
 // CHECK-LABEL: func.func @dot_acc_u_narrow(
 // CHECK: autollvm.dot_acc_u_narrow
 func.func @dot_acc_u_narrow(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
@@ -31986,6 +32000,13 @@ func.func @move_2170(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
   return %0 : vector<32xi32>
 }
 
+// CHECK-LABEL: func.func @shr_u(
+// CHECK: autollvm.shr_u
+func.func @shr_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8> {
+  %0 = "autollvm.shr_u"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
 // CHECK-LABEL: func.func @select_3aec(
 // CHECK: autollvm.select_3aec
 func.func @select_3aec(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
@@ -31998,20 +32019,6 @@ func.func @select_3aec(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<1
 func.func @select_3aec_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
   %0 = "autollvm.select_3aec"(%arg0, %arg1) { constant = 3 : i32, constant_2 = 1 : i32, constant_3 = 3 : i32, constant_4 = 1 : i32, constant_5 = 16 : i32, constant_6 = 16 : i32, constant_7 = 64 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_clz_1041(
-// CHECK: autollvm.sub_clz_1041
-func.func @sub_clz_1041(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_clz_1041"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @sub_clz_1041_v1(
-// CHECK: autollvm.sub_clz_1041
-func.func @sub_clz_1041_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_clz_1041"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_clz_f381(
@@ -32039,13 +32046,6 @@ func.func @add_sub_clz(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<3
 // CHECK: autollvm.add_sub_clz
 func.func @add_sub_clz_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
   %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @popcount(
-// CHECK: autollvm.popcount
-func.func @popcount(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.popcount"(%arg0) : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 

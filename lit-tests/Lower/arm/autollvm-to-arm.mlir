@@ -4,6 +4,251 @@
 // instruction implements becomes that instruction's op, operands in the
 // instruction's order, through stock mlir-opt.
 
+// CHECK-LABEL: func.func @abs(
+// CHECK-NEXT: "hydride_arm.vabs_s8"(%arg0)
+func.func @abs(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @abs_v1(
+// CHECK-NEXT: "hydride_arm.vabsq_s8"(%arg0)
+func.func @abs_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @abs_v2(
+// CHECK-NEXT: "hydride_arm.vabs_s16"(%arg0)
+func.func @abs_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @abs_v3(
+// CHECK-NEXT: "hydride_arm.vabsq_s16"(%arg0)
+func.func @abs_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @abs_v4(
+// CHECK-NEXT: "hydride_arm.vabs_s32"(%arg0)
+func.func @abs_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @abs_v5(
+// CHECK-NEXT: "hydride_arm.vabsq_s32"(%arg0)
+func.func @abs_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @abs_v6(
+// CHECK-NEXT: "hydride_arm.vabsq_s64"(%arg0)
+func.func @abs_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs"(%arg0) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add(
+// CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
+func.func @add(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_v1(
+// CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
+func.func @add_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_v2(
+// CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
+func.func @add_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_v3(
+// CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
+func.func @add_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_v4(
+// CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
+func.func @add_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_v5(
+// CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
+func.func @add_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_v6(
+// CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
+func.func @add_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_v7(
+// CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
+func.func @add_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_v8(
+// CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
+func.func @add_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_v9(
+// CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
+func.func @add_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_v10(
+// CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
+func.func @add_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_v11(
+// CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
+func.func @add_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_v12(
+// CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
+func.func @add_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_v13(
+// CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
+func.func @add_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_s(
+// CHECK-NEXT: "hydride_arm.vqadd_s8"(%arg0, %arg1)
+func.func @add_sat_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v1(
+// CHECK-NEXT: "hydride_arm.vqaddq_s8"(%arg0, %arg1)
+func.func @add_sat_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v2(
+// CHECK-NEXT: "hydride_arm.vqadd_s16"(%arg0, %arg1)
+func.func @add_sat_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v3(
+// CHECK-NEXT: "hydride_arm.vqaddq_s16"(%arg0, %arg1)
+func.func @add_sat_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v4(
+// CHECK-NEXT: "hydride_arm.vqadd_s32"(%arg0, %arg1)
+func.func @add_sat_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v5(
+// CHECK-NEXT: "hydride_arm.vqaddq_s32"(%arg0, %arg1)
+func.func @add_sat_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v6(
+// CHECK-NEXT: "hydride_arm.vqaddq_s64"(%arg0, %arg1)
+func.func @add_sat_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @add_sat_u(
+// CHECK-NEXT: "hydride_arm.vqadd_u8"(%arg0, %arg1)
+func.func @add_sat_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v1(
+// CHECK-NEXT: "hydride_arm.vqaddq_u8"(%arg0, %arg1)
+func.func @add_sat_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v2(
+// CHECK-NEXT: "hydride_arm.vqadd_u16"(%arg0, %arg1)
+func.func @add_sat_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v3(
+// CHECK-NEXT: "hydride_arm.vqaddq_u16"(%arg0, %arg1)
+func.func @add_sat_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v4(
+// CHECK-NEXT: "hydride_arm.vqadd_u32"(%arg0, %arg1)
+func.func @add_sat_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v5(
+// CHECK-NEXT: "hydride_arm.vqaddq_u32"(%arg0, %arg1)
+func.func @add_sat_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v6(
+// CHECK-NEXT: "hydride_arm.vqaddq_u64"(%arg0, %arg1)
+func.func @add_sat_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
 // CHECK-LABEL: func.func @and(
 // CHECK-NEXT: "hydride_arm.vand_s8"(%arg0, %arg1)
 func.func @and(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
@@ -200,6 +445,48 @@ func.func @and_not_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi
   return %0 : vector<2xi64>
 }
 
+// CHECK-LABEL: func.func @avg_u(
+// CHECK-NEXT: "hydride_arm.vrhadd_u8"(%arg0, %arg1)
+func.func @avg_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @avg_u_v1(
+// CHECK-NEXT: "hydride_arm.vrhaddq_u8"(%arg0, %arg1)
+func.func @avg_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @avg_u_v2(
+// CHECK-NEXT: "hydride_arm.vrhadd_u16"(%arg0, %arg1)
+func.func @avg_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @avg_u_v3(
+// CHECK-NEXT: "hydride_arm.vrhaddq_u16"(%arg0, %arg1)
+func.func @avg_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @avg_u_v4(
+// CHECK-NEXT: "hydride_arm.vrhadd_u32"(%arg0, %arg1)
+func.func @avg_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @avg_u_v5(
+// CHECK-NEXT: "hydride_arm.vrhaddq_u32"(%arg0, %arg1)
+func.func @avg_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
 // CHECK-LABEL: func.func @extend_s(
 // CHECK-NEXT: "hydride_arm.vmovn_s16"(%arg0)
 func.func @extend_s(%arg0: vector<8xi16>) -> vector<8xi8> {
@@ -242,87 +529,360 @@ func.func @extend_s_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_s_widen(
-// CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
-func.func @mul_s_widen(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v1(
-// CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
-func.func @mul_s_widen_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, result_elem_width = 8 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v2(
-// CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
-func.func @mul_s_widen_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v3(
-// CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
-func.func @mul_s_widen_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @extend_s_v6(
+// CHECK-NEXT: "hydride_arm.vmovl_s8"(%arg0)
+func.func @extend_s_v6(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @mul_s_widen_v4(
-// CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
-func.func @mul_s_widen_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v5(
-// CHECK-NEXT: "hydride_arm.vmulq_s32"(%arg0, %arg1)
-func.func @mul_s_widen_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @extend_s_v7(
+// CHECK-NEXT: "hydride_arm.vmovl_s16"(%arg0)
+func.func @extend_s_v7(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @mul_s_widen_v6(
-// CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
-func.func @mul_s_widen_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @extend_s_v8(
+// CHECK-NEXT: "hydride_arm.vmovl_s32"(%arg0)
+func.func @extend_s_v8(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @extend_s_v9(
+// CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
+func.func @extend_s_v9(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @mul_s_widen_v7(
-// CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
-func.func @mul_s_widen_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, result_elem_width = 8 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v8(
-// CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
-func.func @mul_s_widen_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @extend_s_v10(
+// CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
+func.func @extend_s_v10(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @mul_s_widen_v9(
-// CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
-func.func @mul_s_widen_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @mul_s_widen_v10(
-// CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
-func.func @mul_s_widen_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @extend_s_v11(
+// CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
+func.func @extend_s_v11(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @mul_s_widen_v11(
+// CHECK-LABEL: func.func @extend_s_v12(
+// CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
+func.func @extend_s_v12(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @extend_s_v13(
+// CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
+func.func @extend_s_v13(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v14(
+// CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
+func.func @extend_s_v14(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u(
+// CHECK-NEXT: "hydride_arm.vmovl_u8"(%arg0)
+func.func @convert_sat_u(%arg0: vector<8xi8>) -> vector<8xi16> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v1(
+// CHECK-NEXT: "hydride_arm.vmovl_u16"(%arg0)
+func.func @convert_sat_u_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v2(
+// CHECK-NEXT: "hydride_arm.vmovl_u32"(%arg0)
+func.func @convert_sat_u_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v3(
+// CHECK-NEXT: "hydride_arm.vqmovn_u16"(%arg0)
+func.func @convert_sat_u_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v4(
+// CHECK-NEXT: "hydride_arm.vqmovn_u32"(%arg0)
+func.func @convert_sat_u_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v5(
+// CHECK-NEXT: "hydride_arm.vqmovn_u64"(%arg0)
+func.func @convert_sat_u_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @max_s(
+// CHECK-NEXT: "hydride_arm.vmax_s8"(%arg0, %arg1)
+func.func @max_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @max_s_v1(
+// CHECK-NEXT: "hydride_arm.vmaxq_s8"(%arg0, %arg1)
+func.func @max_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @max_s_v2(
+// CHECK-NEXT: "hydride_arm.vmax_s16"(%arg0, %arg1)
+func.func @max_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @max_s_v3(
+// CHECK-NEXT: "hydride_arm.vmaxq_s16"(%arg0, %arg1)
+func.func @max_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @max_s_v4(
+// CHECK-NEXT: "hydride_arm.vmax_s32"(%arg0, %arg1)
+func.func @max_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @max_s_v5(
+// CHECK-NEXT: "hydride_arm.vmaxq_s32"(%arg0, %arg1)
+func.func @max_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @max_u(
+// CHECK-NEXT: "hydride_arm.vmax_u8"(%arg0, %arg1)
+func.func @max_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @max_u_v1(
+// CHECK-NEXT: "hydride_arm.vmaxq_u8"(%arg0, %arg1)
+func.func @max_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @max_u_v2(
+// CHECK-NEXT: "hydride_arm.vmax_u16"(%arg0, %arg1)
+func.func @max_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @max_u_v3(
+// CHECK-NEXT: "hydride_arm.vmaxq_u16"(%arg0, %arg1)
+func.func @max_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @max_u_v4(
+// CHECK-NEXT: "hydride_arm.vmax_u32"(%arg0, %arg1)
+func.func @max_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @max_u_v5(
+// CHECK-NEXT: "hydride_arm.vmaxq_u32"(%arg0, %arg1)
+func.func @max_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_s(
+// CHECK-NEXT: "hydride_arm.vmin_s8"(%arg0, %arg1)
+func.func @min_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_s_v1(
+// CHECK-NEXT: "hydride_arm.vminq_s8"(%arg0, %arg1)
+func.func @min_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_s_v2(
+// CHECK-NEXT: "hydride_arm.vmin_s16"(%arg0, %arg1)
+func.func @min_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_s_v3(
+// CHECK-NEXT: "hydride_arm.vminq_s16"(%arg0, %arg1)
+func.func @min_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_s_v4(
+// CHECK-NEXT: "hydride_arm.vmin_s32"(%arg0, %arg1)
+func.func @min_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_s_v5(
+// CHECK-NEXT: "hydride_arm.vminq_s32"(%arg0, %arg1)
+func.func @min_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @min_u(
+// CHECK-NEXT: "hydride_arm.vmin_u8"(%arg0, %arg1)
+func.func @min_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @min_u_v1(
+// CHECK-NEXT: "hydride_arm.vminq_u8"(%arg0, %arg1)
+func.func @min_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @min_u_v2(
+// CHECK-NEXT: "hydride_arm.vmin_u16"(%arg0, %arg1)
+func.func @min_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @min_u_v3(
+// CHECK-NEXT: "hydride_arm.vminq_u16"(%arg0, %arg1)
+func.func @min_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @min_u_v4(
+// CHECK-NEXT: "hydride_arm.vmin_u32"(%arg0, %arg1)
+func.func @min_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @min_u_v5(
+// CHECK-NEXT: "hydride_arm.vminq_u32"(%arg0, %arg1)
+func.func @min_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u(
+// CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
+func.func @mul_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v1(
+// CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
+func.func @mul_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v2(
+// CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
+func.func @mul_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v3(
+// CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
+func.func @mul_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v4(
+// CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
+func.func @mul_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v5(
 // CHECK-NEXT: "hydride_arm.vmulq_s32"(%arg0, %arg1)
-func.func @mul_s_widen_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 32 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @mul_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v6(
+// CHECK-NEXT: "hydride_arm.vmul_s8"(%arg0, %arg1)
+func.func @mul_u_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v7(
+// CHECK-NEXT: "hydride_arm.vmulq_s8"(%arg0, %arg1)
+func.func @mul_u_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, bit = 15 : i32, a0_elem_width = 8 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @mul_u_v8(
+// CHECK-NEXT: "hydride_arm.vmul_s16"(%arg0, %arg1)
+func.func @mul_u_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v9(
+// CHECK-NEXT: "hydride_arm.vmulq_s16"(%arg0, %arg1)
+func.func @mul_u_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u_v10(
+// CHECK-NEXT: "hydride_arm.vmul_s32"(%arg0, %arg1)
+func.func @mul_u_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @mul_u_v11(
+// CHECK-NEXT: "hydride_arm.vmulq_s32"(%arg0, %arg1)
+func.func @mul_u_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -424,6 +984,202 @@ func.func @or_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
+// CHECK-LABEL: func.func @sub(
+// CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
+func.func @sub(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v1(
+// CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
+func.func @sub_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v2(
+// CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
+func.func @sub_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v3(
+// CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
+func.func @sub_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v4(
+// CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
+func.func @sub_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v5(
+// CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
+func.func @sub_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v6(
+// CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
+func.func @sub_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_v7(
+// CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
+func.func @sub_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v8(
+// CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
+func.func @sub_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_v9(
+// CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
+func.func @sub_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v10(
+// CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
+func.func @sub_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_v11(
+// CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
+func.func @sub_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v12(
+// CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
+func.func @sub_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_v13(
+// CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
+func.func @sub_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s(
+// CHECK-NEXT: "hydride_arm.vqsub_s8"(%arg0, %arg1)
+func.func @sub_sat_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v1(
+// CHECK-NEXT: "hydride_arm.vqsubq_s8"(%arg0, %arg1)
+func.func @sub_sat_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v2(
+// CHECK-NEXT: "hydride_arm.vqsub_s16"(%arg0, %arg1)
+func.func @sub_sat_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v3(
+// CHECK-NEXT: "hydride_arm.vqsubq_s16"(%arg0, %arg1)
+func.func @sub_sat_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v4(
+// CHECK-NEXT: "hydride_arm.vqsub_s32"(%arg0, %arg1)
+func.func @sub_sat_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v5(
+// CHECK-NEXT: "hydride_arm.vqsubq_s32"(%arg0, %arg1)
+func.func @sub_sat_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v6(
+// CHECK-NEXT: "hydride_arm.vqsubq_s64"(%arg0, %arg1)
+func.func @sub_sat_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u(
+// CHECK-NEXT: "hydride_arm.vqsub_u8"(%arg0, %arg1)
+func.func @sub_sat_u(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 8 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v1(
+// CHECK-NEXT: "hydride_arm.vqsubq_u8"(%arg0, %arg1)
+func.func @sub_sat_u_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v2(
+// CHECK-NEXT: "hydride_arm.vqsub_u16"(%arg0, %arg1)
+func.func @sub_sat_u_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 16 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v3(
+// CHECK-NEXT: "hydride_arm.vqsubq_u16"(%arg0, %arg1)
+func.func @sub_sat_u_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v4(
+// CHECK-NEXT: "hydride_arm.vqsub_u32"(%arg0, %arg1)
+func.func @sub_sat_u_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 32 : i32, a0_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v5(
+// CHECK-NEXT: "hydride_arm.vqsubq_u32"(%arg0, %arg1)
+func.func @sub_sat_u_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v6(
+// CHECK-NEXT: "hydride_arm.vqsubq_u64"(%arg0, %arg1)
+func.func @sub_sat_u_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
 // CHECK-LABEL: func.func @xor(
 // CHECK-NEXT: "hydride_arm.veor_s8"(%arg0, %arg1)
 func.func @xor(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
@@ -522,101 +1278,290 @@ func.func @xor_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> 
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2(
-// CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
-func.func @or_shl_51c2(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 8 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @narrow_sat_s(
+// CHECK-NEXT: "hydride_arm.vqmovn_s16"(%arg0)
+func.func @narrow_sat_s(%arg0: vector<8xi16>) -> vector<8xi8> {
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 7 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v1(
-// CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
-func.func @or_shl_51c2_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, a2_imm_bits = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v2(
-// CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
-func.func @or_shl_51c2_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 16 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @narrow_sat_s_v1(
+// CHECK-NEXT: "hydride_arm.vqmovn_s32"(%arg0)
+func.func @narrow_sat_s_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 3 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v3(
-// CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
-func.func @or_shl_51c2_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 16 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @or_shl_51c2_v4(
-// CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
-func.func @or_shl_51c2_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 32 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @narrow_sat_s_v2(
+// CHECK-NEXT: "hydride_arm.vqmovn_s64"(%arg0)
+func.func @narrow_sat_s_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
+  %0 = "autollvm.narrow_sat_s"(%arg0) { masking = "none", loop_bound = 1 : i32, result_elem_width = 32 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, result_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v5(
-// CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
-func.func @or_shl_51c2_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 32 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @clz_or_cls(
+// CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
+func.func @clz_or_cls(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v1(
+// CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
+func.func @clz_or_cls_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v2(
+// CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
+func.func @clz_or_cls_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v3(
+// CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
+func.func @clz_or_cls_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v4(
+// CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
+func.func @clz_or_cls_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v5(
+// CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
+func.func @clz_or_cls_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v6(
+// CHECK-LABEL: func.func @clz_or_cls_v6(
+// CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
+func.func @clz_or_cls_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v7(
+// CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
+func.func @clz_or_cls_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v8(
+// CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
+func.func @clz_or_cls_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v9(
+// CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
+func.func @clz_or_cls_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v10(
+// CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
+func.func @clz_or_cls_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v11(
+// CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
+func.func @clz_or_cls_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v12(
+// CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
+func.func @clz_or_cls_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v13(
+// CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
+func.func @clz_or_cls_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v14(
+// CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
+func.func @clz_or_cls_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v15(
+// CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
+func.func @clz_or_cls_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v16(
+// CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
+func.func @clz_or_cls_v16(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v17(
+// CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
+func.func @clz_or_cls_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v18(
+// CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
+func.func @clz_or_cls_v18(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v19(
+// CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
+func.func @clz_or_cls_v19(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v20(
+// CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
+func.func @clz_or_cls_v20(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v21(
+// CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
+func.func @clz_or_cls_v21(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v22(
+// CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
+func.func @clz_or_cls_v22(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v23(
+// CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
+func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm(
+// CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
+func.func @shr_by_imm(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v1(
+// CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
+func.func @shr_by_imm_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v2(
+// CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
+func.func @shr_by_imm_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v3(
+// CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
+func.func @shr_by_imm_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v4(
+// CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
+func.func @shr_by_imm_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v5(
+// CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
+func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
-func.func @or_shl_51c2_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 64 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @shr_by_imm_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v7(
+// CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK-NEXT: "hydride_arm.vext_s8"(%arg1, %arg0)
-func.func @or_shl_51c2_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 8 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+func.func @shr_by_imm_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 8 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v8(
+// CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK-NEXT: "hydride_arm.vextq_s8"(%arg1, %arg0)
-func.func @or_shl_51c2_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, a2_imm_bits = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @shr_by_imm_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 8 : i32, bit_2 = 3 : i32, a2_width = 4 : i32, a2_elem_width = 4 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v9(
+// CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK-NEXT: "hydride_arm.vext_s16"(%arg1, %arg0)
-func.func @or_shl_51c2_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 16 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+func.func @shr_by_imm_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 16 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v10(
+// CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK-NEXT: "hydride_arm.vextq_s16"(%arg1, %arg0)
-func.func @or_shl_51c2_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 16 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, a2_imm_bits = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+func.func @shr_by_imm_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 16 : i32, bit_2 = 2 : i32, a2_width = 3 : i32, a2_elem_width = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v11(
+// CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK-NEXT: "hydride_arm.vext_s32"(%arg1, %arg0)
-func.func @or_shl_51c2_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 63 : i32, a0_elem_width = 32 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+func.func @shr_by_imm_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_width = 64 : i32, a0_elem_width = 32 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v12(
+// CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK-NEXT: "hydride_arm.vextq_s32"(%arg1, %arg0)
-func.func @or_shl_51c2_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 32 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, a2_imm_bits = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+func.func @shr_by_imm_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 2 : i32, a2_elem_width = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v13(
+// CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK-NEXT: "hydride_arm.vextq_s64"(%arg1, %arg0)
-func.func @or_shl_51c2_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 64 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, a2_imm_bits = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+func.func @shr_by_imm_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 1 : i32, a2_elem_width = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -662,116 +1607,634 @@ func.func @dot_acc_su_widen_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow(
-// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @shr_by_imm_u_narrow(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
+// CHECK-LABEL: func.func @cmp_eq(
+// CHECK-NEXT: "hydride_arm.vceq_s8"(%arg0, %arg1)
+func.func @cmp_eq(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v1(
-// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @shr_by_imm_u_narrow_v1(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
+// CHECK-LABEL: func.func @cmp_eq_v1(
+// CHECK-NEXT: "hydride_arm.vceqq_s8"(%arg0, %arg1)
+func.func @cmp_eq_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v2(
-// CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
-func.func @shr_by_imm_u_narrow_v2(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 63 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 8 : i32 } : (vector<8xi8>) -> i8
-  return %0 : i8
+// CHECK-LABEL: func.func @cmp_eq_v2(
+// CHECK-NEXT: "hydride_arm.vceq_s16"(%arg0, %arg1)
+func.func @cmp_eq_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v3(
-// CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
-func.func @shr_by_imm_u_narrow_v3(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 16 : i32 } : (vector<4xi16>) -> i16
-  return %0 : i16
+// CHECK-LABEL: func.func @cmp_eq_v3(
+// CHECK-NEXT: "hydride_arm.vceqq_s16"(%arg0, %arg1)
+func.func @cmp_eq_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v4(
-// CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
-func.func @shr_by_imm_u_narrow_v4(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 32 : i32 } : (vector<2xi32>) -> i32
-  return %0 : i32
+// CHECK-LABEL: func.func @cmp_eq_v4(
+// CHECK-NEXT: "hydride_arm.vceq_s32"(%arg0, %arg1)
+func.func @cmp_eq_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v5(
-// CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
-func.func @shr_by_imm_u_narrow_v5(%arg0: vector<8xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 63 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 8 : i32 } : (vector<8xi8>) -> i8
-  return %0 : i8
+// CHECK-LABEL: func.func @cmp_eq_v5(
+// CHECK-NEXT: "hydride_arm.vceqq_s32"(%arg0, %arg1)
+func.func @cmp_eq_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v6(
-// CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
-func.func @shr_by_imm_u_narrow_v6(%arg0: vector<4xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 63 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 16 : i32 } : (vector<4xi16>) -> i16
-  return %0 : i16
+// CHECK-LABEL: func.func @cmp_eq_v6(
+// CHECK-NEXT: "hydride_arm.vceq_s8"(%arg0, %arg1)
+func.func @cmp_eq_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v7(
-// CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
-func.func @shr_by_imm_u_narrow_v7(%arg0: vector<2xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 63 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 32 : i32 } : (vector<2xi32>) -> i32
-  return %0 : i32
+// CHECK-LABEL: func.func @cmp_eq_v7(
+// CHECK-NEXT: "hydride_arm.vceqq_s8"(%arg0, %arg1)
+func.func @cmp_eq_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v8(
-// CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
-func.func @shr_by_imm_u_narrow_v8(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 4 : i32, a1_elem_width = 4 : i32, result_width = 8 : i32 } : (vector<16xi8>) -> i8
-  return %0 : i8
+// CHECK-LABEL: func.func @cmp_eq_v8(
+// CHECK-NEXT: "hydride_arm.vceq_s16"(%arg0, %arg1)
+func.func @cmp_eq_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v9(
-// CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
-func.func @shr_by_imm_u_narrow_v9(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 16 : i32 } : (vector<8xi16>) -> i16
-  return %0 : i16
+// CHECK-LABEL: func.func @cmp_eq_v9(
+// CHECK-NEXT: "hydride_arm.vceqq_s16"(%arg0, %arg1)
+func.func @cmp_eq_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v10(
-// CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
-func.func @shr_by_imm_u_narrow_v10(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
-  return %0 : i32
+// CHECK-LABEL: func.func @cmp_eq_v10(
+// CHECK-NEXT: "hydride_arm.vceq_s32"(%arg0, %arg1)
+func.func @cmp_eq_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v11(
-// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @shr_by_imm_u_narrow_v11(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
+// CHECK-LABEL: func.func @cmp_eq_v11(
+// CHECK-NEXT: "hydride_arm.vceqq_s32"(%arg0, %arg1)
+func.func @cmp_eq_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v12(
-// CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
-func.func @shr_by_imm_u_narrow_v12(%arg0: vector<16xi8>) -> i8 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 4 : i32, a1_elem_width = 4 : i32, result_width = 8 : i32 } : (vector<16xi8>) -> i8
-  return %0 : i8
+// CHECK-LABEL: func.func @cmp_eq_v12(
+// CHECK-NEXT: "hydride_arm.vceqq_s64"(%arg0, %arg1)
+func.func @cmp_eq_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v13(
-// CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
-func.func @shr_by_imm_u_narrow_v13(%arg0: vector<8xi16>) -> i16 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 3 : i32, a1_elem_width = 3 : i32, result_width = 16 : i32 } : (vector<8xi16>) -> i16
-  return %0 : i16
+// CHECK-LABEL: func.func @cmp_eq_v13(
+// CHECK-NEXT: "hydride_arm.vceqq_s64"(%arg0, %arg1)
+func.func @cmp_eq_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v14(
-// CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
-func.func @shr_by_imm_u_narrow_v14(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 2 : i32, a1_elem_width = 2 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
-  return %0 : i32
+// CHECK-LABEL: func.func @cmp_eq_v14(
+// CHECK-NEXT: "hydride_arm.vtst_s8"(%arg0, %arg1)
+func.func @cmp_eq_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @shr_by_imm_u_narrow_v15(
-// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
-func.func @shr_by_imm_u_narrow_v15(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 1 : i32, a1_elem_width = 1 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
-  return %0 : i64
+// CHECK-LABEL: func.func @cmp_eq_v15(
+// CHECK-NEXT: "hydride_arm.vtstq_s8"(%arg0, %arg1)
+func.func @cmp_eq_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v16(
+// CHECK-NEXT: "hydride_arm.vtst_s16"(%arg0, %arg1)
+func.func @cmp_eq_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v17(
+// CHECK-NEXT: "hydride_arm.vtstq_s16"(%arg0, %arg1)
+func.func @cmp_eq_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v18(
+// CHECK-NEXT: "hydride_arm.vtst_s32"(%arg0, %arg1)
+func.func @cmp_eq_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v19(
+// CHECK-NEXT: "hydride_arm.vtstq_s32"(%arg0, %arg1)
+func.func @cmp_eq_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v20(
+// CHECK-NEXT: "hydride_arm.vtst_s8"(%arg0, %arg1)
+func.func @cmp_eq_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v21(
+// CHECK-NEXT: "hydride_arm.vtstq_s8"(%arg0, %arg1)
+func.func @cmp_eq_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v22(
+// CHECK-NEXT: "hydride_arm.vtst_s16"(%arg0, %arg1)
+func.func @cmp_eq_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v23(
+// CHECK-NEXT: "hydride_arm.vtstq_s16"(%arg0, %arg1)
+func.func @cmp_eq_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v24(
+// CHECK-NEXT: "hydride_arm.vtst_s32"(%arg0, %arg1)
+func.func @cmp_eq_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v25(
+// CHECK-NEXT: "hydride_arm.vtstq_s32"(%arg0, %arg1)
+func.func @cmp_eq_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v26(
+// CHECK-NEXT: "hydride_arm.vtstq_s64"(%arg0, %arg1)
+func.func @cmp_eq_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v27(
+// CHECK-NEXT: "hydride_arm.vtstq_s64"(%arg0, %arg1)
+func.func @cmp_eq_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s(
+// CHECK-NEXT: "hydride_arm.vcge_s8"(%arg0, %arg1)
+func.func @cmp_gt_s(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v1(
+// CHECK-NEXT: "hydride_arm.vcgeq_s8"(%arg0, %arg1)
+func.func @cmp_gt_s_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v2(
+// CHECK-NEXT: "hydride_arm.vcge_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v3(
+// CHECK-NEXT: "hydride_arm.vcgeq_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v4(
+// CHECK-NEXT: "hydride_arm.vcge_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v5(
+// CHECK-NEXT: "hydride_arm.vcgeq_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v6(
+// CHECK-NEXT: "hydride_arm.vcge_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v7(
+// CHECK-NEXT: "hydride_arm.vcgeq_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v8(
+// CHECK-NEXT: "hydride_arm.vcge_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v9(
+// CHECK-NEXT: "hydride_arm.vcgeq_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v10(
+// CHECK-NEXT: "hydride_arm.vcge_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v11(
+// CHECK-NEXT: "hydride_arm.vcgeq_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v12(
+// CHECK-NEXT: "hydride_arm.vcgeq_s64"(%arg0, %arg1)
+func.func @cmp_gt_s_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v13(
+// CHECK-NEXT: "hydride_arm.vcgeq_u64"(%arg0, %arg1)
+func.func @cmp_gt_s_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v14(
+// CHECK-NEXT: "hydride_arm.vcge_s8"(%arg0, %arg1)
+func.func @cmp_gt_s_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v15(
+// CHECK-NEXT: "hydride_arm.vcgeq_s8"(%arg0, %arg1)
+func.func @cmp_gt_s_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v16(
+// CHECK-NEXT: "hydride_arm.vcge_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v17(
+// CHECK-NEXT: "hydride_arm.vcgeq_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v18(
+// CHECK-NEXT: "hydride_arm.vcge_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v19(
+// CHECK-NEXT: "hydride_arm.vcgeq_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v20(
+// CHECK-NEXT: "hydride_arm.vcge_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v21(
+// CHECK-NEXT: "hydride_arm.vcgeq_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v22(
+// CHECK-NEXT: "hydride_arm.vcge_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v23(
+// CHECK-NEXT: "hydride_arm.vcgeq_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v24(
+// CHECK-NEXT: "hydride_arm.vcge_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v25(
+// CHECK-NEXT: "hydride_arm.vcgeq_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v26(
+// CHECK-NEXT: "hydride_arm.vcgeq_s64"(%arg0, %arg1)
+func.func @cmp_gt_s_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v27(
+// CHECK-NEXT: "hydride_arm.vcgeq_u64"(%arg0, %arg1)
+func.func @cmp_gt_s_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v28(
+// CHECK-NEXT: "hydride_arm.vcgt_s8"(%arg0, %arg1)
+func.func @cmp_gt_s_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v29(
+// CHECK-NEXT: "hydride_arm.vcgtq_s8"(%arg0, %arg1)
+func.func @cmp_gt_s_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v30(
+// CHECK-NEXT: "hydride_arm.vcgt_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v31(
+// CHECK-NEXT: "hydride_arm.vcgtq_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v32(
+// CHECK-NEXT: "hydride_arm.vcgt_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v33(
+// CHECK-NEXT: "hydride_arm.vcgtq_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v34(
+// CHECK-NEXT: "hydride_arm.vcgt_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v34(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v35(
+// CHECK-NEXT: "hydride_arm.vcgtq_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v35(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v36(
+// CHECK-NEXT: "hydride_arm.vcgt_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v36(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v37(
+// CHECK-NEXT: "hydride_arm.vcgtq_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v37(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v38(
+// CHECK-NEXT: "hydride_arm.vcgt_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v38(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v39(
+// CHECK-NEXT: "hydride_arm.vcgtq_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v39(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v40(
+// CHECK-NEXT: "hydride_arm.vcgtq_s64"(%arg0, %arg1)
+func.func @cmp_gt_s_v40(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v41(
+// CHECK-NEXT: "hydride_arm.vcgtq_u64"(%arg0, %arg1)
+func.func @cmp_gt_s_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v42(
+// CHECK-NEXT: "hydride_arm.vcgt_s8"(%arg0, %arg1)
+func.func @cmp_gt_s_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v43(
+// CHECK-NEXT: "hydride_arm.vcgtq_s8"(%arg0, %arg1)
+func.func @cmp_gt_s_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v44(
+// CHECK-NEXT: "hydride_arm.vcgt_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v45(
+// CHECK-NEXT: "hydride_arm.vcgtq_s16"(%arg0, %arg1)
+func.func @cmp_gt_s_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v46(
+// CHECK-NEXT: "hydride_arm.vcgt_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v47(
+// CHECK-NEXT: "hydride_arm.vcgtq_s32"(%arg0, %arg1)
+func.func @cmp_gt_s_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v48(
+// CHECK-NEXT: "hydride_arm.vcgt_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v48(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v49(
+// CHECK-NEXT: "hydride_arm.vcgtq_u8"(%arg0, %arg1)
+func.func @cmp_gt_s_v49(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v50(
+// CHECK-NEXT: "hydride_arm.vcgt_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v50(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v51(
+// CHECK-NEXT: "hydride_arm.vcgtq_u16"(%arg0, %arg1)
+func.func @cmp_gt_s_v51(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v52(
+// CHECK-NEXT: "hydride_arm.vcgt_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v52(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v53(
+// CHECK-NEXT: "hydride_arm.vcgtq_u32"(%arg0, %arg1)
+func.func @cmp_gt_s_v53(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v54(
+// CHECK-NEXT: "hydride_arm.vcgtq_s64"(%arg0, %arg1)
+func.func @cmp_gt_s_v54(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v55(
+// CHECK-NEXT: "hydride_arm.vcgtq_u64"(%arg0, %arg1)
+func.func @cmp_gt_s_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @move_606a(
+// CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
+func.func @move_606a(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @move_606a_v1(
+// CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
+func.func @move_606a_v1(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @move_606a_v2(
+// CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
+func.func @move_606a_v2(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
+}
+
+// CHECK-LABEL: func.func @move_606a_v3(
+// CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
+func.func @move_606a_v3(%arg0: vector<16xi8>) -> vector<8xi8> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<16xi8>) -> vector<8xi8>
+  return %0 : vector<8xi8>
+}
+
+// CHECK-LABEL: func.func @move_606a_v4(
+// CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
+func.func @move_606a_v4(%arg0: vector<8xi16>) -> vector<4xi16> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 16 : i32, result_width = 64 : i32 } : (vector<8xi16>) -> vector<4xi16>
+  return %0 : vector<4xi16>
+}
+
+// CHECK-LABEL: func.func @move_606a_v5(
+// CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
+func.func @move_606a_v5(%arg0: vector<4xi32>) -> vector<2xi32> {
+  %0 = "autollvm.move_606a"(%arg0) { bit = 64 : i32, a0_elem_width = 32 : i32, result_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi32>
+  return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shl(
@@ -869,202 +2332,6 @@ func.func @add_or_shl_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<
 // CHECK-NEXT: "hydride_arm.vpaddq_s64"(%arg0, %arg1)
 func.func @add_or_shl_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
   %0 = "autollvm.add_or_shl"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, bit_2 = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub(
-// CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
-func.func @add_or_sub(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v1(
-// CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
-func.func @add_or_sub_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v2(
-// CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
-func.func @add_or_sub_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v3(
-// CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
-func.func @add_or_sub_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v4(
-// CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
-func.func @add_or_sub_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v5(
-// CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
-func.func @add_or_sub_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v6(
-// CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
-func.func @add_or_sub_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v7(
-// CHECK-NEXT: "hydride_arm.vadd_s8"(%arg0, %arg1)
-func.func @add_or_sub_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v8(
-// CHECK-NEXT: "hydride_arm.vaddq_s8"(%arg0, %arg1)
-func.func @add_or_sub_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v9(
-// CHECK-NEXT: "hydride_arm.vadd_s16"(%arg0, %arg1)
-func.func @add_or_sub_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v10(
-// CHECK-NEXT: "hydride_arm.vaddq_s16"(%arg0, %arg1)
-func.func @add_or_sub_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v11(
-// CHECK-NEXT: "hydride_arm.vadd_s32"(%arg0, %arg1)
-func.func @add_or_sub_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v12(
-// CHECK-NEXT: "hydride_arm.vaddq_s32"(%arg0, %arg1)
-func.func @add_or_sub_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v13(
-// CHECK-NEXT: "hydride_arm.vaddq_s64"(%arg0, %arg1)
-func.func @add_or_sub_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v14(
-// CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
-func.func @add_or_sub_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v15(
-// CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
-func.func @add_or_sub_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v16(
-// CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
-func.func @add_or_sub_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v17(
-// CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
-func.func @add_or_sub_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v18(
-// CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
-func.func @add_or_sub_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v19(
-// CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
-func.func @add_or_sub_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v20(
-// CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
-func.func @add_or_sub_v20(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v21(
-// CHECK-NEXT: "hydride_arm.vsub_s8"(%arg0, %arg1)
-func.func @add_or_sub_v21(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v22(
-// CHECK-NEXT: "hydride_arm.vsubq_s8"(%arg0, %arg1)
-func.func @add_or_sub_v22(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v23(
-// CHECK-NEXT: "hydride_arm.vsub_s16"(%arg0, %arg1)
-func.func @add_or_sub_v23(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v24(
-// CHECK-NEXT: "hydride_arm.vsubq_s16"(%arg0, %arg1)
-func.func @add_or_sub_v24(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v25(
-// CHECK-NEXT: "hydride_arm.vsub_s32"(%arg0, %arg1)
-func.func @add_or_sub_v25(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v26(
-// CHECK-NEXT: "hydride_arm.vsubq_s32"(%arg0, %arg1)
-func.func @add_or_sub_v26(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_v27(
-// CHECK-NEXT: "hydride_arm.vsubq_s64"(%arg0, %arg1)
-func.func @add_or_sub_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_or_sub"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -1547,183 +2814,43 @@ func.func @add_8079_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4x
 // CHECK-LABEL: func.func @add_7f5a(
 // CHECK-NEXT: "hydride_arm.vrhadd_s8"(%arg0, %arg1)
 func.func @add_7f5a(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v1(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s8"(%arg0, %arg1)
 func.func @add_7f5a_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v2(
 // CHECK-NEXT: "hydride_arm.vrhadd_s16"(%arg0, %arg1)
 func.func @add_7f5a_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v3(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s16"(%arg0, %arg1)
 func.func @add_7f5a_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v4(
 // CHECK-NEXT: "hydride_arm.vrhadd_s32"(%arg0, %arg1)
 func.func @add_7f5a_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @add_7f5a_v5(
 // CHECK-NEXT: "hydride_arm.vrhaddq_s32"(%arg0, %arg1)
 func.func @add_7f5a_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v6(
-// CHECK-NEXT: "hydride_arm.vrhadd_u8"(%arg0, %arg1)
-func.func @add_7f5a_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v7(
-// CHECK-NEXT: "hydride_arm.vrhaddq_u8"(%arg0, %arg1)
-func.func @add_7f5a_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v8(
-// CHECK-NEXT: "hydride_arm.vrhadd_u16"(%arg0, %arg1)
-func.func @add_7f5a_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v9(
-// CHECK-NEXT: "hydride_arm.vrhaddq_u16"(%arg0, %arg1)
-func.func @add_7f5a_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v10(
-// CHECK-NEXT: "hydride_arm.vrhadd_u32"(%arg0, %arg1)
-func.func @add_7f5a_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_7f5a_v11(
-// CHECK-NEXT: "hydride_arm.vrhaddq_u32"(%arg0, %arg1)
-func.func @add_7f5a_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_7f5a"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f(
-// CHECK-NEXT: "hydride_arm.vqadd_s8"(%arg0, %arg1)
-func.func @add_sat_6e4f(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v1(
-// CHECK-NEXT: "hydride_arm.vqaddq_s8"(%arg0, %arg1)
-func.func @add_sat_6e4f_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v2(
-// CHECK-NEXT: "hydride_arm.vqadd_s16"(%arg0, %arg1)
-func.func @add_sat_6e4f_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v3(
-// CHECK-NEXT: "hydride_arm.vqaddq_s16"(%arg0, %arg1)
-func.func @add_sat_6e4f_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v4(
-// CHECK-NEXT: "hydride_arm.vqadd_s32"(%arg0, %arg1)
-func.func @add_sat_6e4f_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v5(
-// CHECK-NEXT: "hydride_arm.vqaddq_s32"(%arg0, %arg1)
-func.func @add_sat_6e4f_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v6(
-// CHECK-NEXT: "hydride_arm.vqaddq_s64"(%arg0, %arg1)
-func.func @add_sat_6e4f_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v7(
-// CHECK-NEXT: "hydride_arm.vqadd_u8"(%arg0, %arg1)
-func.func @add_sat_6e4f_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v8(
-// CHECK-NEXT: "hydride_arm.vqaddq_u8"(%arg0, %arg1)
-func.func @add_sat_6e4f_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v9(
-// CHECK-NEXT: "hydride_arm.vqadd_u16"(%arg0, %arg1)
-func.func @add_sat_6e4f_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v10(
-// CHECK-NEXT: "hydride_arm.vqaddq_u16"(%arg0, %arg1)
-func.func @add_sat_6e4f_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v11(
-// CHECK-NEXT: "hydride_arm.vqadd_u32"(%arg0, %arg1)
-func.func @add_sat_6e4f_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v12(
-// CHECK-NEXT: "hydride_arm.vqaddq_u32"(%arg0, %arg1)
-func.func @add_sat_6e4f_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_6e4f_v13(
-// CHECK-NEXT: "hydride_arm.vqaddq_u64"(%arg0, %arg1)
-func.func @add_sat_6e4f_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_sat_6e4f"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_sat_scalar_2834(
@@ -3014,104 +4141,6 @@ func.func @sub_cb05_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4x
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @sub_sat(
-// CHECK-NEXT: "hydride_arm.vqsub_s8"(%arg0, %arg1)
-func.func @sub_sat(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v1(
-// CHECK-NEXT: "hydride_arm.vqsubq_s8"(%arg0, %arg1)
-func.func @sub_sat_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v2(
-// CHECK-NEXT: "hydride_arm.vqsub_s16"(%arg0, %arg1)
-func.func @sub_sat_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v3(
-// CHECK-NEXT: "hydride_arm.vqsubq_s16"(%arg0, %arg1)
-func.func @sub_sat_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v4(
-// CHECK-NEXT: "hydride_arm.vqsub_s32"(%arg0, %arg1)
-func.func @sub_sat_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v5(
-// CHECK-NEXT: "hydride_arm.vqsubq_s32"(%arg0, %arg1)
-func.func @sub_sat_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v6(
-// CHECK-NEXT: "hydride_arm.vqsubq_s64"(%arg0, %arg1)
-func.func @sub_sat_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v7(
-// CHECK-NEXT: "hydride_arm.vqsub_u8"(%arg0, %arg1)
-func.func @sub_sat_v7(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v8(
-// CHECK-NEXT: "hydride_arm.vqsubq_u8"(%arg0, %arg1)
-func.func @sub_sat_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v9(
-// CHECK-NEXT: "hydride_arm.vqsub_u16"(%arg0, %arg1)
-func.func @sub_sat_v9(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v10(
-// CHECK-NEXT: "hydride_arm.vqsubq_u16"(%arg0, %arg1)
-func.func @sub_sat_v10(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v11(
-// CHECK-NEXT: "hydride_arm.vqsub_u32"(%arg0, %arg1)
-func.func @sub_sat_v11(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v12(
-// CHECK-NEXT: "hydride_arm.vqsubq_u32"(%arg0, %arg1)
-func.func @sub_sat_v12(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_v13(
-// CHECK-NEXT: "hydride_arm.vqsubq_u64"(%arg0, %arg1)
-func.func @sub_sat_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub_sat"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
 // CHECK-LABEL: func.func @sub_sat_scalar(
 // CHECK-NEXT: "hydride_arm.vqsub_s64"(%arg0, %arg1)
 func.func @sub_sat_scalar(%arg0: i64, %arg1: i64) -> i64 {
@@ -3180,202 +4209,6 @@ func.func @sub_sat_scalar_v8(%arg0: i32, %arg1: i32) -> i32 {
 func.func @sub_sat_scalar_v9(%arg0: i64, %arg1: i64) -> i64 {
   %0 = "autollvm.sub_sat_scalar"(%arg0, %arg1) { bit = 63 : i32, width = 1 : i32 } : (i64, i64) -> i64
   return %0 : i64
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3(
-// CHECK-NEXT: "hydride_arm.vceq_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v1(
-// CHECK-NEXT: "hydride_arm.vceqq_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v2(
-// CHECK-NEXT: "hydride_arm.vceq_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v3(
-// CHECK-NEXT: "hydride_arm.vceqq_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v4(
-// CHECK-NEXT: "hydride_arm.vceq_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v5(
-// CHECK-NEXT: "hydride_arm.vceqq_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v6(
-// CHECK-NEXT: "hydride_arm.vceq_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v7(
-// CHECK-NEXT: "hydride_arm.vceqq_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v8(
-// CHECK-NEXT: "hydride_arm.vceq_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v9(
-// CHECK-NEXT: "hydride_arm.vceqq_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v10(
-// CHECK-NEXT: "hydride_arm.vceq_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v11(
-// CHECK-NEXT: "hydride_arm.vceqq_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v12(
-// CHECK-NEXT: "hydride_arm.vceqq_s64"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v13(
-// CHECK-NEXT: "hydride_arm.vceqq_s64"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v14(
-// CHECK-NEXT: "hydride_arm.vtst_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v15(
-// CHECK-NEXT: "hydride_arm.vtstq_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v16(
-// CHECK-NEXT: "hydride_arm.vtst_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v17(
-// CHECK-NEXT: "hydride_arm.vtstq_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v18(
-// CHECK-NEXT: "hydride_arm.vtst_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v19(
-// CHECK-NEXT: "hydride_arm.vtstq_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v20(
-// CHECK-NEXT: "hydride_arm.vtst_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 8 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v21(
-// CHECK-NEXT: "hydride_arm.vtstq_s8"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v22(
-// CHECK-NEXT: "hydride_arm.vtst_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 16 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v23(
-// CHECK-NEXT: "hydride_arm.vtstq_s16"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v24(
-// CHECK-NEXT: "hydride_arm.vtst_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 63 : i32, a0_elem_width = 32 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v25(
-// CHECK-NEXT: "hydride_arm.vtstq_s32"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v26(
-// CHECK-NEXT: "hydride_arm.vtstq_s64"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @and_or_not_or_cmp_eq_43d3_v27(
-// CHECK-NEXT: "hydride_arm.vtstq_s64"(%arg0, %arg1)
-func.func @and_or_not_or_cmp_eq_43d3_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.and_or_not_or_cmp_eq_43d3"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @and_or_not_or_cmp_eq_scalar(
@@ -3558,398 +4391,6 @@ func.func @cmp_eq_scalar_v2(%arg0: i64) -> i64 {
 func.func @cmp_eq_scalar_v3(%arg0: i64) -> i64 {
   %0 = "autollvm.cmp_eq_scalar"(%arg0) : (i64) -> i64
   return %0 : i64
-}
-
-// CHECK-LABEL: func.func @cmp(
-// CHECK-NEXT: "hydride_arm.vcge_s8"(%arg0, %arg1)
-func.func @cmp(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v1(
-// CHECK-NEXT: "hydride_arm.vcgeq_s8"(%arg0, %arg1)
-func.func @cmp_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v2(
-// CHECK-NEXT: "hydride_arm.vcge_s16"(%arg0, %arg1)
-func.func @cmp_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v3(
-// CHECK-NEXT: "hydride_arm.vcgeq_s16"(%arg0, %arg1)
-func.func @cmp_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v4(
-// CHECK-NEXT: "hydride_arm.vcge_s32"(%arg0, %arg1)
-func.func @cmp_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v5(
-// CHECK-NEXT: "hydride_arm.vcgeq_s32"(%arg0, %arg1)
-func.func @cmp_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v6(
-// CHECK-NEXT: "hydride_arm.vcge_u8"(%arg0, %arg1)
-func.func @cmp_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v7(
-// CHECK-NEXT: "hydride_arm.vcgeq_u8"(%arg0, %arg1)
-func.func @cmp_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v8(
-// CHECK-NEXT: "hydride_arm.vcge_u16"(%arg0, %arg1)
-func.func @cmp_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v9(
-// CHECK-NEXT: "hydride_arm.vcgeq_u16"(%arg0, %arg1)
-func.func @cmp_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v10(
-// CHECK-NEXT: "hydride_arm.vcge_u32"(%arg0, %arg1)
-func.func @cmp_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v11(
-// CHECK-NEXT: "hydride_arm.vcgeq_u32"(%arg0, %arg1)
-func.func @cmp_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v12(
-// CHECK-NEXT: "hydride_arm.vcgeq_s64"(%arg0, %arg1)
-func.func @cmp_v12(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v13(
-// CHECK-NEXT: "hydride_arm.vcgeq_u64"(%arg0, %arg1)
-func.func @cmp_v13(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v14(
-// CHECK-NEXT: "hydride_arm.vcge_s8"(%arg0, %arg1)
-func.func @cmp_v14(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v15(
-// CHECK-NEXT: "hydride_arm.vcgeq_s8"(%arg0, %arg1)
-func.func @cmp_v15(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v16(
-// CHECK-NEXT: "hydride_arm.vcge_s16"(%arg0, %arg1)
-func.func @cmp_v16(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v17(
-// CHECK-NEXT: "hydride_arm.vcgeq_s16"(%arg0, %arg1)
-func.func @cmp_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v18(
-// CHECK-NEXT: "hydride_arm.vcge_s32"(%arg0, %arg1)
-func.func @cmp_v18(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v19(
-// CHECK-NEXT: "hydride_arm.vcgeq_s32"(%arg0, %arg1)
-func.func @cmp_v19(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v20(
-// CHECK-NEXT: "hydride_arm.vcge_u8"(%arg0, %arg1)
-func.func @cmp_v20(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v21(
-// CHECK-NEXT: "hydride_arm.vcgeq_u8"(%arg0, %arg1)
-func.func @cmp_v21(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v22(
-// CHECK-NEXT: "hydride_arm.vcge_u16"(%arg0, %arg1)
-func.func @cmp_v22(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v23(
-// CHECK-NEXT: "hydride_arm.vcgeq_u16"(%arg0, %arg1)
-func.func @cmp_v23(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v24(
-// CHECK-NEXT: "hydride_arm.vcge_u32"(%arg0, %arg1)
-func.func @cmp_v24(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v25(
-// CHECK-NEXT: "hydride_arm.vcgeq_u32"(%arg0, %arg1)
-func.func @cmp_v25(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v26(
-// CHECK-NEXT: "hydride_arm.vcgeq_s64"(%arg0, %arg1)
-func.func @cmp_v26(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v27(
-// CHECK-NEXT: "hydride_arm.vcgeq_u64"(%arg0, %arg1)
-func.func @cmp_v27(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 1 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v28(
-// CHECK-NEXT: "hydride_arm.vcgt_s8"(%arg0, %arg1)
-func.func @cmp_v28(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v29(
-// CHECK-NEXT: "hydride_arm.vcgtq_s8"(%arg0, %arg1)
-func.func @cmp_v29(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v30(
-// CHECK-NEXT: "hydride_arm.vcgt_s16"(%arg0, %arg1)
-func.func @cmp_v30(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v31(
-// CHECK-NEXT: "hydride_arm.vcgtq_s16"(%arg0, %arg1)
-func.func @cmp_v31(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v32(
-// CHECK-NEXT: "hydride_arm.vcgt_s32"(%arg0, %arg1)
-func.func @cmp_v32(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v33(
-// CHECK-NEXT: "hydride_arm.vcgtq_s32"(%arg0, %arg1)
-func.func @cmp_v33(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v34(
-// CHECK-NEXT: "hydride_arm.vcgt_u8"(%arg0, %arg1)
-func.func @cmp_v34(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v35(
-// CHECK-NEXT: "hydride_arm.vcgtq_u8"(%arg0, %arg1)
-func.func @cmp_v35(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v36(
-// CHECK-NEXT: "hydride_arm.vcgt_u16"(%arg0, %arg1)
-func.func @cmp_v36(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v37(
-// CHECK-NEXT: "hydride_arm.vcgtq_u16"(%arg0, %arg1)
-func.func @cmp_v37(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v38(
-// CHECK-NEXT: "hydride_arm.vcgt_u32"(%arg0, %arg1)
-func.func @cmp_v38(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v39(
-// CHECK-NEXT: "hydride_arm.vcgtq_u32"(%arg0, %arg1)
-func.func @cmp_v39(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v40(
-// CHECK-NEXT: "hydride_arm.vcgtq_s64"(%arg0, %arg1)
-func.func @cmp_v40(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v41(
-// CHECK-NEXT: "hydride_arm.vcgtq_u64"(%arg0, %arg1)
-func.func @cmp_v41(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v42(
-// CHECK-NEXT: "hydride_arm.vcgt_s8"(%arg0, %arg1)
-func.func @cmp_v42(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v43(
-// CHECK-NEXT: "hydride_arm.vcgtq_s8"(%arg0, %arg1)
-func.func @cmp_v43(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v44(
-// CHECK-NEXT: "hydride_arm.vcgt_s16"(%arg0, %arg1)
-func.func @cmp_v44(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v45(
-// CHECK-NEXT: "hydride_arm.vcgtq_s16"(%arg0, %arg1)
-func.func @cmp_v45(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v46(
-// CHECK-NEXT: "hydride_arm.vcgt_s32"(%arg0, %arg1)
-func.func @cmp_v46(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v47(
-// CHECK-NEXT: "hydride_arm.vcgtq_s32"(%arg0, %arg1)
-func.func @cmp_v47(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v48(
-// CHECK-NEXT: "hydride_arm.vcgt_u8"(%arg0, %arg1)
-func.func @cmp_v48(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v49(
-// CHECK-NEXT: "hydride_arm.vcgtq_u8"(%arg0, %arg1)
-func.func @cmp_v49(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_v50(
-// CHECK-NEXT: "hydride_arm.vcgt_u16"(%arg0, %arg1)
-func.func @cmp_v50(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v51(
-// CHECK-NEXT: "hydride_arm.vcgtq_u16"(%arg0, %arg1)
-func.func @cmp_v51(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_v52(
-// CHECK-NEXT: "hydride_arm.vcgt_u32"(%arg0, %arg1)
-func.func @cmp_v52(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v53(
-// CHECK-NEXT: "hydride_arm.vcgtq_u32"(%arg0, %arg1)
-func.func @cmp_v53(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_v54(
-// CHECK-NEXT: "hydride_arm.vcgtq_s64"(%arg0, %arg1)
-func.func @cmp_v54(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_v55(
-// CHECK-NEXT: "hydride_arm.vcgtq_u64"(%arg0, %arg1)
-func.func @cmp_v55(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @cmp_scalar(
@@ -4253,52 +4694,52 @@ func.func @cmp_gt_s_scalar_v1(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574(
+// CHECK-LABEL: func.func @cmp_lt_s(
 // CHECK-NEXT: "hydride_arm.vcltz_s8"(%arg0)
-func.func @cmp_lt_s_b574(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
+func.func @cmp_lt_s(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v1(
+// CHECK-LABEL: func.func @cmp_lt_s_v1(
 // CHECK-NEXT: "hydride_arm.vcltzq_s8"(%arg0)
-func.func @cmp_lt_s_b574_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
+func.func @cmp_lt_s_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v2(
+// CHECK-LABEL: func.func @cmp_lt_s_v2(
 // CHECK-NEXT: "hydride_arm.vcltz_s16"(%arg0)
-func.func @cmp_lt_s_b574_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
+func.func @cmp_lt_s_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v3(
+// CHECK-LABEL: func.func @cmp_lt_s_v3(
 // CHECK-NEXT: "hydride_arm.vcltzq_s16"(%arg0)
-func.func @cmp_lt_s_b574_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
+func.func @cmp_lt_s_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v4(
+// CHECK-LABEL: func.func @cmp_lt_s_v4(
 // CHECK-NEXT: "hydride_arm.vcltz_s32"(%arg0)
-func.func @cmp_lt_s_b574_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
+func.func @cmp_lt_s_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v5(
+// CHECK-LABEL: func.func @cmp_lt_s_v5(
 // CHECK-NEXT: "hydride_arm.vcltzq_s32"(%arg0)
-func.func @cmp_lt_s_b574_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
+func.func @cmp_lt_s_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_b574_v6(
+// CHECK-LABEL: func.func @cmp_lt_s_v6(
 // CHECK-NEXT: "hydride_arm.vcltzq_s64"(%arg0)
-func.func @cmp_lt_s_b574_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_lt_s_b574"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
+func.func @cmp_lt_s_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_lt_s"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -4650,174 +5091,6 @@ func.func @sad_cac9_v22(%arg0: vector<4xi32>, %arg1: vector<8xi16>, %arg2: vecto
 func.func @sad_cac9_v23(%arg0: vector<2xi64>, %arg1: vector<4xi32>, %arg2: vector<4xi32>) -> vector<2xi64> {
   %0 = "autollvm.sad_cac9"(%arg0, %arg1, %arg2) { bit = 127 : i32, bit_2 = 64 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, a1_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>, vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4(
-// CHECK-NEXT: "hydride_arm.vmax_s8"(%arg0, %arg1)
-func.func @min_max_67f4(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v1(
-// CHECK-NEXT: "hydride_arm.vmaxq_s8"(%arg0, %arg1)
-func.func @min_max_67f4_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v2(
-// CHECK-NEXT: "hydride_arm.vmax_s16"(%arg0, %arg1)
-func.func @min_max_67f4_v2(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v3(
-// CHECK-NEXT: "hydride_arm.vmaxq_s16"(%arg0, %arg1)
-func.func @min_max_67f4_v3(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v4(
-// CHECK-NEXT: "hydride_arm.vmax_s32"(%arg0, %arg1)
-func.func @min_max_67f4_v4(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v5(
-// CHECK-NEXT: "hydride_arm.vmaxq_s32"(%arg0, %arg1)
-func.func @min_max_67f4_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v6(
-// CHECK-NEXT: "hydride_arm.vmax_u8"(%arg0, %arg1)
-func.func @min_max_67f4_v6(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v7(
-// CHECK-NEXT: "hydride_arm.vmaxq_u8"(%arg0, %arg1)
-func.func @min_max_67f4_v7(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v8(
-// CHECK-NEXT: "hydride_arm.vmax_u16"(%arg0, %arg1)
-func.func @min_max_67f4_v8(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v9(
-// CHECK-NEXT: "hydride_arm.vmaxq_u16"(%arg0, %arg1)
-func.func @min_max_67f4_v9(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v10(
-// CHECK-NEXT: "hydride_arm.vmax_u32"(%arg0, %arg1)
-func.func @min_max_67f4_v10(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v11(
-// CHECK-NEXT: "hydride_arm.vmaxq_u32"(%arg0, %arg1)
-func.func @min_max_67f4_v11(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 0 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v12(
-// CHECK-NEXT: "hydride_arm.vmin_s8"(%arg0, %arg1)
-func.func @min_max_67f4_v12(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v13(
-// CHECK-NEXT: "hydride_arm.vminq_s8"(%arg0, %arg1)
-func.func @min_max_67f4_v13(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v14(
-// CHECK-NEXT: "hydride_arm.vmin_s16"(%arg0, %arg1)
-func.func @min_max_67f4_v14(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v15(
-// CHECK-NEXT: "hydride_arm.vminq_s16"(%arg0, %arg1)
-func.func @min_max_67f4_v15(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v16(
-// CHECK-NEXT: "hydride_arm.vmin_s32"(%arg0, %arg1)
-func.func @min_max_67f4_v16(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v17(
-// CHECK-NEXT: "hydride_arm.vminq_s32"(%arg0, %arg1)
-func.func @min_max_67f4_v17(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v18(
-// CHECK-NEXT: "hydride_arm.vmin_u8"(%arg0, %arg1)
-func.func @min_max_67f4_v18(%arg0: vector<8xi8>, %arg1: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi8>, vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v19(
-// CHECK-NEXT: "hydride_arm.vminq_u8"(%arg0, %arg1)
-func.func @min_max_67f4_v19(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v20(
-// CHECK-NEXT: "hydride_arm.vmin_u16"(%arg0, %arg1)
-func.func @min_max_67f4_v20(%arg0: vector<4xi16>, %arg1: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi16>, vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v21(
-// CHECK-NEXT: "hydride_arm.vminq_u16"(%arg0, %arg1)
-func.func @min_max_67f4_v21(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v22(
-// CHECK-NEXT: "hydride_arm.vmin_u32"(%arg0, %arg1)
-func.func @min_max_67f4_v22(%arg0: vector<2xi32>, %arg1: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<2xi32>, vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @min_max_67f4_v23(
-// CHECK-NEXT: "hydride_arm.vminq_u32"(%arg0, %arg1)
-func.func @min_max_67f4_v23(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.min_max_67f4"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_or_shift_sat_eb05(
@@ -7208,129 +7481,45 @@ func.func @extend_u_high_v5(%arg0: vector<2xi32>, %arg1: vector<2xi64>) -> vecto
 }
 
 // CHECK-LABEL: func.func @shl_widen(
-// CHECK-NEXT: "hydride_arm.vmovl_s8"(%arg0)
-func.func @shl_widen(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>) -> vector<8xi16>
+// CHECK-NEXT: "hydride_arm.vmovl_high_s8"(%arg0)
+func.func @shl_widen(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v1(
-// CHECK-NEXT: "hydride_arm.vmovl_s16"(%arg0)
-func.func @shl_widen_v1(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>) -> vector<4xi32>
+// CHECK-NEXT: "hydride_arm.vmovl_high_s16"(%arg0)
+func.func @shl_widen_v1(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v2(
-// CHECK-NEXT: "hydride_arm.vmovl_s32"(%arg0)
-func.func @shl_widen_v2(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>) -> vector<2xi64>
+// CHECK-NEXT: "hydride_arm.vmovl_high_s32"(%arg0)
+func.func @shl_widen_v2(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v3(
-// CHECK-NEXT: "hydride_arm.vmovl_u8"(%arg0)
-func.func @shl_widen_v3(%arg0: vector<8xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<8xi8>) -> vector<8xi16>
+// CHECK-NEXT: "hydride_arm.vmovl_high_u8"(%arg0)
+func.func @shl_widen_v3(%arg0: vector<16xi8>) -> vector<8xi16> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v4(
-// CHECK-NEXT: "hydride_arm.vmovl_u16"(%arg0)
-func.func @shl_widen_v4(%arg0: vector<4xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<4xi16>) -> vector<4xi32>
+// CHECK-NEXT: "hydride_arm.vmovl_high_u16"(%arg0)
+func.func @shl_widen_v4(%arg0: vector<8xi16>) -> vector<4xi32> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shl_widen_v5(
-// CHECK-NEXT: "hydride_arm.vmovl_u32"(%arg0)
-func.func @shl_widen_v5(%arg0: vector<2xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<2xi32>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v6(
-// CHECK-NEXT: "hydride_arm.vmovl_high_s8"(%arg0)
-func.func @shl_widen_v6(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 0 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v7(
-// CHECK-NEXT: "hydride_arm.vmovl_high_s16"(%arg0)
-func.func @shl_widen_v7(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 0 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v8(
-// CHECK-NEXT: "hydride_arm.vmovl_high_s32"(%arg0)
-func.func @shl_widen_v8(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 0 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v9(
-// CHECK-NEXT: "hydride_arm.vmovl_high_u8"(%arg0)
-func.func @shl_widen_v9(%arg0: vector<16xi8>) -> vector<8xi16> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, width = 1 : i32, result_elem_width = 16 : i32 } : (vector<16xi8>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v10(
-// CHECK-NEXT: "hydride_arm.vmovl_high_u16"(%arg0)
-func.func @shl_widen_v10(%arg0: vector<8xi16>) -> vector<4xi32> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, width = 1 : i32, result_elem_width = 32 : i32 } : (vector<8xi16>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @shl_widen_v11(
 // CHECK-NEXT: "hydride_arm.vmovl_high_u32"(%arg0)
-func.func @shl_widen_v11(%arg0: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.shl_widen"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
+func.func @shl_widen_v5(%arg0: vector<4xi32>) -> vector<2xi64> {
+  %0 = "autollvm.shl_widen"(%arg0) { loop_bound = 1 : i32, a0_elem_width = 32 : i32, width = 1 : i32, result_elem_width = 64 : i32 } : (vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @narrow_sat(
-// CHECK-NEXT: "hydride_arm.vqmovn_s16"(%arg0)
-func.func @narrow_sat(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32, width = 0 : i32 } : (vector<8xi16>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v1(
-// CHECK-NEXT: "hydride_arm.vqmovn_s32"(%arg0)
-func.func @narrow_sat_v1(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32, width = 0 : i32 } : (vector<4xi32>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v2(
-// CHECK-NEXT: "hydride_arm.vqmovn_s64"(%arg0)
-func.func @narrow_sat_v2(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32, width = 0 : i32 } : (vector<2xi64>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v3(
-// CHECK-NEXT: "hydride_arm.vqmovn_u16"(%arg0)
-func.func @narrow_sat_v3(%arg0: vector<8xi16>) -> vector<8xi8> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 16 : i32, loop_bound = 7 : i32, result_elem_width = 8 : i32, width = 1 : i32 } : (vector<8xi16>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v4(
-// CHECK-NEXT: "hydride_arm.vqmovn_u32"(%arg0)
-func.func @narrow_sat_v4(%arg0: vector<4xi32>) -> vector<4xi16> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 32 : i32, loop_bound = 3 : i32, result_elem_width = 16 : i32, width = 1 : i32 } : (vector<4xi32>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @narrow_sat_v5(
-// CHECK-NEXT: "hydride_arm.vqmovn_u64"(%arg0)
-func.func @narrow_sat_v5(%arg0: vector<2xi64>) -> vector<2xi32> {
-  %0 = "autollvm.narrow_sat"(%arg0) { a0_elem_width = 64 : i32, loop_bound = 1 : i32, result_elem_width = 32 : i32, width = 1 : i32 } : (vector<2xi64>) -> vector<2xi32>
-  return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @convert_sat_scalar(
@@ -9048,104 +9237,6 @@ func.func @dot_acc_sat_s_widen_5dfb_v7(%arg0: vector<2xi64>, %arg1: vector<4xi32
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @abs_or_neg(
-// CHECK-NEXT: "hydride_arm.vabs_s8"(%arg0)
-func.func @abs_or_neg(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v1(
-// CHECK-NEXT: "hydride_arm.vabsq_s8"(%arg0)
-func.func @abs_or_neg_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 0 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v2(
-// CHECK-NEXT: "hydride_arm.vabs_s16"(%arg0)
-func.func @abs_or_neg_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v3(
-// CHECK-NEXT: "hydride_arm.vabsq_s16"(%arg0)
-func.func @abs_or_neg_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 0 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v4(
-// CHECK-NEXT: "hydride_arm.vabs_s32"(%arg0)
-func.func @abs_or_neg_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v5(
-// CHECK-NEXT: "hydride_arm.vabsq_s32"(%arg0)
-func.func @abs_or_neg_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 0 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v6(
-// CHECK-NEXT: "hydride_arm.vabsq_s64"(%arg0)
-func.func @abs_or_neg_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 0 : i32 } : (vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v7(
-// CHECK-NEXT: "hydride_arm.vneg_s8"(%arg0)
-func.func @abs_or_neg_v7(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v8(
-// CHECK-NEXT: "hydride_arm.vnegq_s8"(%arg0)
-func.func @abs_or_neg_v8(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 1 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v9(
-// CHECK-NEXT: "hydride_arm.vneg_s16"(%arg0)
-func.func @abs_or_neg_v9(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v10(
-// CHECK-NEXT: "hydride_arm.vnegq_s16"(%arg0)
-func.func @abs_or_neg_v10(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 1 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v11(
-// CHECK-NEXT: "hydride_arm.vneg_s32"(%arg0)
-func.func @abs_or_neg_v11(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v12(
-// CHECK-NEXT: "hydride_arm.vnegq_s32"(%arg0)
-func.func @abs_or_neg_v12(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 1 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @abs_or_neg_v13(
-// CHECK-NEXT: "hydride_arm.vnegq_s64"(%arg0)
-func.func @abs_or_neg_v13(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 1 : i32 } : (vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
 // CHECK-LABEL: func.func @abs_or_neg_scalar(
 // CHECK-NEXT: "hydride_arm.vabs_s64"(%arg0)
 func.func @abs_or_neg_scalar(%arg0: i64) -> i64 {
@@ -9342,172 +9433,53 @@ func.func @abs_or_neg_sat_s_scalar_v9(%arg0: i64) -> i64 {
   return %0 : i64
 }
 
-// CHECK-LABEL: func.func @clz_or_cls(
-// CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
-func.func @clz_or_cls(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+// CHECK-LABEL: func.func @abs_or_neg(
+// CHECK-NEXT: "hydride_arm.vneg_s8"(%arg0)
+func.func @abs_or_neg(%arg0: vector<8xi8>) -> vector<8xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v1(
-// CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
-func.func @clz_or_cls_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @abs_or_neg_v1(
+// CHECK-NEXT: "hydride_arm.vnegq_s8"(%arg0)
+func.func @abs_or_neg_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v2(
-// CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
-func.func @clz_or_cls_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+// CHECK-LABEL: func.func @abs_or_neg_v2(
+// CHECK-NEXT: "hydride_arm.vneg_s16"(%arg0)
+func.func @abs_or_neg_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v3(
-// CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
-func.func @clz_or_cls_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @abs_or_neg_v3(
+// CHECK-NEXT: "hydride_arm.vnegq_s16"(%arg0)
+func.func @abs_or_neg_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v4(
-// CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
-func.func @clz_or_cls_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+// CHECK-LABEL: func.func @abs_or_neg_v4(
+// CHECK-NEXT: "hydride_arm.vneg_s32"(%arg0)
+func.func @abs_or_neg_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v5(
-// CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
-func.func @clz_or_cls_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @abs_or_neg_v5(
+// CHECK-NEXT: "hydride_arm.vnegq_s32"(%arg0)
+func.func @abs_or_neg_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
-// CHECK-LABEL: func.func @clz_or_cls_v6(
-// CHECK-NEXT: "hydride_arm.vcls_s8"(%arg0)
-func.func @clz_or_cls_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v7(
-// CHECK-NEXT: "hydride_arm.vclsq_s8"(%arg0)
-func.func @clz_or_cls_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 1 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v8(
-// CHECK-NEXT: "hydride_arm.vcls_s16"(%arg0)
-func.func @clz_or_cls_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v9(
-// CHECK-NEXT: "hydride_arm.vclsq_s16"(%arg0)
-func.func @clz_or_cls_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 1 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v10(
-// CHECK-NEXT: "hydride_arm.vcls_s32"(%arg0)
-func.func @clz_or_cls_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v11(
-// CHECK-NEXT: "hydride_arm.vclsq_s32"(%arg0)
-func.func @clz_or_cls_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 1 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v12(
-// CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
-func.func @clz_or_cls_v12(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v13(
-// CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
-func.func @clz_or_cls_v13(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v14(
-// CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
-func.func @clz_or_cls_v14(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v15(
-// CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
-func.func @clz_or_cls_v15(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v16(
-// CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
-func.func @clz_or_cls_v16(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v17(
-// CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
-func.func @clz_or_cls_v17(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v18(
-// CHECK-NEXT: "hydride_arm.vclz_s8"(%arg0)
-func.func @clz_or_cls_v18(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v19(
-// CHECK-NEXT: "hydride_arm.vclzq_s8"(%arg0)
-func.func @clz_or_cls_v19(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, constant = 0 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v20(
-// CHECK-NEXT: "hydride_arm.vclz_s16"(%arg0)
-func.func @clz_or_cls_v20(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v21(
-// CHECK-NEXT: "hydride_arm.vclzq_s16"(%arg0)
-func.func @clz_or_cls_v21(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 7 : i32, constant = 0 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v22(
-// CHECK-NEXT: "hydride_arm.vclz_s32"(%arg0)
-func.func @clz_or_cls_v22(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 63 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
-}
-
-// CHECK-LABEL: func.func @clz_or_cls_v23(
-// CHECK-NEXT: "hydride_arm.vclzq_s32"(%arg0)
-func.func @clz_or_cls_v23(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.clz_or_cls"(%arg0) { bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
+// CHECK-LABEL: func.func @abs_or_neg_v6(
+// CHECK-NEXT: "hydride_arm.vnegq_s64"(%arg0)
+func.func @abs_or_neg_v6(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.abs_or_neg"(%arg0) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_high_round_u(
@@ -9527,84 +9499,84 @@ func.func @mul_high_round_u_v1(%arg0: vector<4xi32>) -> vector<4xi32> {
 // CHECK-LABEL: func.func @not(
 // CHECK-NEXT: "hydride_arm.vmvn_s8"(%arg0)
 func.func @not(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @not_v1(
 // CHECK-NEXT: "hydride_arm.vmvnq_s8"(%arg0)
 func.func @not_v1(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @not_v2(
 // CHECK-NEXT: "hydride_arm.vmvn_s16"(%arg0)
 func.func @not_v2(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @not_v3(
 // CHECK-NEXT: "hydride_arm.vmvnq_s16"(%arg0)
 func.func @not_v3(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @not_v4(
 // CHECK-NEXT: "hydride_arm.vmvn_s32"(%arg0)
 func.func @not_v4(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @not_v5(
 // CHECK-NEXT: "hydride_arm.vmvnq_s32"(%arg0)
 func.func @not_v5(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @not_v6(
 // CHECK-NEXT: "hydride_arm.vmvn_s8"(%arg0)
 func.func @not_v6(%arg0: vector<8xi8>) -> vector<8xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 8 : i32 } : (vector<8xi8>) -> vector<8xi8>
   return %0 : vector<8xi8>
 }
 
 // CHECK-LABEL: func.func @not_v7(
 // CHECK-NEXT: "hydride_arm.vmvnq_s8"(%arg0)
 func.func @not_v7(%arg0: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @not_v8(
 // CHECK-NEXT: "hydride_arm.vmvn_s16"(%arg0)
 func.func @not_v8(%arg0: vector<4xi16>) -> vector<4xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32 } : (vector<4xi16>) -> vector<4xi16>
   return %0 : vector<4xi16>
 }
 
 // CHECK-LABEL: func.func @not_v9(
 // CHECK-NEXT: "hydride_arm.vmvnq_s16"(%arg0)
 func.func @not_v9(%arg0: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @not_v10(
 // CHECK-NEXT: "hydride_arm.vmvn_s32"(%arg0)
 func.func @not_v10(%arg0: vector<2xi32>) -> vector<2xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 64 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 63 : i32, loop_bound = 7 : i32, a0_elem_width = 32 : i32 } : (vector<2xi32>) -> vector<2xi32>
   return %0 : vector<2xi32>
 }
 
 // CHECK-LABEL: func.func @not_v11(
 // CHECK-NEXT: "hydride_arm.vmvnq_s32"(%arg0)
 func.func @not_v11(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 128 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.not"(%arg0) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -10140,88 +10112,116 @@ func.func @extend_u_a184_v1(%arg0: vector<1xi64>) -> vector<2xi64> {
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35(
-// CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
-func.func @extend_u_scalar_6c35(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d(
+// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
+func.func @extend_u_scalar_8f8d(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v1(
-// CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
-func.func @extend_u_scalar_6c35_v1(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v1(
+// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
+func.func @extend_u_scalar_8f8d_v1(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v2(
-// CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
-func.func @extend_u_scalar_6c35_v2(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v2(
+// CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
+func.func @extend_u_scalar_8f8d_v2(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v3(
-// CHECK-NEXT: "hydride_arm.vget_high_s8"(%arg0)
-func.func @extend_u_scalar_6c35_v3(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v3(
+// CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
+func.func @extend_u_scalar_8f8d_v3(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v4(
-// CHECK-NEXT: "hydride_arm.vget_high_s16"(%arg0)
-func.func @extend_u_scalar_6c35_v4(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v4(
+// CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
+func.func @extend_u_scalar_8f8d_v4(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v5(
-// CHECK-NEXT: "hydride_arm.vget_high_s32"(%arg0)
-func.func @extend_u_scalar_6c35_v5(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 127 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v5(
+// CHECK-NEXT: "hydride_arm.vdupb_lane_s8"(%arg0)
+func.func @extend_u_scalar_8f8d_v5(%arg0: vector<8xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 8 : i32, a1_width = 3 : i32 } : (vector<8xi8>) -> i8
+  return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v6(
-// CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
-func.func @extend_u_scalar_6c35_v6(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v6(
+// CHECK-NEXT: "hydride_arm.vduph_lane_s16"(%arg0)
+func.func @extend_u_scalar_8f8d_v6(%arg0: vector<4xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 16 : i32, a1_width = 2 : i32 } : (vector<4xi16>) -> i16
+  return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v7(
-// CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
-func.func @extend_u_scalar_6c35_v7(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v7(
+// CHECK-NEXT: "hydride_arm.vdups_lane_s32"(%arg0)
+func.func @extend_u_scalar_8f8d_v7(%arg0: vector<2xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 63 : i32, a0_elem_width = 32 : i32, a1_width = 1 : i32 } : (vector<2xi32>) -> i32
+  return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v8(
-// CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
-func.func @extend_u_scalar_6c35_v8(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v8(
+// CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
+func.func @extend_u_scalar_8f8d_v8(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v9(
-// CHECK-NEXT: "hydride_arm.vget_low_s8"(%arg0)
-func.func @extend_u_scalar_6c35_v9(%arg0: vector<16xi8>) -> vector<8xi8> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 8 : i32 } : (vector<16xi8>) -> vector<8xi8>
-  return %0 : vector<8xi8>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v9(
+// CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
+func.func @extend_u_scalar_8f8d_v9(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v10(
-// CHECK-NEXT: "hydride_arm.vget_low_s16"(%arg0)
-func.func @extend_u_scalar_6c35_v10(%arg0: vector<8xi16>) -> vector<4xi16> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 16 : i32 } : (vector<8xi16>) -> vector<4xi16>
-  return %0 : vector<4xi16>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v10(
+// CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
+func.func @extend_u_scalar_8f8d_v10(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
 }
 
-// CHECK-LABEL: func.func @extend_u_scalar_6c35_v11(
-// CHECK-NEXT: "hydride_arm.vget_low_s32"(%arg0)
-func.func @extend_u_scalar_6c35_v11(%arg0: vector<4xi32>) -> vector<2xi32> {
-  %0 = "autollvm.extend_u_scalar_6c35"(%arg0) { bit = 63 : i32, a0_elem_width = 32 : i32 } : (vector<4xi32>) -> vector<2xi32>
-  return %0 : vector<2xi32>
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v11(
+// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
+func.func @extend_u_scalar_8f8d_v11(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v12(
+// CHECK-NEXT: "hydride_arm.vdupb_laneq_s8"(%arg0)
+func.func @extend_u_scalar_8f8d_v12(%arg0: vector<16xi8>) -> i8 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 8 : i32, a1_width = 4 : i32 } : (vector<16xi8>) -> i8
+  return %0 : i8
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v13(
+// CHECK-NEXT: "hydride_arm.vduph_laneq_s16"(%arg0)
+func.func @extend_u_scalar_8f8d_v13(%arg0: vector<8xi16>) -> i16 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 16 : i32, a1_width = 3 : i32 } : (vector<8xi16>) -> i16
+  return %0 : i16
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v14(
+// CHECK-NEXT: "hydride_arm.vdups_laneq_s32"(%arg0)
+func.func @extend_u_scalar_8f8d_v14(%arg0: vector<4xi32>) -> i32 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 32 : i32, a1_width = 2 : i32 } : (vector<4xi32>) -> i32
+  return %0 : i32
+}
+
+// CHECK-LABEL: func.func @extend_u_scalar_8f8d_v15(
+// CHECK-NEXT: "hydride_arm.vdup_laneq_s64"(%arg0)
+func.func @extend_u_scalar_8f8d_v15(%arg0: vector<2xi64>) -> i64 {
+  %0 = "autollvm.extend_u_scalar_8f8d"(%arg0) { a1 = 1 : i32, bit = 127 : i32, a0_elem_width = 64 : i32, a1_width = 1 : i32 } : (vector<2xi64>) -> i64
+  return %0 : i64
 }
 
 // CHECK-LABEL: func.func @extend_u_scalar_640d(

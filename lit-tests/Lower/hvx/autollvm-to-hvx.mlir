@@ -5,10 +5,31 @@
 // instruction's order, through stock mlir-opt.
 
 // CHECK-LABEL: func.func @move_53ab(
-// CHECK-NEXT: "hydride_hvx.v6_vcombine"(%arg1, %arg0)
-func.func @move_53ab(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 1023 : i32, bit_2 = 2047 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
+// CHECK-NEXT: "hydride_hvx.v6_vpackeb"(%arg1, %arg0)
+func.func @move_53ab(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_53ab_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vpackeh"(%arg1, %arg0)
+func.func @move_53ab_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @move_53ab_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vpackob"(%arg1, %arg0)
+func.func @move_53ab_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @move_53ab_v3(
+// CHECK-NEXT: "hydride_hvx.v6_vpackoh"(%arg1, %arg0)
+func.func @move_53ab_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32, a0_width = 1024 : i32, result_width = 1024 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
+  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @abs(
@@ -35,50 +56,127 @@ func.func @abs_v2(%arg0: vector<32xi32>) -> vector<32xi32> {
 // CHECK-LABEL: func.func @add(
 // CHECK-NEXT: "hydride_hvx.v6_vaddb"(%arg0, %arg1)
 func.func @add(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vaddb_dv"(%arg0, %arg1)
 func.func @add_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vaddh"(%arg0, %arg1)
 func.func @add_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK-NEXT: "hydride_hvx.v6_vaddh_dv"(%arg0, %arg1)
 func.func @add_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK-NEXT: "hydride_hvx.v6_vaddw"(%arg0, %arg1)
 func.func @add_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vaddw_dv"(%arg0, %arg1)
 func.func @add_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @add_v6(
-// CHECK-NEXT: "hydride_hvx.v6_vaddcarryo"(%arg0, %arg1)
-func.func @add_v6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1152 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
-  return %0 : vector<36xi32>
+// CHECK-LABEL: func.func @add_sat_s(
+// CHECK-NEXT: "hydride_hvx.v6_vaddbsat"(%arg0, %arg1)
+func.func @add_sat_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vaddbsat_dv"(%arg0, %arg1)
+func.func @add_sat_s_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vaddhsat"(%arg0, %arg1)
+func.func @add_sat_s_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v3(
+// CHECK-NEXT: "hydride_hvx.v6_vaddhsat_dv"(%arg0, %arg1)
+func.func @add_sat_s_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v4(
+// CHECK-NEXT: "hydride_hvx.v6_vaddwsat"(%arg0, %arg1)
+func.func @add_sat_s_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_s_v5(
+// CHECK-NEXT: "hydride_hvx.v6_vaddwsat_dv"(%arg0, %arg1)
+func.func @add_sat_s_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_u(
+// CHECK-NEXT: "hydride_hvx.v6_vaddubsat"(%arg0, %arg1)
+func.func @add_sat_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vaddubsat_dv"(%arg0, %arg1)
+func.func @add_sat_u_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vadduhsat"(%arg0, %arg1)
+func.func @add_sat_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v3(
+// CHECK-NEXT: "hydride_hvx.v6_vadduhsat_dv"(%arg0, %arg1)
+func.func @add_sat_u_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v4(
+// CHECK-NEXT: "hydride_hvx.v6_vadduwsat"(%arg0, %arg1)
+func.func @add_sat_u_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_sat_u_v5(
+// CHECK-NEXT: "hydride_hvx.v6_vadduwsat_dv"(%arg0, %arg1)
+func.func @add_sat_u_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.add_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @and(
@@ -88,17 +186,136 @@ func.func @and(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
   return %0 : vector<128xi8>
 }
 
+// CHECK-LABEL: func.func @avg_u(
+// CHECK-NEXT: "hydride_hvx.v6_vavgubrnd"(%arg0, %arg1)
+func.func @avg_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @avg_u_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vavguhrnd"(%arg0, %arg1)
+func.func @avg_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @avg_u_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vavguwrnd"(%arg0, %arg1)
+func.func @avg_u_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.avg_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
 // CHECK-LABEL: func.func @extend_s(
+// CHECK-NEXT: "hydride_hvx.v6_vunpackb"(%arg0)
+func.func @extend_s(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @extend_s_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vunpackh"(%arg0)
+func.func @extend_s_v1(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @extend_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vassign"(%arg0)
-func.func @extend_s(%arg0: vector<128xi8>) -> vector<128xi8> {
+func.func @extend_s_v2(%arg0: vector<128xi8>) -> vector<128xi8> {
   %0 = "autollvm.extend_s"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 8 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @dot_s(
+// CHECK-LABEL: func.func @convert_sat_u(
+// CHECK-NEXT: "hydride_hvx.v6_vunpackub"(%arg0)
+func.func @convert_sat_u(%arg0: vector<128xi8>) -> vector<128xi16> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 127 : i32, result_elem_width = 16 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<128xi8>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @convert_sat_u_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vunpackuh"(%arg0)
+func.func @convert_sat_u_v1(%arg0: vector<64xi16>) -> vector<64xi32> {
+  %0 = "autollvm.convert_sat_u"(%arg0) { masking = "none", loop_bound = 63 : i32, result_elem_width = 32 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @max_s(
+// CHECK-NEXT: "hydride_hvx.v6_vmaxb"(%arg0, %arg1)
+func.func @max_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @max_s_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vmaxh"(%arg0, %arg1)
+func.func @max_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @max_s_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vmaxw"(%arg0, %arg1)
+func.func @max_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.max_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @max_u(
+// CHECK-NEXT: "hydride_hvx.v6_vmaxub"(%arg0, %arg1)
+func.func @max_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @max_u_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vmaxuh"(%arg0, %arg1)
+func.func @max_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.max_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @min_s(
+// CHECK-NEXT: "hydride_hvx.v6_vminb"(%arg0, %arg1)
+func.func @min_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @min_s_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vminh"(%arg0, %arg1)
+func.func @min_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @min_s_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vminw"(%arg0, %arg1)
+func.func @min_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.min_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @min_u(
+// CHECK-NEXT: "hydride_hvx.v6_vminub"(%arg0, %arg1)
+func.func @min_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @min_u_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vminuh"(%arg0, %arg1)
+func.func @min_u_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.min_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @mul_u(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyih"(%arg0, %arg1)
-func.func @dot_s(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.dot_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, result_elem_width = 16 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @mul_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.mul_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, bit = 31 : i32, a0_elem_width = 16 : i32, bit_2 = 31 : i32, bit_3 = 0 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
@@ -110,52 +327,129 @@ func.func @or(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
 }
 
 // CHECK-LABEL: func.func @sub(
-// CHECK-NEXT: "hydride_hvx.v6_vsubb"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_hvx.v6_vsubb"(%arg0, %arg1)
 func.func @sub(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vsubb_dv"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_hvx.v6_vsubb_dv"(%arg0, %arg1)
 func.func @sub_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
   return %0 : vector<256xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vsubh"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_hvx.v6_vsubh"(%arg0, %arg1)
 func.func @sub_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vsubh_dv"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_hvx.v6_vsubh_dv"(%arg0, %arg1)
 func.func @sub_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
   return %0 : vector<128xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
-// CHECK-NEXT: "hydride_hvx.v6_vsubw"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_hvx.v6_vsubw"(%arg0, %arg1)
 func.func @sub_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
-// CHECK-NEXT: "hydride_hvx.v6_vsubw_dv"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_hvx.v6_vsubw_dv"(%arg0, %arg1)
 func.func @sub_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, bit = 2048 : i32, constant = 31 : i32, a0_width = 2048 : i32, result_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
   return %0 : vector<64xi32>
 }
 
-// CHECK-LABEL: func.func @sub_v6(
-// CHECK-NEXT: "hydride_hvx.v6_vsubcarryo"(%arg1, %arg0)
-func.func @sub_v6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 1024 : i32, result_width = 1152 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
-  return %0 : vector<36xi32>
+// CHECK-LABEL: func.func @sub_sat_s(
+// CHECK-NEXT: "hydride_hvx.v6_vsubbsat"(%arg0, %arg1)
+func.func @sub_sat_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vsubbsat_dv"(%arg0, %arg1)
+func.func @sub_sat_s_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vsubhsat"(%arg0, %arg1)
+func.func @sub_sat_s_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v3(
+// CHECK-NEXT: "hydride_hvx.v6_vsubhsat_dv"(%arg0, %arg1)
+func.func @sub_sat_s_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v4(
+// CHECK-NEXT: "hydride_hvx.v6_vsubwsat"(%arg0, %arg1)
+func.func @sub_sat_s_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_s_v5(
+// CHECK-NEXT: "hydride_hvx.v6_vsubwsat_dv"(%arg0, %arg1)
+func.func @sub_sat_s_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub_sat_s"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u(
+// CHECK-NEXT: "hydride_hvx.v6_vsububsat"(%arg0, %arg1)
+func.func @sub_sat_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vsububsat_dv"(%arg0, %arg1)
+func.func @sub_sat_u_v1(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 255 : i32, a0_elem_width = 8 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v2(
+// CHECK-NEXT: "hydride_hvx.v6_vsubuhsat"(%arg0, %arg1)
+func.func @sub_sat_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v3(
+// CHECK-NEXT: "hydride_hvx.v6_vsubuhsat_dv"(%arg0, %arg1)
+func.func @sub_sat_u_v3(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 16 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
+  return %0 : vector<128xi16>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v4(
+// CHECK-NEXT: "hydride_hvx.v6_vsubuwsat"(%arg0, %arg1)
+func.func @sub_sat_u_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_v5(
+// CHECK-NEXT: "hydride_hvx.v6_vsubuwsat_dv"(%arg0, %arg1)
+func.func @sub_sat_u_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
+  %0 = "autollvm.sub_sat_u"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 32 : i32, a0_width = 2048 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
+  return %0 : vector<64xi32>
 }
 
 // CHECK-LABEL: func.func @xor(
@@ -184,6 +478,27 @@ func.func @broadcast_0902_v1(%arg0: i32) -> vector<64xi16> {
 func.func @broadcast_0902_v2(%arg0: i32) -> vector<128xi8> {
   %0 = "autollvm.broadcast_0902"(%arg0) { masking = "none", loop_bound = 127 : i32, bit = 8 : i32, bit_2 = 31 : i32, result_width = 1024 : i32, result_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (i32) -> vector<128xi8>
   return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_to_mask(
+// CHECK-NEXT: "hydride_hvx.v6_veqb"(%arg0, %arg1)
+func.func @cmp_eq_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.cmp_eq_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32, result_width = 128 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_to_mask(
+// CHECK-NEXT: "hydride_hvx.v6_vgtb"(%arg0, %arg1)
+func.func @cmp_gt_s_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.cmp_gt_s_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_u_to_mask(
+// CHECK-NEXT: "hydride_hvx.v6_vgtub"(%arg0, %arg1)
+func.func @cmp_gt_u_to_mask(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
+  %0 = "autollvm.cmp_gt_u_to_mask"(%arg0, %arg1) { masking = "none", loop_bound = 127 : i32, a0_elem_width = 8 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
+  return %0 : vector<128xi1>
 }
 
 // CHECK-LABEL: func.func @mask_and(
@@ -221,6 +536,20 @@ func.func @mask_xor(%arg0: vector<128xi1>, %arg1: vector<128xi1>) -> vector<128x
   return %0 : vector<128xi1>
 }
 
+// CHECK-LABEL: func.func @count_leading(
+// CHECK-NEXT: "hydride_hvx.v6_vcl0w"(%arg0)
+func.func @count_leading(%arg0: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 31 : i32, constant = 31 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @count_leading_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vcl0h"(%arg0)
+func.func @count_leading_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 63 : i32, constant = 15 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
 // CHECK-LABEL: func.func @funnel_shift_c69f(
 // CHECK-NEXT: "hydride_hvx.v6_vrotr"(%arg0, %arg1)
 func.func @funnel_shift_c69f(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
@@ -228,32 +557,25 @@ func.func @funnel_shift_c69f(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> ve
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @dot_acc_s_widen(
+// CHECK-LABEL: func.func @add_mul_u_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vmpyih_acc"(%arg2, %arg0, %arg1)
-func.func @dot_acc_s_widen(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, bit = 15 : i32, a0_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @add_mul_u_widen(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, bit = 51 : i32, a0_width = 1024 : i32 } : (vector<64xi16>, vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @move_606a(
-// CHECK-NEXT: "hydride_hvx.v6_vdealh"(%arg0)
-func.func @move_606a(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 32 : i32, a0_width = 1024 : i32 } : (vector<64xi16>) -> vector<64xi16>
+// CHECK-LABEL: func.func @add_shr(
+// CHECK-NEXT: "hydride_hvx.v6_vpopcounth"(%arg0)
+func.func @add_shr(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.add_shr"(%arg0) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 16 : i32, a0_width = 1024 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @move_606a_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vdealb"(%arg0)
-func.func @move_606a_v1(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 16 : i32, a0_width = 1024 : i32 } : (vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @not(
-// CHECK-NEXT: "hydride_hvx.v6_vnot"(%arg0)
-func.func @not(%arg0: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.not"(%arg0) { a0_width = 1024 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
+// CHECK-LABEL: func.func @dot_acc_su_widen(
+// CHECK-NEXT: "hydride_hvx.v6_vrmpybusv_acc"(%arg2, %arg0, %arg1)
+func.func @dot_acc_su_widen(%arg0: vector<128xi8>, %arg1: vector<128xi8>, %arg2: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.dot_acc_su_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 31 : i32, a0_width = 1024 : i32 } : (vector<128xi8>, vector<128xi8>, vector<32xi32>) -> vector<32xi32>
+  return %0 : vector<32xi32>
 }
 
 // CHECK-LABEL: func.func @move_cfd6(
@@ -291,34 +613,6 @@ func.func @move_63f6(%arg0: vector<128xi8>, %arg1: i32) -> vector<128xi8> {
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @move_437f(
-// CHECK-NEXT: "hydride_hvx.v6_vunpackub"(%arg0)
-func.func @move_437f(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @move_437f_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vunpackb"(%arg0)
-func.func @move_437f_v1(%arg0: vector<128xi8>) -> vector<128xi16> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 127 : i32, bit = 15 : i32, bit_2 = 64 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @move_437f_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vunpackuh"(%arg0)
-func.func @move_437f_v2(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @move_437f_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vunpackh"(%arg0)
-func.func @move_437f_v3(%arg0: vector<64xi16>) -> vector<64xi32> {
-  %0 = "autollvm.move_437f"(%arg0) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
 // CHECK-LABEL: func.func @or_shl_widen(
 // CHECK-NEXT: "hydride_hvx.v6_vunpackob"(%arg0, %arg1)
 func.func @or_shl_widen(%arg0: vector<128xi16>, %arg1: vector<128xi8>) -> vector<128xi16> {
@@ -331,34 +625,6 @@ func.func @or_shl_widen(%arg0: vector<128xi16>, %arg1: vector<128xi8>) -> vector
 func.func @or_shl_widen_v1(%arg0: vector<64xi32>, %arg1: vector<64xi16>) -> vector<64xi32> {
   %0 = "autollvm.or_shl_widen"(%arg0, %arg1) { loop_bound = 63 : i32, bit = 31 : i32, bit_2 = 32 : i32, a1_elem_width = 16 : i32 } : (vector<64xi32>, vector<64xi16>) -> vector<64xi32>
   return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @shr_u(
-// CHECK-NEXT: "hydride_hvx.v6_vpackeb"(%arg1, %arg0)
-func.func @shr_u(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @shr_u_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vpackeh"(%arg1, %arg0)
-func.func @shr_u_v1(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @shr_u_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vpackob"(%arg1, %arg0)
-func.func @shr_u_v2(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 63 : i32, result_elem_width = 8 : i32, a0_elem_width = 16 : i32, shift = 8 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @shr_u_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vpackoh"(%arg1, %arg0)
-func.func @shr_u_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<64xi16> {
-  %0 = "autollvm.shr_u"(%arg0, %arg1) { loop_bound = 31 : i32, result_elem_width = 16 : i32, a0_elem_width = 32 : i32, shift = 16 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<64xi16>
-  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @pack_sat(
@@ -634,24 +900,17 @@ func.func @dot_round_5840_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> ve
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_626d(
+// CHECK-LABEL: func.func @mul_high_0546(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpyubv_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_626d(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+func.func @mul_high_0546(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_0546"(%arg0, %arg1, %arg2) { width = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @mul_high_626d_v1(
+// CHECK-LABEL: func.func @mul_high_0546_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vrmpybv_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_626d_v1(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @mul_high_626d_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vrmpybusv_acc"(%arg0, %arg1, %arg2)
-func.func @mul_high_626d_v2(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
-  %0 = "autollvm.mul_high_626d"(%arg0, %arg1, %arg2) { width = 0 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
+func.func @mul_high_0546_v1(%arg0: vector<32xi32>, %arg1: vector<128xi8>, %arg2: vector<128xi8>) -> vector<32xi32> {
+  %0 = "autollvm.mul_high_0546"(%arg0, %arg1, %arg2) { width = 0 : i32 } : (vector<32xi32>, vector<128xi8>, vector<128xi8>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -970,188 +1229,6 @@ func.func @add_shr_s_733a_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>, %arg2
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @add_or_sub_sat(
-// CHECK-NEXT: "hydride_hvx.v6_vaddubsat"(%arg0, %arg1)
-func.func @add_or_sub_sat(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vadduhsat"(%arg0, %arg1)
-func.func @add_or_sub_sat_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vadduwsat"(%arg0, %arg1)
-func.func @add_or_sub_sat_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vaddbsat"(%arg0, %arg1)
-func.func @add_or_sub_sat_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v4(
-// CHECK-NEXT: "hydride_hvx.v6_vaddhsat"(%arg0, %arg1)
-func.func @add_or_sub_sat_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v5(
-// CHECK-NEXT: "hydride_hvx.v6_vaddwsat"(%arg0, %arg1)
-func.func @add_or_sub_sat_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @add_or_sub_sat_v6(
-// CHECK-NEXT: "hydride_hvx.v6_vaddububb_sat"(%arg0, %arg1)
-func.func @add_or_sub_sat_v6(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549(
-// CHECK-NEXT: "hydride_hvx.v6_vaddubsat_dv"(%arg0, %arg1)
-func.func @add_sat_b549(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vadduhsat_dv"(%arg0, %arg1)
-func.func @add_sat_b549_v1(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vadduwsat_dv"(%arg0, %arg1)
-func.func @add_sat_b549_v2(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vaddbsat_dv"(%arg0, %arg1)
-func.func @add_sat_b549_v3(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v4(
-// CHECK-NEXT: "hydride_hvx.v6_vaddhsat_dv"(%arg0, %arg1)
-func.func @add_sat_b549_v4(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @add_sat_b549_v5(
-// CHECK-NEXT: "hydride_hvx.v6_vaddwsat_dv"(%arg0, %arg1)
-func.func @add_sat_b549_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.add_sat_b549"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32(
-// CHECK-NEXT: "hydride_hvx.v6_vsububsat"(%arg0, %arg1)
-func.func @sub_sat_4a32(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vsubuhsat"(%arg0, %arg1)
-func.func @sub_sat_4a32_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vsubuwsat"(%arg0, %arg1)
-func.func @sub_sat_4a32_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32, width_2 = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vsubbsat"(%arg0, %arg1)
-func.func @sub_sat_4a32_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v4(
-// CHECK-NEXT: "hydride_hvx.v6_vsubhsat"(%arg0, %arg1)
-func.func @sub_sat_4a32_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v5(
-// CHECK-NEXT: "hydride_hvx.v6_vsubwsat"(%arg0, %arg1)
-func.func @sub_sat_4a32_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32, width_2 = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_4a32_v6(
-// CHECK-NEXT: "hydride_hvx.v6_vsubububb_sat"(%arg0, %arg1)
-func.func @sub_sat_4a32_v6(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.sub_sat_4a32"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32, width_2 = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a(
-// CHECK-NEXT: "hydride_hvx.v6_vsububsat_dv"(%arg0, %arg1)
-func.func @sub_sat_833a(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vsubuhsat_dv"(%arg0, %arg1)
-func.func @sub_sat_833a_v1(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vsubuwsat_dv"(%arg0, %arg1)
-func.func @sub_sat_833a_v2(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vsubbsat_dv"(%arg0, %arg1)
-func.func @sub_sat_833a_v3(%arg0: vector<256xi8>, %arg1: vector<256xi8>) -> vector<256xi8> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<256xi8>, vector<256xi8>) -> vector<256xi8>
-  return %0 : vector<256xi8>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v4(
-// CHECK-NEXT: "hydride_hvx.v6_vsubhsat_dv"(%arg0, %arg1)
-func.func @sub_sat_833a_v4(%arg0: vector<128xi16>, %arg1: vector<128xi16>) -> vector<128xi16> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<128xi16>, vector<128xi16>) -> vector<128xi16>
-  return %0 : vector<128xi16>
-}
-
-// CHECK-LABEL: func.func @sub_sat_833a_v5(
-// CHECK-NEXT: "hydride_hvx.v6_vsubwsat_dv"(%arg0, %arg1)
-func.func @sub_sat_833a_v5(%arg0: vector<64xi32>, %arg1: vector<64xi32>) -> vector<64xi32> {
-  %0 = "autollvm.sub_sat_833a"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<64xi32>, vector<64xi32>) -> vector<64xi32>
-  return %0 : vector<64xi32>
-}
-
 // CHECK-LABEL: func.func @add_add_or_sub_shift(
 // CHECK-NEXT: "hydride_hvx.v6_vavgub"(%arg0, %arg1)
 func.func @add_add_or_sub_shift(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
@@ -1194,45 +1271,24 @@ func.func @add_add_or_sub_shift_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>)
   return %0 : vector<32xi32>
 }
 
-// CHECK-LABEL: func.func @avg(
-// CHECK-NEXT: "hydride_hvx.v6_vavgubrnd"(%arg0, %arg1)
-func.func @avg(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @avg_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vavguhrnd"(%arg0, %arg1)
-func.func @avg_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @avg_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vavguwrnd"(%arg0, %arg1)
-func.func @avg_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 1 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @avg_v3(
+// CHECK-LABEL: func.func @avg_s(
 // CHECK-NEXT: "hydride_hvx.v6_vavgbrnd"(%arg0, %arg1)
-func.func @avg_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+func.func @avg_s(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
 }
 
-// CHECK-LABEL: func.func @avg_v4(
+// CHECK-LABEL: func.func @avg_s_v1(
 // CHECK-NEXT: "hydride_hvx.v6_vavghrnd"(%arg0, %arg1)
-func.func @avg_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
+func.func @avg_s_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 
-// CHECK-LABEL: func.func @avg_v5(
+// CHECK-LABEL: func.func @avg_s_v2(
 // CHECK-NEXT: "hydride_hvx.v6_vavgwrnd"(%arg0, %arg1)
-func.func @avg_v5(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.avg"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
+func.func @avg_s_v2(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
+  %0 = "autollvm.avg_s"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
 }
 
@@ -1313,11 +1369,39 @@ func.func @funnel_shift_9d3a(%arg0: vector<128xi1>, %arg1: vector<32xi32>, %arg2
   return %0 : vector<36xi32>
 }
 
+// CHECK-LABEL: func.func @mul_high_su_60e6(
+// CHECK-NEXT: "hydride_hvx.v6_vaddcarryo"(%arg0, %arg1)
+func.func @mul_high_su_60e6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.mul_high_su_60e6"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
+}
+
+// CHECK-LABEL: func.func @mul_high_round_su(
+// CHECK-NEXT: "hydride_hvx.v6_vsubcarryo"(%arg1, %arg0)
+func.func @mul_high_round_su(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<36xi32> {
+  %0 = "autollvm.mul_high_round_su"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<36xi32>
+  return %0 : vector<36xi32>
+}
+
 // CHECK-LABEL: func.func @and_or_shl_sat_s(
 // CHECK-NEXT: "hydride_hvx.v6_vsatdw"(%arg1, %arg0)
 func.func @and_or_shl_sat_s(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
   %0 = "autollvm.and_or_shl_sat_s"(%arg0, %arg1) : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
   return %0 : vector<32xi32>
+}
+
+// CHECK-LABEL: func.func @add_or_sub_sat(
+// CHECK-NEXT: "hydride_hvx.v6_vaddububb_sat"(%arg0, %arg1)
+func.func @add_or_sub_sat(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_or_sub_sat"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
+// CHECK-LABEL: func.func @sub_sat_u_68ee(
+// CHECK-NEXT: "hydride_hvx.v6_vsubububb_sat"(%arg0, %arg1)
+func.func @sub_sat_u_68ee(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.sub_sat_u_68ee"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
 }
 
 // CHECK-LABEL: func.func @dot_acc_d59b(
@@ -1866,6 +1950,13 @@ func.func @dot_acc_fbde_v3(%arg0: vector<32xi32>, %arg1: vector<32xi32>, %arg2: 
   return %0 : vector<32xi32>
 }
 
+// CHECK-LABEL: func.func @add_or_sub(
+// CHECK-NEXT: "hydride_hvx.v6_vnot"(%arg0)
+func.func @add_or_sub(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.add_or_sub"(%arg0) : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
 // CHECK-LABEL: func.func @shr_s_9576(
 // CHECK-NEXT: "hydride_hvx.v6_vandqrt"(%arg0, %arg1)
 func.func @shr_s_9576(%arg0: vector<128xi1>, %arg1: i32) -> vector<128xi8> {
@@ -1951,37 +2042,16 @@ func.func @add_sub_mul_and_to_mask_v3(%arg0: vector<64xi16>, %arg1: vector<64xi1
 }
 
 // CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v4(
-// CHECK-NEXT: "hydride_hvx.v6_vgtb"(%arg0, %arg1)
-func.func @add_sub_mul_and_to_mask_v4(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 6 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
-  return %0 : vector<128xi1>
-}
-
-// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v5(
-// CHECK-NEXT: "hydride_hvx.v6_veqb"(%arg0, %arg1)
-func.func @add_sub_mul_and_to_mask_v5(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 0 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 0 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
-  return %0 : vector<128xi1>
-}
-
-// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v6(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuw"(%arg0, %arg1)
-func.func @add_sub_mul_and_to_mask_v6(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
+func.func @add_sub_mul_and_to_mask_v4(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<128xi1> {
   %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 31 : i32, predicate = 6 : i32, bit = 31 : i32, bit_2 = 4 : i32, width = 1 : i32, constant = 15 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
-// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v7(
+// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v5(
 // CHECK-NEXT: "hydride_hvx.v6_vgtuh"(%arg0, %arg1)
-func.func @add_sub_mul_and_to_mask_v7(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
+func.func @add_sub_mul_and_to_mask_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi1> {
   %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 63 : i32, predicate = 6 : i32, bit = 15 : i32, bit_2 = 2 : i32, width = 1 : i32, constant = 3 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<128xi1>
-  return %0 : vector<128xi1>
-}
-
-// CHECK-LABEL: func.func @add_sub_mul_and_to_mask_v8(
-// CHECK-NEXT: "hydride_hvx.v6_vgtub"(%arg0, %arg1)
-func.func @add_sub_mul_and_to_mask_v8(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi1> {
-  %0 = "autollvm.add_sub_mul_and_to_mask"(%arg0, %arg1) { loop_bound = 127 : i32, predicate = 6 : i32, bit = 7 : i32, bit_2 = 1 : i32, width = 1 : i32, constant = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi1>
   return %0 : vector<128xi1>
 }
 
@@ -2223,76 +2293,6 @@ func.func @select_19ad(%arg0: vector<128xi1>, %arg1: vector<128xi8>, %arg2: vect
   return %0 : vector<256xi8>
 }
 
-// CHECK-LABEL: func.func @select_febf(
-// CHECK-NEXT: "hydride_hvx.v6_vmaxb"(%arg0, %arg1)
-func.func @select_febf(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vminb"(%arg0, %arg1)
-func.func @select_febf_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v2(
-// CHECK-NEXT: "hydride_hvx.v6_vmaxub"(%arg0, %arg1)
-func.func @select_febf_v2(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 6 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v3(
-// CHECK-NEXT: "hydride_hvx.v6_vminub"(%arg0, %arg1)
-func.func @select_febf_v3(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 127 : i32, a0_elem_width = 8 : i32, predicate = 1 : i32, width = 1 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
-  return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @select_febf_v4(
-// CHECK-NEXT: "hydride_hvx.v6_vmaxuh"(%arg0, %arg1)
-func.func @select_febf_v4(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 6 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v5(
-// CHECK-NEXT: "hydride_hvx.v6_vminuh"(%arg0, %arg1)
-func.func @select_febf_v5(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 1 : i32, width = 1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v6(
-// CHECK-NEXT: "hydride_hvx.v6_vmaxh"(%arg0, %arg1)
-func.func @select_febf_v6(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v7(
-// CHECK-NEXT: "hydride_hvx.v6_vminh"(%arg0, %arg1)
-func.func @select_febf_v7(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @select_febf_v8(
-// CHECK-NEXT: "hydride_hvx.v6_vmaxw"(%arg0, %arg1)
-func.func @select_febf_v8(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, predicate = 6 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @select_febf_v9(
-// CHECK-NEXT: "hydride_hvx.v6_vminw"(%arg0, %arg1)
-func.func @select_febf_v9(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.select_febf"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, predicate = 1 : i32, width = 0 : i32 } : (vector<32xi32>, vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
 // CHECK-LABEL: func.func @sub_and_or_shl_sat(
 // CHECK-NEXT: "hydride_hvx.v6_vsathub"(%arg1, %arg0)
 func.func @sub_and_or_shl_sat(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<128xi8> {
@@ -2370,6 +2370,20 @@ func.func @dot_acc_u_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<
   return %0 : vector<256xi8>
 }
 
+// CHECK-LABEL: func.func @shr_u_narrow(
+// CHECK-NEXT: "hydride_hvx.v6_vdealh"(%arg0)
+func.func @shr_u_narrow(%arg0: vector<64xi16>) -> vector<64xi16> {
+  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 32 : i32 } : (vector<64xi16>) -> vector<64xi16>
+  return %0 : vector<64xi16>
+}
+
+// CHECK-LABEL: func.func @shr_u_narrow_v1(
+// CHECK-NEXT: "hydride_hvx.v6_vdealb"(%arg0)
+func.func @shr_u_narrow_v1(%arg0: vector<128xi8>) -> vector<128xi8> {
+  %0 = "autollvm.shr_u_narrow"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 16 : i32 } : (vector<128xi8>) -> vector<128xi8>
+  return %0 : vector<128xi8>
+}
+
 // CHECK-LABEL: func.func @dot_acc_u_narrow(
 // CHECK-NEXT: "hydride_hvx.v6_vdealb4w"(%arg1, %arg0)
 func.func @dot_acc_u_narrow(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
@@ -2405,6 +2419,13 @@ func.func @move_2170(%arg0: vector<32xi32>, %arg1: i32) -> vector<32xi32> {
   return %0 : vector<32xi32>
 }
 
+// CHECK-LABEL: func.func @shr_u(
+// CHECK-NEXT: "hydride_hvx.v6_vcombine"(%arg1, %arg0)
+func.func @shr_u(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<256xi8> {
+  %0 = "autollvm.shr_u"(%arg0, %arg1) : (vector<128xi8>, vector<128xi8>) -> vector<256xi8>
+  return %0 : vector<256xi8>
+}
+
 // CHECK-LABEL: func.func @select_3aec(
 // CHECK-NEXT: "hydride_hvx.v6_vdelta"(%arg0, %arg1)
 func.func @select_3aec(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
@@ -2417,20 +2438,6 @@ func.func @select_3aec(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<1
 func.func @select_3aec_v1(%arg0: vector<128xi8>, %arg1: vector<128xi8>) -> vector<128xi8> {
   %0 = "autollvm.select_3aec"(%arg0, %arg1) { constant = 3 : i32, constant_2 = 1 : i32, constant_3 = 3 : i32, constant_4 = 1 : i32, constant_5 = 16 : i32, constant_6 = 16 : i32, constant_7 = 64 : i32 } : (vector<128xi8>, vector<128xi8>) -> vector<128xi8>
   return %0 : vector<128xi8>
-}
-
-// CHECK-LABEL: func.func @sub_clz_1041(
-// CHECK-NEXT: "hydride_hvx.v6_vcl0w"(%arg0)
-func.func @sub_clz_1041(%arg0: vector<32xi32>) -> vector<32xi32> {
-  %0 = "autollvm.sub_clz_1041"(%arg0) { loop_bound = 31 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<32xi32>) -> vector<32xi32>
-  return %0 : vector<32xi32>
-}
-
-// CHECK-LABEL: func.func @sub_clz_1041_v1(
-// CHECK-NEXT: "hydride_hvx.v6_vcl0h"(%arg0)
-func.func @sub_clz_1041_v1(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.sub_clz_1041"(%arg0) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
 }
 
 // CHECK-LABEL: func.func @sub_clz_f381(
@@ -2458,13 +2465,6 @@ func.func @add_sub_clz(%arg0: vector<32xi32>, %arg1: vector<32xi32>) -> vector<3
 // CHECK-NEXT: "hydride_hvx.v6_vaddclbh"(%arg1, %arg0)
 func.func @add_sub_clz_v1(%arg0: vector<64xi16>, %arg1: vector<64xi16>) -> vector<64xi16> {
   %0 = "autollvm.add_sub_clz"(%arg0, %arg1) { loop_bound = 63 : i32, a0_elem_width = 16 : i32, constant = -1 : i32 } : (vector<64xi16>, vector<64xi16>) -> vector<64xi16>
-  return %0 : vector<64xi16>
-}
-
-// CHECK-LABEL: func.func @popcount(
-// CHECK-NEXT: "hydride_hvx.v6_vpopcounth"(%arg0)
-func.func @popcount(%arg0: vector<64xi16>) -> vector<64xi16> {
-  %0 = "autollvm.popcount"(%arg0) : (vector<64xi16>) -> vector<64xi16>
   return %0 : vector<64xi16>
 }
 

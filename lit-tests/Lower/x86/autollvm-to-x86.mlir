@@ -343,14 +343,14 @@ func.func @zero_dcd7_v3() -> vector<2xi64> {
 // CHECK-LABEL: func.func @move_53ab(
 // CHECK-NEXT: "hydride_x86.mm256_set_m128i"(%arg1, %arg0)
 func.func @move_53ab(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 255 : i32, a0_elem_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @move_53ab_v1(
 // CHECK-NEXT: "hydride_x86.mm256_set_m128i"(%arg1, %arg0)
 func.func @move_53ab_v1(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<4xi64> {
-  %0 = "autollvm.move_53ab"(%arg0, %arg1) { bit = 127 : i32, bit_2 = 255 : i32, a0_elem_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
+  %0 = "autollvm.move_53ab"(%arg0, %arg1) { loop_bound = 0 : i32, result_elem_width = 128 : i32, a0_elem_width = 128 : i32, shift = 0 : i32, a0_width = 128 : i32, result_width = 256 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
@@ -637,252 +637,252 @@ func.func @abs_v35(%arg0: vector<4xi32>) -> vector<4xi32> {
 // CHECK-LABEL: func.func @add(
 // CHECK-NEXT: "hydride_x86.mm256_add_epi8"(%arg0, %arg1)
 func.func @add(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v1(
 // CHECK-NEXT: "hydride_x86.mm256_add_epi16"(%arg0, %arg1)
 func.func @add_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v2(
 // CHECK-NEXT: "hydride_x86.mm256_add_epi32"(%arg0, %arg1)
 func.func @add_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v3(
 // CHECK-NEXT: "hydride_x86.mm256_add_epi64"(%arg0, %arg1)
 func.func @add_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_add_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v5(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_add_epi8"(%arg2, %arg0, %arg1)
 func.func @add_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @add_v6(
 // CHECK-NEXT: "hydride_x86.mm512_add_epi8"(%arg0, %arg1)
 func.func @add_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mask_add_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v8(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_add_epi8"(%arg2, %arg0, %arg1)
 func.func @add_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @add_v9(
 // CHECK-NEXT: "hydride_x86.mm_mask_add_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v10(
 // CHECK-NEXT: "hydride_x86.mm_maskz_add_epi8"(%arg2, %arg0, %arg1)
 func.func @add_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v11(
 // CHECK-NEXT: "hydride_x86.mm256_mask_add_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v12(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_add_epi16"(%arg2, %arg0, %arg1)
 func.func @add_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @add_v13(
 // CHECK-NEXT: "hydride_x86.mm512_add_epi16"(%arg0, %arg1)
 func.func @add_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v14(
 // CHECK-NEXT: "hydride_x86.mm512_mask_add_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v15(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_add_epi16"(%arg2, %arg0, %arg1)
 func.func @add_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @add_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_add_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v17(
 // CHECK-NEXT: "hydride_x86.mm_maskz_add_epi16"(%arg2, %arg0, %arg1)
 func.func @add_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v18(
 // CHECK-NEXT: "hydride_x86.mm256_mask_add_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v18(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v19(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_add_epi32"(%arg2, %arg0, %arg1)
 func.func @add_v19(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @add_v20(
 // CHECK-NEXT: "hydride_x86.mm_mask_add_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v21(
 // CHECK-NEXT: "hydride_x86.mm_maskz_add_epi32"(%arg2, %arg0, %arg1)
 func.func @add_v21(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v22(
 // CHECK-NEXT: "hydride_x86.mm256_mask_add_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v22(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v23(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_add_epi64"(%arg2, %arg0, %arg1)
 func.func @add_v23(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_v24(
 // CHECK-NEXT: "hydride_x86.mm_mask_add_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v25(
 // CHECK-NEXT: "hydride_x86.mm_maskz_add_epi64"(%arg2, %arg0, %arg1)
 func.func @add_v25(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_v26(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_add_epi32"(%arg2, %arg0, %arg1)
 func.func @add_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v27(
 // CHECK-NEXT: "hydride_x86.mm512_add_epi64"(%arg0, %arg1)
 func.func @add_v27(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v28(
 // CHECK-NEXT: "hydride_x86.mm512_mask_add_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v29(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_add_epi64"(%arg2, %arg0, %arg1)
 func.func @add_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_v30(
 // CHECK-NEXT: "hydride_x86.mm512_add_epi32"(%arg0, %arg1)
 func.func @add_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v31(
 // CHECK-NEXT: "hydride_x86.mm512_mask_add_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.add"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @add_v32(
 // CHECK-NEXT: "hydride_x86.mm_add_epi8"(%arg0, %arg1)
 func.func @add_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @add_v33(
 // CHECK-NEXT: "hydride_x86.mm_add_epi16"(%arg0, %arg1)
 func.func @add_v33(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @add_v34(
 // CHECK-NEXT: "hydride_x86.mm_add_epi32"(%arg0, %arg1)
 func.func @add_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @add_v35(
 // CHECK-NEXT: "hydride_x86.mm_add_epi64"(%arg0, %arg1)
 func.func @add_v35(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -1852,116 +1852,60 @@ func.func @broadcast_f7a0_v37(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vect
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_eq(
+// CHECK-LABEL: func.func @cmp_eq_6a5d(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi8"(%arg0, %arg1)
-func.func @cmp_eq(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @cmp_eq_6a5d(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v1(
+// CHECK-LABEL: func.func @cmp_eq_6a5d_v1(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi16"(%arg0, %arg1)
-func.func @cmp_eq_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @cmp_eq_6a5d_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v2(
+// CHECK-LABEL: func.func @cmp_eq_6a5d_v2(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi32"(%arg0, %arg1)
-func.func @cmp_eq_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @cmp_eq_6a5d_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v3(
+// CHECK-LABEL: func.func @cmp_eq_6a5d_v3(
 // CHECK-NEXT: "hydride_x86.mm256_cmpeq_epi64"(%arg0, %arg1)
-func.func @cmp_eq_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @cmp_eq_6a5d_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.cmp_eq_6a5d"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_eq_v4(
-// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi8"(%arg0, %arg1)
-func.func @cmp_eq_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_eq_v5(
-// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi16"(%arg0, %arg1)
-func.func @cmp_eq_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_eq_v6(
-// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi32"(%arg0, %arg1)
-func.func @cmp_eq_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_eq_v7(
-// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi64"(%arg0, %arg1)
-func.func @cmp_eq_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s(
+// CHECK-LABEL: func.func @cmp_gt_s_a708(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi8"(%arg0, %arg1)
-func.func @cmp_gt_s(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 256 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+func.func @cmp_gt_s_a708(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 31 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_v1(
+// CHECK-LABEL: func.func @cmp_gt_s_a708_v1(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi16"(%arg0, %arg1)
-func.func @cmp_gt_s_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+func.func @cmp_gt_s_a708_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_v2(
+// CHECK-LABEL: func.func @cmp_gt_s_a708_v2(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi32"(%arg0, %arg1)
-func.func @cmp_gt_s_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 256 : i32 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+func.func @cmp_gt_s_a708_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
-// CHECK-LABEL: func.func @cmp_gt_s_v3(
+// CHECK-LABEL: func.func @cmp_gt_s_a708_v3(
 // CHECK-NEXT: "hydride_x86.mm256_cmpgt_epi64"(%arg0, %arg1)
-func.func @cmp_gt_s_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+func.func @cmp_gt_s_a708_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
+  %0 = "autollvm.cmp_gt_s_a708"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128 } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v4(
-// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi8"(%arg0, %arg1)
-func.func @cmp_gt_s_v4(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32, a0_width = 128 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
-  return %0 : vector<16xi8>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v5(
-// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi16"(%arg0, %arg1)
-func.func @cmp_gt_s_v5(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
-  return %0 : vector<8xi16>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v6(
-// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi32"(%arg0, %arg1)
-func.func @cmp_gt_s_v6(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64, a0_width = 128 : i32 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @cmp_gt_s_v7(
-// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi64"(%arg0, %arg1)
-func.func @cmp_gt_s_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { loop_bound = 1 : i32, a0_elem_width = 64 : i32, constant = 18446744073709551615 : i128, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @extend_s(
@@ -5026,63 +4970,63 @@ func.func @dot_acc_s_in_lanes_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> 
 // CHECK-LABEL: func.func @mul_s_widen(
 // CHECK-NEXT: "hydride_x86.mm256_mul_epi32"(%arg0, %arg1)
 func.func @mul_s_widen(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_mul_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @mul_s_widen_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_mul_epi32"(%arg2, %arg0, %arg1)
 func.func @mul_s_widen_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, result_elem_width = 64 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v3(
 // CHECK-NEXT: "hydride_x86.mm_mask_mul_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @mul_s_widen_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v4(
 // CHECK-NEXT: "hydride_x86.mm_maskz_mul_epi32"(%arg2, %arg0, %arg1)
 func.func @mul_s_widen_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v5(
 // CHECK-NEXT: "hydride_x86.mm512_mask_mul_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @mul_s_widen_v5(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v6(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_mul_epi32"(%arg2, %arg0, %arg1)
 func.func @mul_s_widen_v6(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mul_epi32"(%arg0, %arg1)
 func.func @mul_s_widen_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<8xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, result_elem_width = 64 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<8xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @mul_s_widen_v8(
 // CHECK-NEXT: "hydride_x86.mm_mul_epi32"(%arg0, %arg1)
 func.func @mul_s_widen_v8(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<2xi64> {
-  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, result_elem_width = 64 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
+  %0 = "autollvm.mul_s_widen"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -8230,254 +8174,254 @@ func.func @shr_u_574c_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vecto
 }
 
 // CHECK-LABEL: func.func @sub(
-// CHECK-NEXT: "hydride_x86.mm256_sub_epi8"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_sub_epi8"(%arg0, %arg1)
 func.func @sub(%arg0: vector<32xi8>, %arg1: vector<32xi8>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v1(
-// CHECK-NEXT: "hydride_x86.mm256_sub_epi16"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_sub_epi16"(%arg0, %arg1)
 func.func @sub_v1(%arg0: vector<16xi16>, %arg1: vector<16xi16>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi16>, vector<16xi16>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v2(
-// CHECK-NEXT: "hydride_x86.mm256_sub_epi32"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_sub_epi32"(%arg0, %arg1)
 func.func @sub_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v3(
-// CHECK-NEXT: "hydride_x86.mm256_sub_epi64"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_sub_epi64"(%arg0, %arg1)
 func.func @sub_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v4(
-// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi8"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v4(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi8>, %arg3: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v5(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi8"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi8"(%arg2, %arg0, %arg1)
 func.func @sub_v5(%arg0: vector<32xi8>, %arg1: vector<32xi8>, %arg2: vector<32xi1>) -> vector<32xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 8 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi8>, vector<32xi8>, vector<32xi1>) -> vector<32xi8>
   return %0 : vector<32xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v6(
-// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi8"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v6(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi8>, %arg3: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v7(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi8"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi8"(%arg2, %arg0, %arg1)
 func.func @sub_v7(%arg0: vector<64xi8>, %arg1: vector<64xi8>, %arg2: vector<64xi1>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<64xi8>, vector<64xi8>, vector<64xi1>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v8(
-// CHECK-NEXT: "hydride_x86.mm512_sub_epi8"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_sub_epi8"(%arg0, %arg1)
 func.func @sub_v8(%arg0: vector<64xi8>, %arg1: vector<64xi8>) -> vector<64xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 8 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<64xi8>, vector<64xi8>) -> vector<64xi8>
   return %0 : vector<64xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v9(
-// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi8"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi8"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v9(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v10(
-// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi8"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi8"(%arg2, %arg0, %arg1)
 func.func @sub_v10(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v11(
-// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi16"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v11(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi16>, %arg3: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v12(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi16"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi16"(%arg2, %arg0, %arg1)
 func.func @sub_v12(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<16xi1>) -> vector<16xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi16>, vector<16xi16>, vector<16xi1>) -> vector<16xi16>
   return %0 : vector<16xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v13(
-// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi16"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v13(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi16>, %arg3: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v14(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi16"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi16"(%arg2, %arg0, %arg1)
 func.func @sub_v14(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<32xi1>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<32xi16>, vector<32xi16>, vector<32xi1>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v15(
-// CHECK-NEXT: "hydride_x86.mm512_sub_epi16"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_sub_epi16"(%arg0, %arg1)
 func.func @sub_v15(%arg0: vector<32xi16>, %arg1: vector<32xi16>) -> vector<32xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 16 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<32xi16>, vector<32xi16>) -> vector<32xi16>
   return %0 : vector<32xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v16(
-// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi16"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi16"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v16(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi16>, %arg3: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v17(
-// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi16"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi16"(%arg2, %arg0, %arg1)
 func.func @sub_v17(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<8xi1>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi16>, vector<8xi16>, vector<8xi1>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v18(
-// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi32"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v18(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v19(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi32"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi32"(%arg2, %arg0, %arg1)
 func.func @sub_v19(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 32 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v20(
-// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi32"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v20(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v21(
-// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi32"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi32"(%arg2, %arg0, %arg1)
 func.func @sub_v21(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v22(
-// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi64"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_mask_sub_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v22(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v23(
-// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi64"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm256_maskz_sub_epi64"(%arg2, %arg0, %arg1)
 func.func @sub_v23(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 256 : i32, constant = 3 : i32, a0_width = 256 : i32, result_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v24(
-// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi64"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_mask_sub_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v24(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v25(
-// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi64"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_maskz_sub_epi64"(%arg2, %arg0, %arg1)
 func.func @sub_v25(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v26(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi32"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi32"(%arg2, %arg0, %arg1)
 func.func @sub_v26(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v27(
-// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi64"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v27(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v28(
-// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi64"(%arg2, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_maskz_sub_epi64"(%arg2, %arg0, %arg1)
 func.func @sub_v28(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v29(
-// CHECK-NEXT: "hydride_x86.mm512_sub_epi64"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_sub_epi64"(%arg0, %arg1)
 func.func @sub_v29(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 512 : i32, constant = 7 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @sub_v30(
-// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi32"(%arg2, %arg3, %arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_mask_sub_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @sub_v30(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1, %arg2, %arg3) { masking = "merge", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v31(
-// CHECK-NEXT: "hydride_x86.mm512_sub_epi32"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm512_sub_epi32"(%arg0, %arg1)
 func.func @sub_v31(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 512 : i32, result_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 32 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v32(
-// CHECK-NEXT: "hydride_x86.mm_sub_epi8"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_sub_epi8"(%arg0, %arg1)
 func.func @sub_v32(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 8 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
 // CHECK-LABEL: func.func @sub_v33(
-// CHECK-NEXT: "hydride_x86.mm_sub_epi16"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_sub_epi16"(%arg0, %arg1)
 func.func @sub_v33(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 15 : i32, a0_elem_width = 16 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 16 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
 // CHECK-LABEL: func.func @sub_v34(
-// CHECK-NEXT: "hydride_x86.mm_sub_epi32"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_sub_epi32"(%arg0, %arg1)
 func.func @sub_v34(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 31 : i32, a0_elem_width = 32 : i32, bit = 1024 : i32, constant = 15 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 32 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @sub_v35(
-// CHECK-NEXT: "hydride_x86.mm_sub_epi64"(%arg1, %arg0)
+// CHECK-NEXT: "hydride_x86.mm_sub_epi64"(%arg0, %arg1)
 func.func @sub_v35(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 63 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, constant = 1 : i32, a0_width = 128 : i32, result_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.sub"(%arg0, %arg1) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -9300,24 +9244,24 @@ func.func @sad_widen_in_lanes_v8(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %ar
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2(
+// CHECK-LABEL: func.func @or_shl_1e33(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi8"(%arg2, %arg3, %arg0, %arg1)
-func.func @or_shl_51c2(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @or_shl_1e33(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi8>, %arg3: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v1(
+// CHECK-LABEL: func.func @or_shl_1e33_v1(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi8"(%arg2, %arg0, %arg1)
-func.func @or_shl_51c2_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
+func.func @or_shl_1e33_v1(%arg0: vector<16xi8>, %arg1: vector<16xi8>, %arg2: vector<16xi1>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", a2_imm_bits = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi8>, vector<16xi8>, vector<16xi1>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @or_shl_51c2_v2(
+// CHECK-LABEL: func.func @or_shl_1e33_v2(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi8"(%arg0, %arg1)
-func.func @or_shl_51c2_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.or_shl_51c2"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 127 : i32, a0_elem_width = 8 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+func.func @or_shl_1e33_v2(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.or_shl_1e33"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", a2_imm_bits = 5 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
@@ -13711,108 +13655,108 @@ func.func @count_leading_v2(%arg0: vector<8xi32>, %arg1: vector<8xi1>) -> vector
 }
 
 // CHECK-LABEL: func.func @count_leading_v3(
-// CHECK-NEXT: "hydride_x86.mm_lzcnt_epi32"(%arg0)
-func.func @count_leading_v3(%arg0: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 31 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @count_leading_v4(
-// CHECK-NEXT: "hydride_x86.mm_mask_lzcnt_epi32"(%arg1, %arg2, %arg0)
-func.func @count_leading_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 31 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @count_leading_v5(
-// CHECK-NEXT: "hydride_x86.mm_maskz_lzcnt_epi32"(%arg1, %arg0)
-func.func @count_leading_v5(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 31 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
-  return %0 : vector<4xi32>
-}
-
-// CHECK-LABEL: func.func @count_leading_v6(
 // CHECK-NEXT: "hydride_x86.mm256_lzcnt_epi64"(%arg0)
-func.func @count_leading_v6(%arg0: vector<4xi64>) -> vector<4xi64> {
+func.func @count_leading_v3(%arg0: vector<4xi64>) -> vector<4xi64> {
   %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 3 : i32, constant = 63 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v7(
+// CHECK-LABEL: func.func @count_leading_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_lzcnt_epi64"(%arg1, %arg2, %arg0)
-func.func @count_leading_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
+func.func @count_leading_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 3 : i32, constant = 63 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v8(
+// CHECK-LABEL: func.func @count_leading_v5(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_lzcnt_epi64"(%arg1, %arg0)
-func.func @count_leading_v8(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
+func.func @count_leading_v5(%arg0: vector<4xi64>, %arg1: vector<8xi1>) -> vector<4xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 3 : i32, constant = 63 : i32, a0_width = 256 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v9(
-// CHECK-NEXT: "hydride_x86.mm_lzcnt_epi64"(%arg0)
-func.func @count_leading_v9(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 1 : i32, constant = 63 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @count_leading_v10(
-// CHECK-NEXT: "hydride_x86.mm_mask_lzcnt_epi64"(%arg1, %arg2, %arg0)
-func.func @count_leading_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 1 : i32, constant = 63 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @count_leading_v11(
-// CHECK-NEXT: "hydride_x86.mm_maskz_lzcnt_epi64"(%arg1, %arg0)
-func.func @count_leading_v11(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 1 : i32, constant = 63 : i32, a0_width = 128 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
-  return %0 : vector<2xi64>
-}
-
-// CHECK-LABEL: func.func @count_leading_v12(
+// CHECK-LABEL: func.func @count_leading_v6(
 // CHECK-NEXT: "hydride_x86.mm512_lzcnt_epi32"(%arg0)
-func.func @count_leading_v12(%arg0: vector<16xi32>) -> vector<16xi32> {
+func.func @count_leading_v6(%arg0: vector<16xi32>) -> vector<16xi32> {
   %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 15 : i32, constant = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @count_leading_v13(
+// CHECK-LABEL: func.func @count_leading_v7(
 // CHECK-NEXT: "hydride_x86.mm512_mask_lzcnt_epi32"(%arg1, %arg2, %arg0)
-func.func @count_leading_v13(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
+func.func @count_leading_v7(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 15 : i32, constant = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @count_leading_v14(
+// CHECK-LABEL: func.func @count_leading_v8(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_lzcnt_epi32"(%arg1, %arg0)
-func.func @count_leading_v14(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
+func.func @count_leading_v8(%arg0: vector<16xi32>, %arg1: vector<16xi1>) -> vector<16xi32> {
   %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 15 : i32, constant = 31 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
-// CHECK-LABEL: func.func @count_leading_v15(
+// CHECK-LABEL: func.func @count_leading_v9(
 // CHECK-NEXT: "hydride_x86.mm512_lzcnt_epi64"(%arg0)
-func.func @count_leading_v15(%arg0: vector<8xi64>) -> vector<8xi64> {
+func.func @count_leading_v9(%arg0: vector<8xi64>) -> vector<8xi64> {
   %0 = "autollvm.count_leading"(%arg0) { masking = "none", loop_bound = 7 : i32, constant = 63 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v16(
+// CHECK-LABEL: func.func @count_leading_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_lzcnt_epi64"(%arg1, %arg2, %arg0)
-func.func @count_leading_v16(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
+func.func @count_leading_v10(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1, %arg2) { masking = "merge", loop_bound = 7 : i32, constant = 63 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
-// CHECK-LABEL: func.func @count_leading_v17(
+// CHECK-LABEL: func.func @count_leading_v11(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_lzcnt_epi64"(%arg1, %arg0)
-func.func @count_leading_v17(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
+func.func @count_leading_v11(%arg0: vector<8xi64>, %arg1: vector<8xi1>) -> vector<8xi64> {
   %0 = "autollvm.count_leading"(%arg0, %arg1) { masking = "zero", loop_bound = 7 : i32, constant = 63 : i32, a0_width = 512 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls(
+// CHECK-NEXT: "hydride_x86.mm_lzcnt_epi32"(%arg0)
+func.func @clz_or_cls(%arg0: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v1(
+// CHECK-NEXT: "hydride_x86.mm_mask_lzcnt_epi32"(%arg1, %arg2, %arg0)
+func.func @clz_or_cls_v1(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1, %arg2) { masking = "merge", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v2(
+// CHECK-NEXT: "hydride_x86.mm_maskz_lzcnt_epi32"(%arg1, %arg0)
+func.func @clz_or_cls_v2(%arg0: vector<4xi32>, %arg1: vector<8xi1>) -> vector<4xi32> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1) { masking = "zero", bit = 127 : i32, loop_bound = 3 : i32, constant = 0 : i32, a0_elem_width = 32 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v3(
+// CHECK-NEXT: "hydride_x86.mm_lzcnt_epi64"(%arg0)
+func.func @clz_or_cls_v3(%arg0: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.clz_or_cls"(%arg0) { masking = "none", bit = 127 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 0> } : (vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v4(
+// CHECK-NEXT: "hydride_x86.mm_mask_lzcnt_epi64"(%arg1, %arg2, %arg0)
+func.func @clz_or_cls_v4(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1, %arg2) { masking = "merge", bit = 127 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @clz_or_cls_v5(
+// CHECK-NEXT: "hydride_x86.mm_maskz_lzcnt_epi64"(%arg1, %arg0)
+func.func @clz_or_cls_v5(%arg0: vector<2xi64>, %arg1: vector<8xi1>) -> vector<2xi64> {
+  %0 = "autollvm.clz_or_cls"(%arg0, %arg1) { masking = "zero", bit = 127 : i32, loop_bound = 1 : i32, constant = 0 : i32, a0_elem_width = 64 : i32, operandSegmentSizes = array<i32: 1, 0, 1> } : (vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @move_e79d(
@@ -14049,126 +13993,126 @@ func.func @permute_imm_6ef0_v5(%arg0: vector<16xi32>, %arg1: vector<8xi1>) -> ve
 // CHECK-LABEL: func.func @shr_by_imm(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi32"(%arg0, %arg1)
 func.func @shr_by_imm(%arg0: vector<8xi32>, %arg1: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi32>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v1(
 // CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v1(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v2(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v2(%arg0: vector<8xi32>, %arg1: vector<8xi32>, %arg2: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 32 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi32>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v3(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi32"(%arg0, %arg1)
 func.func @shr_by_imm_v3(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v4(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v4(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi32>, vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v5(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>, %arg2: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 32 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi32>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v6(
 // CHECK-NEXT: "hydride_x86.mm256_alignr_epi64"(%arg0, %arg1)
 func.func @shr_by_imm_v6(%arg0: vector<4xi64>, %arg1: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v7(
 // CHECK-NEXT: "hydride_x86.mm256_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v7(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v8(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v8(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 511 : i32, a0_width = 256 : i32, a0_elem_width = 64 : i32, bit_2 = 1 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v9(
 // CHECK-NEXT: "hydride_x86.mm_alignr_epi64"(%arg0, %arg1)
 func.func @shr_by_imm_v9(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v10(
 // CHECK-NEXT: "hydride_x86.mm_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v10(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v11(
 // CHECK-NEXT: "hydride_x86.mm_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v11(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 255 : i32, a0_width = 128 : i32, a0_elem_width = 64 : i32, bit_2 = 0 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v12(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi32"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v12(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v13(
 // CHECK-NEXT: "hydride_x86.mm512_alignr_epi64"(%arg0, %arg1)
 func.func @shr_by_imm_v13(%arg0: vector<8xi64>, %arg1: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v14(
 // CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi64"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v14(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v15(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_alignr_epi64"(%arg2, %arg0, %arg1)
 func.func @shr_by_imm_v15(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2) { a2 = 1 : i32, masking = "zero", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 64 : i32, bit_2 = 2 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 1> } : (vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v16(
 // CHECK-NEXT: "hydride_x86.mm512_alignr_epi32"(%arg0, %arg1)
 func.func @shr_by_imm_v16(%arg0: vector<16xi32>, %arg1: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1) { a2 = 1 : i32, masking = "none", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 0, 0> } : (vector<16xi32>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_v17(
 // CHECK-NEXT: "hydride_x86.mm512_mask_alignr_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @shr_by_imm_v17(%arg0: vector<16xi32>, %arg1: vector<16xi32>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.shr_by_imm"(%arg0, %arg1, %arg2, %arg3) { a2 = 1 : i32, masking = "merge", bit = 1023 : i32, a0_width = 512 : i32, a0_elem_width = 32 : i32, bit_2 = 3 : i32, a2_width = 32 : i32, a2_elem_width = 8 : i32, operandSegmentSizes = array<i32: 1, 1, 1, 1> } : (vector<16xi32>, vector<16xi32>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
@@ -15456,126 +15400,126 @@ func.func @or_cmp_eq_9819_v1(%arg0: vector<16xi1>, %arg1: vector<16xi1>) -> i32 
 // CHECK-LABEL: func.func @add_mul_u_widen(
 // CHECK-NEXT: "hydride_x86.mm512_madd52lo_epu64"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_madd52lo_epu64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_mul_u_widen_v1(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v2(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_madd52lo_epu64"(%arg3, %arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v2(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v3(
 // CHECK-NEXT: "hydride_x86.mm256_madd52lo_epu64"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v3(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_madd52lo_epu64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_mul_u_widen_v4(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v5(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_madd52lo_epu64"(%arg3, %arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v5(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v6(
 // CHECK-NEXT: "hydride_x86.mm_madd52lo_epu64"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_madd52lo_epu64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_mul_u_widen_v7(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v8(
 // CHECK-NEXT: "hydride_x86.mm_maskz_madd52lo_epu64"(%arg3, %arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 51 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v9(
 // CHECK-NEXT: "hydride_x86.mm512_madd52hi_epu64"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v9(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v10(
 // CHECK-NEXT: "hydride_x86.mm512_mask_madd52hi_epu64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_mul_u_widen_v10(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v11(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_madd52hi_epu64"(%arg3, %arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v11(%arg0: vector<8xi64>, %arg1: vector<8xi64>, %arg2: vector<8xi64>, %arg3: vector<8xi1>) -> vector<8xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 512 : i32 } : (vector<8xi64>, vector<8xi64>, vector<8xi64>, vector<8xi1>) -> vector<8xi64>
   return %0 : vector<8xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v12(
 // CHECK-NEXT: "hydride_x86.mm256_madd52hi_epu64"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v12(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v13(
 // CHECK-NEXT: "hydride_x86.mm256_mask_madd52hi_epu64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_mul_u_widen_v13(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v14(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_madd52hi_epu64"(%arg3, %arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v14(%arg0: vector<4xi64>, %arg1: vector<4xi64>, %arg2: vector<4xi64>, %arg3: vector<8xi1>) -> vector<4xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 256 : i32 } : (vector<4xi64>, vector<4xi64>, vector<4xi64>, vector<8xi1>) -> vector<4xi64>
   return %0 : vector<4xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v15(
 // CHECK-NEXT: "hydride_x86.mm_madd52hi_epu64"(%arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v15(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v16(
 // CHECK-NEXT: "hydride_x86.mm_mask_madd52hi_epu64"(%arg2, %arg3, %arg0, %arg1)
 func.func @add_mul_u_widen_v16(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @add_mul_u_widen_v17(
 // CHECK-NEXT: "hydride_x86.mm_maskz_madd52hi_epu64"(%arg3, %arg2, %arg0, %arg1)
 func.func @add_mul_u_widen_v17(%arg0: vector<2xi64>, %arg1: vector<2xi64>, %arg2: vector<2xi64>, %arg3: vector<8xi1>) -> vector<2xi64> {
-  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
+  %0 = "autollvm.add_mul_u_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 1 : i32, a0_elem_width = 64 : i32, bit = 103 : i32, a0_width = 128 : i32 } : (vector<2xi64>, vector<2xi64>, vector<2xi64>, vector<8xi1>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
@@ -16758,63 +16702,63 @@ func.func @dot_acc_sat_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %a
 // CHECK-LABEL: func.func @dot_acc_s_widen(
 // CHECK-NEXT: "hydride_x86.mm512_maskz_dpwssd_epi32"(%arg3, %arg2, %arg0, %arg1)
 func.func @dot_acc_s_widen(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v1(
 // CHECK-NEXT: "hydride_x86.mm512_mask_dpwssd_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @dot_acc_s_widen_v1(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>, %arg3: vector<16xi1>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>, vector<16xi1>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v2(
 // CHECK-NEXT: "hydride_x86.mm512_dpwssd_epi32"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_widen_v2(%arg0: vector<32xi16>, %arg1: vector<32xi16>, %arg2: vector<16xi32>) -> vector<16xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, bit = 31 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 15 : i32, a0_width = 512 : i32 } : (vector<32xi16>, vector<32xi16>, vector<16xi32>) -> vector<16xi32>
   return %0 : vector<16xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v3(
 // CHECK-NEXT: "hydride_x86.mm256_maskz_dpwssd_epi32"(%arg3, %arg2, %arg0, %arg1)
 func.func @dot_acc_s_widen_v3(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v4(
 // CHECK-NEXT: "hydride_x86.mm256_mask_dpwssd_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @dot_acc_s_widen_v4(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>, %arg3: vector<8xi1>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>, vector<8xi1>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v5(
 // CHECK-NEXT: "hydride_x86.mm256_dpwssd_epi32"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_widen_v5(%arg0: vector<16xi16>, %arg1: vector<16xi16>, %arg2: vector<8xi32>) -> vector<8xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, bit = 31 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 7 : i32, a0_width = 256 : i32 } : (vector<16xi16>, vector<16xi16>, vector<8xi32>) -> vector<8xi32>
   return %0 : vector<8xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v6(
 // CHECK-NEXT: "hydride_x86.mm_maskz_dpwssd_epi32"(%arg3, %arg2, %arg0, %arg1)
 func.func @dot_acc_s_widen_v6(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "zero", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v7(
 // CHECK-NEXT: "hydride_x86.mm_mask_dpwssd_epi32"(%arg2, %arg3, %arg0, %arg1)
 func.func @dot_acc_s_widen_v7(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>, %arg3: vector<8xi1>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2, %arg3) { masking = "merge_a2", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>, vector<8xi1>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
 // CHECK-LABEL: func.func @dot_acc_s_widen_v8(
 // CHECK-NEXT: "hydride_x86.mm_dpwssd_epi32"(%arg2, %arg0, %arg1)
 func.func @dot_acc_s_widen_v8(%arg0: vector<8xi16>, %arg1: vector<8xi16>, %arg2: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, bit = 31 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
+  %0 = "autollvm.dot_acc_s_widen"(%arg0, %arg1, %arg2) { masking = "none", loop_bound = 3 : i32, a0_width = 128 : i32 } : (vector<8xi16>, vector<8xi16>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
 }
 
@@ -17133,25 +17077,81 @@ func.func @permute_var_b3a9_v8(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> ve
   return %0 : vector<2xi64>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s(
-// CHECK-NEXT: "hydride_x86.mm_cmplt_epi8"(%arg0, %arg1)
-func.func @cmp_lt_s(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
-  %0 = "autollvm.cmp_lt_s"(%arg0, %arg1) { loop_bound = 15 : i32, a0_elem_width = 8 : i32, constant = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+// CHECK-LABEL: func.func @cmp_eq(
+// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi8"(%arg0, %arg1)
+func.func @cmp_eq(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 8 : i32, loop_bound = 15 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
   return %0 : vector<16xi8>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_v1(
-// CHECK-NEXT: "hydride_x86.mm_cmplt_epi16"(%arg0, %arg1)
-func.func @cmp_lt_s_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
-  %0 = "autollvm.cmp_lt_s"(%arg0, %arg1) { loop_bound = 7 : i32, a0_elem_width = 16 : i32, constant = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+// CHECK-LABEL: func.func @cmp_eq_v1(
+// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi16"(%arg0, %arg1)
+func.func @cmp_eq_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 16 : i32, loop_bound = 7 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
 }
 
-// CHECK-LABEL: func.func @cmp_lt_s_v2(
-// CHECK-NEXT: "hydride_x86.mm_cmplt_epi32"(%arg0, %arg1)
-func.func @cmp_lt_s_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
-  %0 = "autollvm.cmp_lt_s"(%arg0, %arg1) { loop_bound = 3 : i32, a0_elem_width = 32 : i32, constant = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+// CHECK-LABEL: func.func @cmp_eq_v2(
+// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi32"(%arg0, %arg1)
+func.func @cmp_eq_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 32 : i32, loop_bound = 3 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
   return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_eq_v3(
+// CHECK-NEXT: "hydride_x86.mm_cmpeq_epi64"(%arg0, %arg1)
+func.func @cmp_eq_v3(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_eq"(%arg0, %arg1) { bit = 127 : i32, a0_elem_width = 64 : i32, loop_bound = 1 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s(
+// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi8"(%arg0, %arg1)
+func.func @cmp_gt_s(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v1(
+// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi16"(%arg0, %arg1)
+func.func @cmp_gt_s_v1(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v2(
+// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi32"(%arg0, %arg1)
+func.func @cmp_gt_s_v2(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v3(
+// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi8"(%arg0, %arg1)
+func.func @cmp_gt_s_v3(%arg0: vector<16xi8>, %arg1: vector<16xi8>) -> vector<16xi8> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 15 : i32, a0_elem_width = 8 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 255 : i32 } : (vector<16xi8>, vector<16xi8>) -> vector<16xi8>
+  return %0 : vector<16xi8>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v4(
+// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi16"(%arg0, %arg1)
+func.func @cmp_gt_s_v4(%arg0: vector<8xi16>, %arg1: vector<8xi16>) -> vector<8xi16> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 7 : i32, a0_elem_width = 16 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 65535 : i32 } : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
+  return %0 : vector<8xi16>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v5(
+// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi32"(%arg0, %arg1)
+func.func @cmp_gt_s_v5(%arg0: vector<4xi32>, %arg1: vector<4xi32>) -> vector<4xi32> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 3 : i32, a0_elem_width = 32 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 4294967295 : i64 } : (vector<4xi32>, vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
+}
+
+// CHECK-LABEL: func.func @cmp_gt_s_v6(
+// CHECK-NEXT: "hydride_x86.mm_cmpgt_epi64"(%arg0, %arg1)
+func.func @cmp_gt_s_v6(%arg0: vector<2xi64>, %arg1: vector<2xi64>) -> vector<2xi64> {
+  %0 = "autollvm.cmp_gt_s"(%arg0, %arg1) { bit = 127 : i32, loop_bound = 1 : i32, a0_elem_width = 64 : i32, width = 0 : i32, constant = 0 : i32, constant_2 = 18446744073709551615 : i128 } : (vector<2xi64>, vector<2xi64>) -> vector<2xi64>
+  return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @move_31c1(
@@ -17171,35 +17171,35 @@ func.func @move_31c1_v1(%arg0: i64) -> vector<2xi64> {
 // CHECK-LABEL: func.func @move_606a(
 // CHECK-NEXT: "hydride_x86.mm_move_epi64"(%arg0)
 func.func @move_606a(%arg0: vector<2xi64>) -> vector<2xi64> {
-  %0 = "autollvm.move_606a"(%arg0) { loop_bound = 7 : i32, a0_elem_width = 64 : i32, bit = 128 : i32, a0_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
+  %0 = "autollvm.move_606a"(%arg0) { bit = 0 : i32, a0_elem_width = 64 : i32, result_width = 128 : i32 } : (vector<2xi64>) -> vector<2xi64>
   return %0 : vector<2xi64>
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi16"(%arg0)
 func.func @shr_by_imm_u_narrow(%arg0: vector<8xi16>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 127 : i32, bit_3 = 2 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 15 : i32, bit_2 = 2 : i32, result_width = 32 : i32 } : (vector<8xi16>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v1(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi8"(%arg0)
 func.func @shr_by_imm_u_narrow_v1(%arg0: vector<16xi8>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 127 : i32, bit_3 = 3 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 7 : i32, bit_2 = 3 : i32, result_width = 32 : i32 } : (vector<16xi8>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v2(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi32"(%arg0)
 func.func @shr_by_imm_u_narrow_v2(%arg0: vector<4xi32>) -> i32 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 127 : i32, bit_3 = 1 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 31 : i32, bit_2 = 1 : i32, result_width = 32 : i32 } : (vector<4xi32>) -> i32
   return %0 : i32
 }
 
 // CHECK-LABEL: func.func @shr_by_imm_u_narrow_v3(
 // CHECK-NEXT: "hydride_x86.mm_extract_epi64"(%arg0)
 func.func @shr_by_imm_u_narrow_v3(%arg0: vector<2xi64>) -> i64 {
-  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 127 : i32, bit_3 = 0 : i32, a1_width = 32 : i32, a1_elem_width = 8 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
+  %0 = "autollvm.shr_by_imm_u_narrow"(%arg0) { a1 = 1 : i32, bit = 63 : i32, bit_2 = 0 : i32, result_width = 64 : i32 } : (vector<2xi64>) -> i64
   return %0 : i64
 }
 

@@ -118,7 +118,8 @@ struct DbMember {
 }
 
 /// A member's lowering as far as cost goes: x86 records machine
-/// instructions; ARM's and HVX's (objects, intrinsic names) count as one.
+/// instructions, HVX the vector resources an instruction occupies (a
+/// double-vector or both-multiplier form costs two); ARM's count as one.
 #[derive(serde::Deserialize)]
 #[serde(untagged)]
 enum LoweringCost {

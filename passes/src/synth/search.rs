@@ -393,7 +393,9 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         );
     }
     // A program must be cheaper than the window as written (one instruction
-    // per op that computes), or as cheap and a single instruction.
+    // per op that computes), or, for a window of one op, as cheap and a
+    // single instruction. A tie with more ops is no gain: LLVM may well do
+    // better with the ops (a product by a power of two is a shift).
     let window_cost = window
         .ops
         .iter()
@@ -402,7 +404,7 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
     let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
     survivors.retain(|p| {
         let cost = p.cost(grammar);
-        cost < window_cost || (cost == window_cost && p.steps.len() == 1)
+        cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1)
     });
     if survivors.is_empty() {
         return Outcome::Unchanged(format!(

@@ -55,6 +55,21 @@ impl Definition {
     pub fn has_attrib(&self, a: &str) -> bool {
         self.attribs.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|x| x == a)
     }
+
+    /// How many of the HVX core's vector resources (ALU, multiply, shift,
+    /// permute) the instruction occupies in its packet, from its resource
+    /// class: a double-vector form (`A_CVI_VA_DV`, `A_CVI_VX_DV`,
+    /// `A_CVI_VP_VS`) takes a pair of them, any other one. What synthesis
+    /// counts as an instruction's cost on HVX, so that a multiply-accumulate
+    /// on both multiply resources is not taken for cheaper than the add and
+    /// shift it would replace.
+    pub fn vector_resources(&self) -> u32 {
+        if ["A_CVI_VA_DV", "A_CVI_VX_DV", "A_CVI_VP_VS"].iter().any(|a| self.has_attrib(a)) {
+            2
+        } else {
+            1
+        }
+    }
 }
 
 pub fn read_definitions(path: &Path) -> Result<Vec<Definition>, DataError> {

@@ -21,6 +21,14 @@ pub fn llvm_intrinsic(tag: &str) -> String {
     format!("llvm.hexagon.{}.128B", tag.replace('_', "."))
 }
 
+/// A member's lowering in the class database: the LLVM intrinsic, and what
+/// it costs (vector resources it occupies, [`super::data::Definition::vector_resources`]).
+#[derive(serde::Serialize)]
+struct HvxLowering {
+    llvm_intrinsic: String,
+    cost: u32,
+}
+
 fn err(e: impl std::error::Error + Send + Sync + 'static) -> GenError {
     GenError::isa("hvx", e)
 }
@@ -86,7 +94,12 @@ impl crate::isa::Isa for Hvx {
         );
         let intrinsics: BTreeMap<String, String> =
             semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
-        let db = crate::generate::class_database("hvx", &[], &classes, |n| intrinsics.get(n))
+        let resources: BTreeMap<&str, u32> =
+            fe.in_scope.iter().map(|t| (t.def.tag.as_str(), t.def.vector_resources())).collect();
+        let lowering = |n: &str| {
+            Some(HvxLowering { llvm_intrinsic: intrinsics.get(n)?.clone(), cost: *resources.get(n)? })
+        };
+        let db = crate::generate::class_database("hvx", &[], &classes, lowering)
             .map_err(|e| err(std::io::Error::other(e.to_string())))?;
         let calls: BTreeMap<String, String> =
             intrinsics.iter().map(|(k, v)| (format!("hydride_hvx.{}", build::op_name(k)), v.clone())).collect();
