@@ -118,8 +118,8 @@ struct DbMember {
 }
 
 /// A member's lowering as far as cost goes: x86 records machine
-/// instructions, HVX the vector resources an instruction occupies (a
-/// double-vector or both-multiplier form costs two); ARM's count as one.
+/// instructions, HVX 2 for a double multiply (both multiply resources) and
+/// 1 for the rest; ARM's count as one.
 #[derive(serde::Deserialize)]
 #[serde(untagged)]
 enum LoweringCost {

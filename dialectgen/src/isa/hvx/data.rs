@@ -56,15 +56,15 @@ impl Definition {
         self.attribs.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).any(|x| x == a)
     }
 
-    /// How many of the HVX core's vector resources (ALU, multiply, shift,
-    /// permute) the instruction occupies in its packet, from its resource
-    /// class: a double-vector form (`A_CVI_VA_DV`, `A_CVI_VX_DV`,
-    /// `A_CVI_VP_VS`) takes a pair of them, any other one. What synthesis
-    /// counts as an instruction's cost on HVX, so that a multiply-accumulate
-    /// on both multiply resources is not taken for cheaper than the add and
-    /// shift it would replace.
-    pub fn vector_resources(&self) -> u32 {
-        if ["A_CVI_VA_DV", "A_CVI_VX_DV", "A_CVI_VP_VS"].iter().any(|a| self.has_attrib(a)) {
+    /// What synthesis counts as the instruction's cost on HVX, from its
+    /// resource class: 2 for a double multiply (`A_CVI_VX_DV`), which takes
+    /// both of the core's multiply resources and so issues alone among
+    /// multiplies; 1 for any other. So a multiply-accumulate is not taken
+    /// for cheaper than the add and shift by a power of two it would
+    /// replace, while a double-vector unpack or add (`A_CVI_VP_VS`,
+    /// `A_CVI_VA_DV`) still counts as the one instruction it is.
+    pub fn cost(&self) -> u32 {
+        if self.has_attrib("A_CVI_VX_DV") {
             2
         } else {
             1

@@ -22,7 +22,7 @@ pub fn llvm_intrinsic(tag: &str) -> String {
 }
 
 /// A member's lowering in the class database: the LLVM intrinsic, and what
-/// it costs (vector resources it occupies, [`super::data::Definition::vector_resources`]).
+/// it costs ([`super::data::Definition::cost`]).
 #[derive(serde::Serialize)]
 struct HvxLowering {
     llvm_intrinsic: String,
@@ -94,11 +94,9 @@ impl crate::isa::Isa for Hvx {
         );
         let intrinsics: BTreeMap<String, String> =
             semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
-        let resources: BTreeMap<&str, u32> =
-            fe.in_scope.iter().map(|t| (t.def.tag.as_str(), t.def.vector_resources())).collect();
-        let lowering = |n: &str| {
-            Some(HvxLowering { llvm_intrinsic: intrinsics.get(n)?.clone(), cost: *resources.get(n)? })
-        };
+        let costs: BTreeMap<&str, u32> = fe.in_scope.iter().map(|t| (t.def.tag.as_str(), t.def.cost())).collect();
+        let lowering =
+            |n: &str| Some(HvxLowering { llvm_intrinsic: intrinsics.get(n)?.clone(), cost: *costs.get(n)? });
         let db = crate::generate::class_database("hvx", &[], &classes, lowering)
             .map_err(|e| err(std::io::Error::other(e.to_string())))?;
         let calls: BTreeMap<String, String> =
