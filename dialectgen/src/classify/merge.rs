@@ -13,7 +13,7 @@
 //! screened by running both on random inputs, then proved equal with Z3.
 
 use super::operators::{choices, Choice};
-use super::proof::{prove_equal, Verdict};
+use super::proof::{prove_equal, prove_equal_then_by_slices, Verdict};
 use super::template::{hole_index, instantiate, signature_len};
 use crate::eval::machine::Machine;
 use crate::eval::Concrete;
@@ -331,7 +331,7 @@ pub struct Host<'a> {
     choices: HashMap<Choice, Vec<Expr>>,
     per_hole: std::sync::OnceLock<Vec<Vec<Fit>>>,
     /// Whether a proof out of budget is tried again one result element at
-    /// a time ([`prove_lane_wise`]).
+    /// a time ([`prove_equal_then_by_slices`]).
     lane_wise: bool,
 }
 
@@ -457,8 +457,11 @@ impl<'a> Host<'a> {
                 log::debug!("{}: differs on samples with {values:?} (arguments {order:?})", instruction.name);
                 continue;
             }
+            // Lane-wise: one result element at a time where the whole
+            // proof runs out of budget.
             let verdict = if self.lane_wise {
-                prove_lane_wise(instruction, &candidate, order, timeout_ms)
+                let elem = instruction.result.elem.width;
+                prove_equal_then_by_slices(instruction, &candidate, order, timeout_ms, elem).0
             } else {
                 prove_equal(instruction, &candidate, order, timeout_ms)
             };
@@ -468,21 +471,6 @@ impl<'a> Host<'a> {
             }
         }
         None
-    }
-}
-
-/// [`prove_equal`], and where that runs out of budget on a result of
-/// several elements, the same one element at a time (each slice a query
-/// of its own: Z3 simplifies it down to the lanes it reads). A 1024-bit
-/// dot product's proof is out of reach whole and quick per element.
-fn prove_lane_wise(instruction: &Semantics, candidate: &Semantics, order: &[usize], timeout_ms: u32) -> Verdict {
-    let verdict = prove_equal(instruction, candidate, order, timeout_ms);
-    let (width, elem) = (instruction.result.width, instruction.result.elem.width);
-    match verdict {
-        Verdict::Unknown(_) if elem > 0 && width % elem == 0 && width / elem > 1 => {
-            super::proof::prove_equal_by_slices(instruction, candidate, order, timeout_ms, elem)
-        }
-        other => other,
     }
 }
 

@@ -109,8 +109,7 @@ pub fn prove_equal_by_slices(
         if width != b.result.width || a.args.len() != b.args.len() || piece == 0 || width % piece != 0 {
             return prove_in_context(a, b, b_arg_from_a, budget_ms);
         }
-        let inputs: Vec<BV> =
-            a.args.iter().enumerate().map(|(i, x)| BV::new_const(format!("x{i}"), x.width)).collect();
+        let inputs: Vec<BV> = a.args.iter().enumerate().map(|(i, x)| BV::new_const(format!("x{i}"), x.width)).collect();
         let b_inputs: Vec<BV> = b_arg_from_a.iter().map(|&i| inputs[i].clone()).collect();
         if b.args.iter().zip(&b_inputs).any(|(arg, bv)| arg.width != bv.get_size()) {
             return Verdict::Differ;
@@ -129,6 +128,27 @@ pub fn prove_equal_by_slices(
         }
         Verdict::Equal
     })
+}
+
+/// [`prove_equal`], and where that runs out of budget on a result of more
+/// than one `piece`, [`prove_equal_by_slices`]; with whether the slices
+/// decided. An unknown by slices keeps the whole query's reason.
+pub fn prove_equal_then_by_slices(
+    a: &Semantics,
+    b: &Semantics,
+    b_arg_from_a: &[usize],
+    budget_ms: u32,
+    piece: u32,
+) -> (Verdict, bool) {
+    let whole = prove_equal(a, b, b_arg_from_a, budget_ms);
+    let width = a.result.width;
+    if !matches!(whole, Verdict::Unknown(_)) || piece == 0 || width % piece != 0 || width == piece {
+        return (whole, false);
+    }
+    match prove_equal_by_slices(a, b, b_arg_from_a, budget_ms, piece) {
+        Verdict::Unknown(_) => (whole, false),
+        decided => (decided, true),
+    }
 }
 
 /// Whether `fa == fb` for every input, within the budget.

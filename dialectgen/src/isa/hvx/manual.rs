@@ -28,7 +28,7 @@ use super::c::macros::{MacroTable, TableError};
 use super::c::translate::{Arith, RegBinding};
 use super::data::ManualEntry;
 use super::front::{self, Fault, FrontEnd, Reading};
-use crate::classify::proof::{prove_equal, prove_equal_by_slices, Verdict};
+use crate::classify::proof::{prove_equal_then_by_slices, Verdict};
 use crate::eval::{Concrete, Machine};
 use crate::sema::ir::{BinOp, Expr, Place, Semantics, Span, Stmt, StmtKind};
 use crate::validate::cases::Rng;
@@ -451,15 +451,10 @@ pub fn compare(qemu: &Semantics, manual: &Semantics, budget_ms: u32) -> ManualVe
     }
     let identity: Vec<usize> = (0..qemu.args.len()).collect();
     let (qemu, manual) = (confine_immediates(qemu), confine_immediates(manual));
-    let whole = prove_equal(&qemu, &manual, &identity, budget_ms);
     // Too large at once: lane by lane (a 32-bit word at a time).
-    let verdict = match whole {
-        Verdict::Unknown(_) => match prove_equal_by_slices(&qemu, &manual, &identity, budget_ms, 32) {
-            Verdict::Equal => return ManualVerdict::Agreed { by: "z3, 32-bit slices".into() },
-            Verdict::Differ => Verdict::Differ,
-            Verdict::Unknown(_) => whole,
-        },
-        v => v,
+    let verdict = match prove_equal_then_by_slices(&qemu, &manual, &identity, budget_ms, 32) {
+        (Verdict::Equal, true) => return ManualVerdict::Agreed { by: "z3, 32-bit slices".into() },
+        (v, _) => v,
     };
     match verdict {
         Verdict::Equal => ManualVerdict::Agreed { by: "z3".into() },
