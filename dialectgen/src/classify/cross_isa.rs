@@ -119,7 +119,8 @@ pub fn classify_across(
 ) -> (Vec<SimilarityClass>, CombinedClasses) {
     let all = prefixed(isas);
     let isa_of = |name: &str| member_isa(name).0.to_string();
-    let (classes, stats) = classify_families(&all, timeout_ms, MaskModel::WriteMask, Numbers::OfSignature, Some(&isa_of));
+    let (classes, stats) =
+        classify_families(&all, timeout_ms, MaskModel::WriteMask, Numbers::OfSignature, Some(&isa_of));
     let mut classes = classes;
     adopt_isa_names(&mut classes, names_from);
     let mut by_isas: BTreeMap<String, usize> = BTreeMap::new();
@@ -143,7 +144,11 @@ pub fn classify_across(
     let summary = CombinedClasses {
         instructions: all.len(),
         classes: classes.len(),
-        classes_percent: if all.is_empty() { 0.0 } else { (1000.0 * classes.len() as f64 / all.len() as f64).round() / 10.0 },
+        classes_percent: if all.is_empty() {
+            0.0
+        } else {
+            (1000.0 * classes.len() as f64 / all.len() as f64).round() / 10.0
+        },
         unproved_pairs: stats.unproved_pairs,
         rejected: stats.rejected,
         cross_isa_classes: cross.len(),
@@ -152,4 +157,3 @@ pub fn classify_across(
     };
     (classes, summary)
 }
-

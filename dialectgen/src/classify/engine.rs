@@ -201,7 +201,12 @@ pub fn classify_families(
     let names: Option<Vec<String>> = family.map(|f| semantics.iter().map(|s| f(&s.name)).collect());
     let mut groups =
         merge_templates(buckets.into_values().collect(), timeout_ms, numbers, names.as_deref(), &mut stats);
-    log::info!("{} instructions: templates merged into {} groups in {:?}", semantics.len(), groups.len(), started.elapsed());
+    log::info!(
+        "{} instructions: templates merged into {} groups in {:?}",
+        semantics.len(),
+        groups.len(),
+        started.elapsed()
+    );
     if let Some(names) = &names {
         let started = std::time::Instant::now();
         groups = join_across_families(groups, names, timeout_ms, &mut stats);

@@ -524,7 +524,8 @@ fn lane_by_lane(defined: &[BV], ours: &BV, theirs: &BV, lanes: u32, ms: u32) -> 
     let width = ours.get_size();
     let lane_bits = width / lanes;
     let rlimit = ms.saturating_mul(RLIMIT_PER_MS) / lanes;
-    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms) * u64::from(WALL_CLOCK_FACTOR));
+    let deadline =
+        std::time::Instant::now() + std::time::Duration::from_millis(u64::from(ms) * u64::from(WALL_CLOCK_FACTOR));
     for lane in 0..lanes {
         let (lo, hi) = (lane * lane_bits, lane * lane_bits + lane_bits - 1);
         let (a, b) = if lanes == 1 {
@@ -576,7 +577,10 @@ mod tests {
             let wrong = lane(3).concat(&shifted.extract(23, 0));
             assert_eq!(lane_by_lane(&[], &doubled, &shifted, 4, 1_000), Ok(()));
             assert_eq!(lane_by_lane(&[], &doubled, &shifted, 1, 1_000), Ok(()));
-            assert_eq!(lane_by_lane(&[], &doubled, &wrong, 4, 1_000), Err("differs on some input in result lane 3".into()));
+            assert_eq!(
+                lane_by_lane(&[], &doubled, &wrong, 4, 1_000),
+                Err("differs on some input in result lane 3".into())
+            );
             // Where a `defined` bit excludes every input, nothing differs.
             let never = BV::from_u64(0, 1);
             assert_eq!(lane_by_lane(&[never], &doubled, &wrong, 4, 1_000), Ok(()));

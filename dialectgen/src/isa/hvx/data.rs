@@ -74,7 +74,8 @@ impl Definition {
 
 pub fn read_definitions(path: &Path) -> Result<Vec<Definition>, DataError> {
     let text = read(path)?;
-    serde_json::from_str(&text).map_err(|e| DataError::Format { path: path.display().to_string(), message: e.to_string() })
+    serde_json::from_str(&text)
+        .map_err(|e| DataError::Format { path: path.display().to_string(), message: e.to_string() })
 }
 
 /// The manual's pseudocode for one intrinsic.

@@ -95,8 +95,7 @@ impl crate::isa::Isa for Hvx {
         let intrinsics: BTreeMap<String, String> =
             semantics.iter().map(|s| (s.name.clone(), llvm_intrinsic(&s.name))).collect();
         let costs: BTreeMap<&str, u32> = fe.in_scope.iter().map(|t| (t.def.tag.as_str(), t.def.cost())).collect();
-        let lowering =
-            |n: &str| Some(HvxLowering { llvm_intrinsic: intrinsics.get(n)?.clone(), cost: *costs.get(n)? });
+        let lowering = |n: &str| Some(HvxLowering { llvm_intrinsic: intrinsics.get(n)?.clone(), cost: *costs.get(n)? });
         let db = crate::generate::class_database("hvx", &[], &classes, lowering)
             .map_err(|e| err(std::io::Error::other(e.to_string())))?;
         let calls: BTreeMap<String, String> =
