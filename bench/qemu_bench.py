@@ -17,6 +17,14 @@ hydride's speedup is LLVM's cost over hydride's: both paths run the same
 loop, one vector step per iteration (their IR goes through llc alone for
 these figures, so neither is unrolled).
 
+Halide's pipelines (bench/halide/, compiled ahead of time for the target)
+run beside them when the project's .venv has Halide. Its loops follow its
+schedules and cover other numbers of elements per iteration, so paths are
+also compared per call (bench/qemu_trace.py): the harness runs once more under
+qemu's block trace, and each path's cost is the sum over the blocks of its
+own code of executions times the same static price (cycles or packets).
+`over_halide` is Halide's cost per call over hydride's.
+
 Usage: python3 bench/qemu_bench.py --target aarch64-neon-dotprod-i8mm|hexagon-hvx128 [--check] [--only K,...] [--out DIR] [--proof-ms N]
 """
 
@@ -35,6 +43,7 @@ import harness  # noqa: E402
 import peers  # noqa: E402
 import suite  # noqa: E402
 from asm import McaError, cycles_per_iteration, hot_loop  # noqa: E402
+from qemu_trace import cost_per_call  # noqa: E402
 from run import CLANG_LEVEL, Failure, ROOT, fmt, hydride_lower, run, select, to_llvm_ir, write_table  # noqa: E402
 
 FREESTANDING = os.path.join(os.path.dirname(os.path.abspath(__file__)), "freestanding")
@@ -53,6 +62,8 @@ class CrossTarget:
     runner: list
     measure: str
     runtime: list = field(default_factory=list)  # sources linked into every program
+    halide_runtime: list = field(default_factory=list)  # what a Halide pipeline needs besides Halide's runtime object
+    traced: tuple = ("llvm", "clang", "halide", "hydride")  # the paths priced per call
 
 
 TARGETS = {
@@ -60,7 +71,8 @@ TARGETS = {
         "aarch64-neon-dotprod-i8mm", "arm", 128,
         ["--target=aarch64-linux-gnu", "-march=armv8.6-a+dotprod+i8mm"], ["-static", "-fuse-ld=lld"],
         ["-mtriple=aarch64-linux-gnu", "-mattr=+v8.6a,+dotprod,+i8mm"], "neoverse-v1", "aarch64-linux-gnu",
-        ["qemu-aarch64", "-cpu", "max"], "llvm-mca -mcpu=neoverse-v1 cycles per iteration"),
+        ["qemu-aarch64", "-cpu", "max"], "llvm-mca -mcpu=neoverse-v1 cycles per iteration",
+        halide_runtime=["-lpthread", "-lm"]),
     # No C library for Hexagon Linux in the distribution: the harness links
     # bench/freestanding's few functions instead.
     "hexagon-hvx128": CrossTarget(
@@ -69,59 +81,104 @@ TARGETS = {
         ["-static", "-fuse-ld=lld", "-nostdlib"],
         ["-mtriple=hexagon", "-mcpu=hexagonv66", "-mattr=+hvxv66,+hvx-length128b"], None, None,
         ["qemu-hexagon", "-cpu", "v67"], "packets per iteration",
-        [os.path.join(FREESTANDING, "runtime.c")]),
+        [os.path.join(FREESTANDING, "runtime.c")],
+        # Halide's runtime for Hexagon is QuRT's: bench/freestanding/halide.c stands in for it.
+        [os.path.join(FREESTANDING, "halide.c")],
+        # clang's loops for HVX are scalar: traced, they would take most of an hour.
+        ("llvm", "halide", "hydride")),
 }
 
-PATHS = ["llvm", "clang", "hydride"]
+PATHS = ["llvm", "clang", "halide", "hydride"]
 COLUMNS = ["kernel", "target", *[f"insts_{t}" for t in PATHS], *[f"cost_{t}" for t in PATHS], "cost_measure",
-           "speedup", "compile_s", "correct"]
+           "speedup", *[f"call_{t}" for t in PATHS], "speedup_call", "over_halide", "compile_s", "compile_halide_s",
+           "correct"]
 
 
-def measure(k, work, target, static, proof_ms=None):
+def measure(k, work, target, static, halide, proof_ms=None):
     src = os.path.join(work, f"{k.name}.mlir")
     with open(src, "w") as f:
         f.write(k.mlir)
     t = time.perf_counter()
     lowered = hydride_lower(k.mlir, os.path.join(work, "cache"), target.name, target.isa, proof_ms)
     row = {"kernel": k.name, "target": target.name, "compile_s": time.perf_counter() - t,
-           "cost_measure": target.measure}
-    objects, asm = [], {}
+           "cost_measure": target.measure, "compile_halide_s": float("nan")}
+    objects, asm = {}, {}
     for tag, ll in (("llvm", to_llvm_ir(k.mlir)), ("hydride", to_llvm_ir(lowered, "hydride_"))):
         name = f"{k.name}.{tag}.ll"
         with open(os.path.join(work, name), "w") as f:
             f.write(ll)
         asm[tag] = run(["llc", "-O3", *target.llc, "-o", "-", name], cwd=work)
-        run(["clang-22", "-O2", *target.clang, "-Wno-override-module", "-c", "-o", f"{k.name}.{tag}.o", name], cwd=work)
-        objects.append(f"{k.name}.{tag}.o")
+        objects[tag] = os.path.join(work, f"{k.name}.{tag}.o")
+        run(["clang-22", "-O2", *target.clang, "-Wno-override-module", "-c", "-o", objects[tag], name], cwd=work)
     clang_c = f"{k.name}.clang.c"
     with open(os.path.join(work, clang_c), "w") as f:
         f.write(peers.clang_source(k))
     asm["clang"] = run(["clang-22", CLANG_LEVEL, *target.clang, "-S", "-o", "-", clang_c], cwd=work)
-    run(["clang-22", CLANG_LEVEL, *target.clang, "-c", "-o", f"{k.name}.clang.o", clang_c], cwd=work)
-    objects.append(f"{k.name}.clang.o")
+    objects["clang"] = os.path.join(work, f"{k.name}.clang.o")
+    run(["clang-22", CLANG_LEVEL, *target.clang, "-c", "-o", objects["clang"], clang_c], cwd=work)
+    # No speedup over clang per iteration: its loop is its own (interleaved, unrolled), not the same iteration.
+    paths = [harness.Path("llvm", k.name, "memref"), harness.Path("clang", f"clang_{k.name}", "plain")]
+    include, halide_link = [], []
+    if not halide.missing:
+        try:
+            entry = halide.entry(k.name)
+        except (KeyError, RuntimeError) as e:
+            raise Failure(str(e))
+        with open(entry["asm"]) as f:
+            asm["halide"] = f.read()
+        objects["halide"] = os.path.abspath(entry["object"])
+        paths.append(harness.Path("halide", entry["function"], "halide", entry["args"]))
+        row["compile_halide_s"] = entry["compile_s"]
+        include = [f"-I{halide.include}"]
+        halide_link = ([halide.runtime] if halide.runtime else []) + target.halide_runtime
+    paths.append(harness.Path("hydride", f"hydride_{k.name}", "memref"))
+    ran = [p.tag for p in paths]
     for tag in PATHS:
-        row[f"insts_{tag}"] = len(hot_loop(asm[tag]))
-        row[f"cost_{tag}"] = cycles_per_iteration(asm[tag], target.mca_cpu, target.mca_triple) if static else float("nan")
+        row[f"insts_{tag}"] = len(hot_loop(asm[tag])) if tag in asm else float("nan")
+        row[f"cost_{tag}"] = (cycles_per_iteration(asm[tag], target.mca_cpu, target.mca_triple)
+                              if static and tag in asm else float("nan"))
+        row[f"call_{tag}"] = float("nan")
     row["speedup"] = row["cost_llvm"] / row["cost_hydride"] if static else float("nan")
-    # No speedup over clang: its loop is its own (interleaved, unrolled), not the same iteration.
-    paths = [harness.Path("llvm", k.name, "memref"), harness.Path("clang", f"clang_{k.name}", "plain"),
-             harness.Path("hydride", f"hydride_{k.name}", "memref")]
     with open(os.path.join(work, f"{k.name}.c"), "w") as f:
         f.write(harness.harness(k, paths, 1, timed=False))
     exe = os.path.join(work, k.name)
-    run(["clang-22", "-O1", *target.clang, *target.link, "-o", exe, f"{k.name}.c", *objects, *target.runtime], cwd=work)
+    link = ["clang-22", "-O1", *target.clang, *include, *target.link]
+    libraries = [*objects.values(), *target.runtime, *halide_link]
+    run([*link, "-o", exe, f"{k.name}.c", *libraries], cwd=work)
     proc = subprocess.run([*target.runner, exe], capture_output=True, text=True, timeout=1800)
+    if static:
+        # Priced per call: the same paths in a program without the reference, run under qemu's trace.
+        traced = [p for p in paths if p.tag in target.traced]
+        with open(os.path.join(work, f"{k.name}.traced.c"), "w") as f:
+            f.write(harness.harness(k, traced, 1, timed=False, reference=False))
+        link_map = exe + ".map"
+        run([*link, f"-Wl,-Map={link_map}", "-o", exe + ".traced", f"{k.name}.traced.c", *libraries], cwd=work)
+        traced_run, calls = cost_per_call(target.runner, exe + ".traced", link_map,
+                                          {p.tag: [objects[p.tag]] for p in traced}, target.mca_cpu, target.mca_triple, 3600)
+        if traced_run.returncode != 0:
+            raise Failure(f"{k.name}: the traced program failed ({traced_run.returncode}): {traced_run.stderr[-2000:]}")
+        for tag, cost in calls.items():
+            row[f"call_{tag}"] = cost
+    row["speedup_call"] = row["call_llvm"] / row["call_hydride"] if static else float("nan")
+    row["over_halide"] = row["call_halide"] / row["call_hydride"] if static else float("nan")
     results = {}
     for line in proc.stdout.splitlines():
         f = line.split()
-        if len(f) == 3 and f[0] in PATHS:
+        if len(f) == 3 and f[0] in ran:
             results[f[0]] = int(f[1])
-    if set(results) != set(PATHS):
+    if set(results) != set(ran):
         raise Failure(f"{k.name}: the harness failed under {target.runner[0]} ({proc.returncode}): "
                       f"{proc.stdout[-1000:]}{proc.stderr[-2000:]}")
     wrong = [tag for tag, ok in results.items() if not ok]
     row["correct"] = "yes" if not wrong else "NO (" + ", ".join(f"{t} differs" for t in wrong) + ")"
+    if "halide" in wrong:
+        row["over_halide"] = float("nan")  # no ratio over a peer whose output is wrong
     return row
+
+
+def geomean(rows, column):
+    values = [r[column] for r in rows if r[column] == r[column] and r[column] > 0]
+    return (statistics.geometric_mean(values), len(values)) if values else (float("nan"), 0)
 
 
 def main():
@@ -146,10 +203,12 @@ def run_suite(target_name, check, only, out, proof_ms=None):
           f"run under {' '.join(target.runner)}; cost: {target.measure}", file=sys.stderr)
     rows, failures = [], []
     with tempfile.TemporaryDirectory() as work:
+        halide = peers.Halide(target.name, None, target.mca_cpu, work, kernels, target.vector_bits)
+        print(halide.describe(), file=sys.stderr, flush=True)
         for i, k in enumerate(kernels):
             print(f"[{i + 1}/{len(kernels)}] {k.name}: {k.what}", file=sys.stderr, flush=True)
             try:
-                row = measure(k, work, target, not check, proof_ms)
+                row = measure(k, work, target, not check, halide, proof_ms)
             except (Failure, McaError, subprocess.TimeoutExpired) as e:
                 failures.append(k.name)
                 print(f"  FAILED: {e}", file=sys.stderr)
@@ -158,8 +217,11 @@ def run_suite(target_name, check, only, out, proof_ms=None):
             print(f"  correct: {row['correct']}; hot-loop instructions: "
                   + ", ".join(f"{t} {row['insts_' + t]}" for t in PATHS)
                   + ("" if check else f"; cost llvm {fmt(row['cost_llvm'])}, hydride {fmt(row['cost_hydride'])}, "
-                     f"speedup {fmt(row['speedup'])}"), file=sys.stderr, flush=True)
-    wrong = [r["kernel"] for r in rows if r["correct"] != "yes"]
+                     f"speedup {fmt(row['speedup'])}; per call " + ", ".join(f"{t} {fmt(row['call_' + t])}" for t in PATHS)
+                     + f", over Halide {fmt(row['over_halide'])}"), file=sys.stderr, flush=True)
+    # A wrong output of LLVM's path, clang or hydride fails the run; Halide's is reported and left out of its ratio.
+    wrong = [r["kernel"] for r in rows if r["correct"] not in ("yes", "NO (halide differs)")]
+    halide_wrong = [r["kernel"] for r in rows if r["correct"] == "NO (halide differs)"]
     if not check:
         stem = os.path.join(out, f"bench-{target.name}" + (f"-proof-ms-{proof_ms}" if proof_ms else ""))
         write_table(stem, COLUMNS, COLUMNS, rows)
@@ -171,9 +233,16 @@ def run_suite(target_name, check, only, out, proof_ms=None):
                   f"{statistics.geometric_mean(speedups):.3f} over {len(speedups)} kernels; "
                   f"worst {worst['kernel']} {worst['speedup']:.3f}; "
                   f"{sum(1 for s in speedups if s > 1.0001)} faster, {sum(1 for s in speedups if s < 0.9999)} slower")
+            for column, what in (("speedup_call", "LLVM 22's path"), ("over_halide", "Halide's")):
+                g, n = geomean(rows, column)
+                print(f"hydride's geomean speedup over {what} per call (dynamic {target.measure.replace(' per iteration', '')}): "
+                      + (f"{g:.3f} over {n} kernels" if n else "– (" + (halide.describe() if column == "over_halide" else "no figures") + ")"))
     else:
         for r in rows:
             print(f"{r['kernel']}: {r['correct']}")
+    if halide_wrong:
+        print(f"Halide's output differs from the reference under {target.runner[0]} (left out of the ratio over Halide): "
+              + ", ".join(halide_wrong))
     if failures or wrong:
         sys.exit(f"failed: {', '.join(failures)}; wrong outputs: {', '.join(wrong)}")
 

@@ -8,6 +8,8 @@ others are still built.
 Runs with the Python that has Halide (scripts/setup puts it in .venv):
   .venv/bin/python bench/halide/build.py --target x86-avx2 --out DIR [--only K,...]
   .venv/bin/python bench/halide/build.py --halide-target STR --out DIR
+`--vector-bits N` builds the kernels at the suite's width N (the cross
+targets' benchmark sets it to the target's: 128 on NEON, 1024 on HVX).
 """
 
 import argparse
@@ -50,7 +52,11 @@ def main():
     which.add_argument("--halide-target", help="a Halide target string (for the host's own x86 target)")
     ap.add_argument("--out", required=True, help="directory for objects, headers, assembly and manifest.json")
     ap.add_argument("--only", default="", help="comma-separated kernel names")
+    ap.add_argument("--vector-bits", type=int, default=None,
+                    help="the suite's vector width, which sets the kernels' shapes (default: the suite's)")
     a = ap.parse_args()
+    if a.vector_bits:
+        suite.VECTOR_BITS = a.vector_bits
     target = hl.Target(TARGETS[a.target].halide if a.target else a.halide_target)
     os.makedirs(a.out, exist_ok=True)
     kernels = suite.all_kernels()

@@ -20,6 +20,38 @@ pub enum TargetCall {
     Binary { op: String },
 }
 
+/// AArch64 intrinsics that are LLVM's generic intrinsics under a target
+/// name: lane-wise, of one type, the same function (LLVM's AArch64 backend
+/// selects both to the same instruction). `true`: the generic one takes a
+/// trailing `i1 false` (`llvm.abs`: the minimum is not poison).
+const ARM_GENERIC: &[(&str, &str, bool)] = &[
+    ("abs", "abs", true),
+    ("smax", "smax", false),
+    ("smin", "smin", false),
+    ("umax", "umax", false),
+    ("umin", "umin", false),
+    ("sqadd", "sadd.sat", false),
+    ("uqadd", "uadd.sat", false),
+    ("sqsub", "ssub.sat", false),
+    ("uqsub", "usub.sat", false),
+];
+
+/// The generic LLVM intrinsic that `intrinsic` (`llvm.aarch64.neon.smax.v8i16`)
+/// is under a target name (`llvm.smax.v8i16`), and whether it takes a
+/// trailing `i1 false`. Emitting it keeps LLVM's optimizer reasoning about
+/// the value (known bits, ranges) after hydride's rewrite, as it does on
+/// LLVM's own path: `min(|x| + |y|, 255)` narrowed stays one `uqxtn` when
+/// the absolute values are `llvm.abs`, not an opaque call.
+pub fn generic_intrinsic(intrinsic: &str) -> Option<(String, bool)> {
+    let rest = intrinsic.strip_prefix("llvm.aarch64.neon.")?;
+    let (base, ty) = rest.split_once('.')?;
+    if ty.contains('.') || ty.contains('f') {
+        return None;
+    }
+    let (_, generic, flag) = ARM_GENERIC.iter().find(|(n, _, _)| *n == base)?;
+    Some((format!("llvm.{generic}.{ty}"), *flag))
+}
+
 /// LLVM instructions over two operands of one type that clang emits for
 /// ARM intrinsics.
 const BINARY: &[&str] = &["add", "sub", "mul", "and", "or", "xor", "ashr", "lshr", "shl"];
@@ -109,12 +141,10 @@ impl TargetCalls {
         static ARM: OnceLock<Result<TargetCalls, String>> = OnceLock::new();
         static HVX: OnceLock<Result<TargetCalls, String>> = OnceLock::new();
         let table = match isa {
-            Isa::Arm => ARM.get_or_init(|| {
-                TargetCalls::parse(Isa::Arm, include_str!("../../generated/arm/llvm-lowerings.json"))
-            }),
-            Isa::Hvx => HVX.get_or_init(|| {
-                TargetCalls::parse(Isa::Hvx, include_str!("../../generated/hvx/llvm-intrinsics.json"))
-            }),
+            Isa::Arm => ARM
+                .get_or_init(|| TargetCalls::parse(Isa::Arm, include_str!("../../generated/arm/llvm-lowerings.json"))),
+            Isa::Hvx => HVX
+                .get_or_init(|| TargetCalls::parse(Isa::Hvx, include_str!("../../generated/hvx/llvm-intrinsics.json"))),
             Isa::X86 => return Err("x86 ops lower through the LLVM call table (llvm_calls)".into()),
         };
         table.as_ref().map_err(Clone::clone)
@@ -143,6 +173,16 @@ mod tests {
         assert_eq!(arm_call(r#"{"llvm_ops":["add"]}"#), Some(TargetCall::Binary { op: "add".into() }));
         assert_eq!(arm_call(r#"{"llvm_ops":["lshr","trunc"]}"#), None);
         assert_eq!(arm_call(r#"{"llvm_intrinsics":["llvm.aarch64.neon.sabd.v4i16"],"llvm_ops":["add"]}"#), None);
+    }
+
+    #[test]
+    fn target_named_generic_intrinsics_are_recognized() {
+        assert_eq!(generic_intrinsic("llvm.aarch64.neon.abs.v8i16"), Some(("llvm.abs.v8i16".into(), true)));
+        assert_eq!(generic_intrinsic("llvm.aarch64.neon.uqsub.v16i8"), Some(("llvm.usub.sat.v16i8".into(), false)));
+        assert_eq!(generic_intrinsic("llvm.aarch64.neon.sqadd.i32"), Some(("llvm.sadd.sat.i32".into(), false)));
+        assert_eq!(generic_intrinsic("llvm.aarch64.neon.smax.v4f32"), None);
+        assert_eq!(generic_intrinsic("llvm.aarch64.neon.sqdmulh.v8i16"), None);
+        assert_eq!(generic_intrinsic("llvm.aarch64.neon.usdot.v4i32.v16i8"), None);
     }
 
     #[test]

@@ -3,14 +3,17 @@
 //! ([`crate::target_calls`]): a call of the LLVM intrinsic
 //! (`llvm.aarch64.neon.*`, `llvm.hexagon.V6.*.128B`), operands bitcast to
 //! its parameter types and the immediate as a constant, or one generic LLVM
-//! instruction.
+//! instruction. An AArch64 intrinsic that is a generic one under a target
+//! name (`neon.abs`, `neon.smax`, `neon.sqadd`, …) becomes the generic one
+//! (`llvm.abs`, `llvm.smax`, `llvm.sadd.sat`), which LLVM's optimizer
+//! understands ([`crate::target_calls::generic_intrinsic`]).
 
 use super::build::{self, Builder};
 use super::raw;
 use super::read;
 use crate::synth::target::Isa;
 use crate::synth::types::Ty;
-use crate::target_calls::{TargetCall, TargetCalls};
+use crate::target_calls::{generic_intrinsic, TargetCall, TargetCalls};
 use melior::ir::operation::OperationLike;
 use melior::ir::{OperationRef, Value};
 use melior::Context;
@@ -39,7 +42,10 @@ fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> 
     })?;
     let instance = read::instance(&op);
     let types = |texts: &[String]| {
-        texts.iter().map(|t| Ty::parse(t).ok_or_else(|| format!("type {t} is not modelled"))).collect::<Result<Vec<_>, _>>()
+        texts
+            .iter()
+            .map(|t| Ty::parse(t).ok_or_else(|| format!("type {t} is not modelled")))
+            .collect::<Result<Vec<_>, _>>()
     };
     let operand_types = types(&instance.operand_types)?;
     let result_ty = match types(&instance.result_types)?.as_slice() {
@@ -47,12 +53,12 @@ fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> 
         _ => return Err("expects one result".into()),
     };
     // The immediate (an integer attribute), passed after the operands.
-    let immediates: Vec<BigInt> =
-        instance.attributes.iter().filter_map(|(_, v)| v.parse::<BigInt>().ok()).collect();
+    let immediates: Vec<BigInt> = instance.attributes.iter().filter_map(|(_, v)| v.parse::<BigInt>().ok()).collect();
     if immediates.len() > 1 {
         return Err(format!("cannot be lowered to LLVM: {} immediates (hydride passes one, last)", immediates.len()));
     }
-    let operands: Vec<Value> = (0..op.operand_count()).map(|k| op.operand(k).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
+    let operands: Vec<Value> =
+        (0..op.operand_count()).map(|k| op.operand(k).map_err(|e| e.to_string())).collect::<Result<_, _>>()?;
     let b = Builder::new(context, op);
     let result = match call {
         TargetCall::Binary { op: llvm_op } => {
@@ -75,7 +81,15 @@ fn convert(context: &Context, op: OperationRef, isa: Isa) -> Result<(), String> 
             for (x, p) in immediates.iter().zip(&params[operands.len()..]) {
                 args.push(b.llvm_constant(x, p)?);
             }
-            let value = b.call_intrinsic(intrinsic, &args, &result)?;
+            let value = match generic_intrinsic(intrinsic) {
+                Some((generic, poison_flag)) => {
+                    if poison_flag {
+                        args.push(b.llvm_constant(&BigInt::from(0), &Ty { dims: Vec::new(), elem_bits: 1 })?);
+                    }
+                    b.call_intrinsic(&generic, &args, &result)?
+                }
+                None => b.call_intrinsic(intrinsic, &args, &result)?,
+            };
             b.llvm_cast(value, &result_ty)?
         }
     };
