@@ -4,6 +4,13 @@
 // Input the synthesizer does not model is left as it is, without failing:
 // floats, index arithmetic, scalable and 0-d vectors, ops with regions,
 // unknown ops between supported ones, and loop bodies (windows inside).
+// Every arith or vector op on vectors it passes over gets a remark saying why.
+// REMARK-DAG: unsupported.mlir:19:8: remark: arith.addf left to LLVM's lowering: synthesis models fixed-size vectors of integers, not vector<16xf32>
+// REMARK-DAG: unsupported.mlir:20:8: remark: arith.mulf left to LLVM's lowering: synthesis models fixed-size vectors of integers, not vector<16xf32>
+// REMARK-DAG: unsupported.mlir:30:8: remark: arith.addi left to LLVM's lowering: synthesis models fixed-size vectors of integers, not vector<[4]xi32>
+// REMARK-DAG: unsupported.mlir:31:8: remark: arith.muli left to LLVM's lowering: synthesis models fixed-size vectors of integers, not vector<[4]xi32>
+// REMARK-DAG: unsupported.mlir:38:8: remark: arith.addi left to LLVM's lowering: synthesis models fixed-size vectors of integers, not vector<i32>
+// REMARK-DAG: unsupported.mlir:39:8: remark: arith.muli left to LLVM's lowering: synthesis models fixed-size vectors of integers, not vector<i32>
 
 // CHECK-LABEL: func.func @floats
 // CHECK: arith.addf
@@ -66,4 +73,16 @@ func.func @unknown_between(%a: vector<16xi32>, %b: vector<16xi32>) -> i32 {
   %3 = arith.addi %2, %2 : i32
   %4 = arith.muli %3, %2 : i32
   return %4 : i32
+}
+
+// Integer ops outside the semantics split windows too, each with a remark.
+// CHECK-LABEL: func.func @outside_semantics
+// CHECK: math.absi
+// CHECK: arith.ceildivui
+// REMARK-DAG: unsupported.mlir:[[@LINE+3]]:8: remark: math.absi left to LLVM's lowering: it is not among the ops synthesis has semantics for
+// REMARK-DAG: unsupported.mlir:[[@LINE+3]]:8: remark: arith.ceildivui left to LLVM's lowering: it is not among the ops synthesis has semantics for
+func.func @outside_semantics(%a: vector<16xi32>, %b: vector<16xi32>) -> vector<16xi32> {
+  %0 = math.absi %a : vector<16xi32>
+  %1 = arith.ceildivui %0, %b : vector<16xi32>
+  return %1 : vector<16xi32>
 }

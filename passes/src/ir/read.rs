@@ -8,6 +8,7 @@ use crate::synth::block::BlockOp;
 use crate::synth::types::Ty;
 use crate::variants::OpInstance;
 use melior::ir::operation::OperationLike;
+use melior::ir::r#type::TypeLike;
 use melior::ir::{Attribute, BlockLike, BlockRef, OperationRef, Type, Value, ValueLike};
 use std::collections::HashMap;
 
@@ -97,6 +98,13 @@ pub fn block<'c, 'a>(block: BlockRef<'c, 'a>) -> ReadBlock<'c, 'a> {
                 .map(|(name, a)| (name.as_string_ref().as_str().unwrap_or_default().to_string(), attr(a)))
                 .collect(),
             has_regions: op.region_count() > 0,
+            unmodelled_vectors: operands
+                .iter()
+                .chain(&results)
+                .map(|v| v.r#type())
+                .filter(|t| t.is_vector() && ty(*t).is_none())
+                .map(|t| t.to_string())
+                .collect(),
         };
         read.ops.push(block_op);
         read.handles.push(op);

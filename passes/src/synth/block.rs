@@ -19,6 +19,9 @@ pub struct BlockOp {
     pub result_types: Vec<Option<Ty>>,
     pub attributes: Vec<(String, Attr)>,
     pub has_regions: bool,
+    /// Vector types among its operands and results that synthesis does not
+    /// model (floats, `index`, scalable or 0-d vectors), as MLIR prints them.
+    pub unmodelled_vectors: Vec<String>,
 }
 
 impl BlockOp {

@@ -9,7 +9,7 @@ use super::cache::Cache;
 use super::grammar::{Grammar, Target};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{synthesize, Limits, Outcome};
-use super::semantics::synthesizable;
+use super::semantics::{supported, synthesizable};
 use super::types::Ty;
 use num_bigint::BigInt;
 use std::collections::BTreeSet;
@@ -257,13 +257,14 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         let op = &ops[root];
         if consumed.contains(&root)
             || !synthesizable(op)
+            || !op.unmodelled_vectors.is_empty()
             || op.has_regions
             || op.results.len() != 1
             || op.name == "arith.constant"
         {
             continue;
         }
-        let accept = |o: &BlockOp| synthesizable(o) && !o.has_regions;
+        let accept = |o: &BlockOp| synthesizable(o) && o.unmodelled_vectors.is_empty() && !o.has_regions;
         let window = flow.window(root, options.max_ops, 8, &accept);
         let window = Window { ops: window.ops.iter().copied().filter(|p| !consumed.contains(p)).collect(), ..window };
         let computing = window.ops.iter().filter(|p| ops[**p].name != "arith.constant").count();
@@ -305,5 +306,53 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
             )),
         }
     }
+    for (pos, op) in ops.iter().enumerate() {
+        if let Some(why) = not_understood(op) {
+            plan.remarks.push((pos, why));
+        }
+    }
+    plan.remarks.sort_by_key(|(pos, _)| std::cmp::Reverse(*pos));
     plan
+}
+
+/// Ops that move vectors between memory and registers: where windows begin
+/// and end, not computations to rewrite.
+const BOUNDARIES: &[&str] = &[
+    "vector.load",
+    "vector.store",
+    "vector.maskedload",
+    "vector.maskedstore",
+    "vector.transfer_read",
+    "vector.transfer_write",
+    "vector.gather",
+    "vector.scatter",
+    "vector.print",
+];
+
+/// Why synthesis cannot read `op`, an `arith`, `math` or `vector` op on
+/// vectors (its remark: an op the pass passes over is never passed over
+/// silently).
+fn not_understood(op: &BlockOp) -> Option<String> {
+    let dialect = ["arith.", "math.", "vector."].iter().any(|d| op.name.starts_with(d));
+    let on_vectors = !op.unmodelled_vectors.is_empty()
+        || op.operand_types.iter().chain(&op.result_types).any(|t| t.as_ref().is_some_and(|t| !t.dims.is_empty()));
+    if !dialect || !on_vectors || BOUNDARIES.contains(&op.name.as_str()) {
+        return None;
+    }
+    if !op.unmodelled_vectors.is_empty() {
+        let mut types = op.unmodelled_vectors.clone();
+        types.dedup();
+        return Some(format!(
+            "{} left to LLVM's lowering: synthesis models fixed-size vectors of integers, not {}",
+            op.name,
+            types.join(", ")
+        ));
+    }
+    (!synthesizable(op)).then(|| {
+        if supported(&op.name) {
+            format!("{} left to LLVM's lowering: synthesis reads its one-dimensional form only", op.name)
+        } else {
+            format!("{} left to LLVM's lowering: it is not among the ops synthesis has semantics for", op.name)
+        }
+    })
 }

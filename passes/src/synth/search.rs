@@ -165,6 +165,10 @@ pub fn leaf_options(c: &Candidate, leaf_types: &[Ty]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Z3's budget for finding a candidate's immediate, in milliseconds of the
+/// proof budget's scale (its resource limit and wall-clock cap per query).
+pub const IMMEDIATE_MS: u32 = 2_000;
+
 /// The immediate (at most one) that makes the candidate agree with the
 /// window on the samples, solved for by Z3 with the operands concrete (the
 /// synthesis step of CEGIS; the proof that follows is the verification).
@@ -181,6 +185,12 @@ pub fn immediates_for(c: &Candidate, operands: &[Vec<BigUint>], expected: &[Opti
     z3::with_z3_config(&z3::Config::new(), || {
         let imm = BV::new_const("imm", width);
         let solver = z3::Solver::new();
+        // Every query has a budget: a deterministic resource limit (the same outcome on every
+        // machine) and a wall-clock cap. Running out means no immediate, never a rewrite.
+        let mut params = z3::Params::new();
+        params.set_u32("rlimit", IMMEDIATE_MS.saturating_mul(dialectgen::classify::proof::RLIMIT_PER_MS));
+        params.set_u32("timeout", IMMEDIATE_MS.saturating_mul(dialectgen::classify::proof::WALL_CLOCK_FACTOR));
+        solver.set_params(&params);
         if *bits < width {
             solver.assert(imm.bvult(BV::from_u64(1u64 << bits, width)));
         }
