@@ -1,7 +1,7 @@
 // Runs each kernel compiled two ways, hydride's lowering and LLVM's own, on
 // the same random and edge inputs and reports the inputs on which they
-// differ. Freestanding (no libc), for AArch64 and Hexagon under qemu-user:
-// the only system calls are write and exit.
+// differ. Freestanding (no libc), for AArch64 and Hexagon under qemu-user
+// and for the x86-64 host: the only system calls are write and exit.
 #include "differential.h"
 
 #if defined(__aarch64__)
@@ -18,8 +18,16 @@ static long sys3(long n, long a, long b, long c) {
   return r0;
 }
 __asm__(".text\n.globl _start\n_start:\n  r29 = and(r29, #-128)\n  call differential_start\n");
+#elif defined(__x86_64__)
+static long sys3(long n, long a, long b, long c) {
+  long number = n == 64 ? 1 : n == 93 ? 60 : n; /* write and exit by x86-64's numbers */
+  long r;
+  __asm__ volatile("syscall" : "=a"(r) : "a"(number), "D"(a), "S"(b), "d"(c) : "rcx", "r11", "memory");
+  return r;
+}
+__asm__(".text\n.globl _start\n_start:\n  xor %ebp, %ebp\n  and $-16, %rsp\n  call differential_start\n");
 #else
-#error "the differential harness runs on AArch64 or Hexagon"
+#error "the differential harness runs on AArch64, Hexagon or x86-64"
 #endif
 
 enum { SYS_WRITE = 64, SYS_EXIT = 93, ROUNDS = 1000 };
@@ -101,7 +109,7 @@ long differential_main(void) {
   return failing != 0;
 }
 
-#if defined(__hexagon__)
+#if defined(__hexagon__) || defined(__x86_64__)
 __attribute__((used)) void differential_start(void) {
   long code = differential_main();
   for (;;) sys3(SYS_EXIT, code, 0, 0);

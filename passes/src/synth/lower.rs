@@ -7,6 +7,7 @@ use super::attr::NewAttr;
 use super::block::{BlockOp, Dataflow, Window};
 use super::cache::Cache;
 use super::grammar::{Grammar, Target};
+use super::pieces::{instantiate, piece_block};
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{synthesize, Limits, Outcome};
 use super::semantics::{supported, synthesizable};
@@ -271,36 +272,18 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
         if computing < 2 {
             continue;
         }
-        let key = canonical(&flow, &window, &options.limits, grammar.version);
         let lifted = flow.lift_constants(&window);
-        let outcome = match options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
-            Some(o) => o,
-            None => {
-                // A fault in synthesis costs this window, not the compilation.
-                let attempt = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    synthesize(&flow, &lifted, grammar, &options.limits)
-                }));
-                match attempt {
-                    Ok(o) => {
-                        if !matches!(o, Outcome::OutOfTime(_)) {
-                            options.cache.put(&key, &encode(grammar, &o));
-                        }
-                        o
-                    }
-                    Err(_) => Outcome::Unchanged("internal error in synthesis (please report this window)".into()),
-                }
-            }
+        let outcome = memo_or_synthesize(&flow, &window, &lifted, grammar, options);
+        let found = match outcome {
+            Outcome::Found(program) => Ok(new_ops(grammar, &program, &lifted)),
+            Outcome::Unchanged(why) | Outcome::OutOfTime(why) => by_pieces(&flow, &window, grammar, options).ok_or(why),
         };
-        match outcome {
-            Outcome::Found(program) => {
-                plan.rewrites.push(Rewrite {
-                    root,
-                    ops: new_ops(grammar, &program, &lifted),
-                    window: window.ops.clone(),
-                });
+        match found {
+            Ok(new) => {
+                plan.rewrites.push(Rewrite { root, ops: new, window: window.ops.clone() });
                 consumed.extend(window.ops.iter().filter(|p| ops[**p].name != "arith.constant"));
             }
-            Outcome::Unchanged(why) | Outcome::OutOfTime(why) => plan.remarks.push((
+            Err(why) => plan.remarks.push((
                 root,
                 format!("window of {computing} ops left unchanged (target {}): {why}", options.limits.target.name()),
             )),
@@ -313,6 +296,47 @@ pub fn lower_block(ops: &[BlockOp], grammar: &Grammar, options: &Options) -> Pla
     }
     plan.remarks.sort_by_key(|(pos, _)| std::cmp::Reverse(*pos));
     plan
+}
+
+/// The window's outcome from the memo, or synthesized (and memoized unless
+/// its time ran out).
+fn memo_or_synthesize(
+    flow: &Dataflow,
+    window: &Window,
+    lifted: &Window,
+    grammar: &Grammar,
+    options: &Options,
+) -> Outcome {
+    let key = canonical(flow, window, &options.limits, grammar.version);
+    if let Some(o) = options.cache.get(&key).and_then(|t| decode(grammar, &t)) {
+        return o;
+    }
+    // A fault in synthesis costs this window, not the compilation.
+    let attempt =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| synthesize(flow, lifted, grammar, &options.limits)));
+    match attempt {
+        Ok(o) => {
+            if !matches!(o, Outcome::OutOfTime(_)) {
+                options.cache.put(&key, &encode(grammar, &o));
+            }
+            o
+        }
+        Err(_) => Outcome::Unchanged("internal error in synthesis (please report this window)".into()),
+    }
+}
+
+/// A lane-wise window wider than the target's registers, synthesized at the
+/// width of one piece and applied to every piece ([`super::pieces`]).
+fn by_pieces(flow: &Dataflow, window: &Window, grammar: &Grammar, options: &Options) -> Option<Vec<NewOp>> {
+    let (piece_ops, root, split) = piece_block(flow, window, options.limits.target.register_bits())?;
+    let piece_flow = Dataflow::new(&piece_ops);
+    let piece_window = piece_flow.close((0..piece_ops.len()).collect(), root);
+    let lifted = piece_flow.lift_constants(&piece_window);
+    let Outcome::Found(program) = memo_or_synthesize(&piece_flow, &piece_window, &lifted, grammar, options) else {
+        return None;
+    };
+    let root_ty = flow.ops[window.root].result_types[0].clone()?;
+    instantiate(&new_ops(grammar, &program, &lifted), &|v| flow.type_of(v), split, &root_ty)
 }
 
 /// Ops that move vectors between memory and registers: where windows begin

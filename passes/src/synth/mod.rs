@@ -7,6 +7,7 @@ pub mod cache;
 pub mod compose;
 pub mod grammar;
 pub mod lower;
+pub mod pieces;
 pub mod program;
 pub mod search;
 pub mod semantics;
