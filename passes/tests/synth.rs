@@ -72,11 +72,19 @@ fn unknown_targets_are_errors() {
 
 #[test]
 fn an_avx2_target_uses_no_avx512_instruction() {
-    // 256-bit clamped add: vpaddsw ymm exists in AVX2; the 512-bit form does not.
+    // 256-bit clamped add: vpaddsw ymm exists in AVX2; the 512-bit form does
+    // not, and the 512-bit window is cut into two 256-bit pieces instead.
     let grammar = Grammar::embedded(Isa::X86).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let plan = lower_block(&clamp_add(-32768, 32), grammar, &options_for(Target::X86Avx2, dir.path()));
-    assert!(plan.rewrites.is_empty(), "{plan:?}");
+    assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
+    let class_ops: Vec<_> = plan.rewrites[0].ops.iter().filter(|o| o.op.starts_with("autollvm.")).collect();
+    assert_eq!(class_ops.len(), 2, "{plan:?}");
+    for o in class_ops {
+        assert_eq!(o.result.bits(), 256, "{o:?}");
+        let c = grammar.candidates.iter().find(|c| c.class_op == o.op && c.result.bits() == 256).unwrap();
+        assert!(Target::X86Avx2.allows(&c.cpuid), "{:?}", c.cpuid);
+    }
     let plan = lower_block(&clamp_add(-32768, 16), grammar, &options_for(Target::X86Avx2, dir.path()));
     assert_eq!(plan.rewrites.len(), 1, "{plan:?}");
     let c =
