@@ -125,7 +125,12 @@ def block_prices(blocks, executed, exe, mca_cpu, triple):
         return {start: executed[start] * sum(1 for _, text in insns if "{" in text) for start, insns in blocks.items()}
     lines = disassembly(exe)
     follows = fall_through(blocks, lines)
-    preceded = {b: a for a, b in follows.items()}
+    # Executions of a block that came from the blocks running into it (qemu
+    # may have several: a loop's preheader and its head both run into the
+    # rest of the body), already priced with theirs.
+    run_into = collections.Counter()
+    for a, b in follows.items():
+        run_into[b] += executed[a]
 
     def run_from(start):
         addresses, seen = [], set()
@@ -153,7 +158,7 @@ def block_prices(blocks, executed, exe, mca_cpu, triple):
     price = dict(zip(order, cycles))
     # A run entered at its head is priced whole; entries past the head (a rotated loop's first
     # iteration) at the price of the rest of the run.
-    return {start: max(0, executed[start] - executed.get(preceded.get(start), 0)) * price[start] for start in order}
+    return {start: max(0, executed[start] - run_into[start]) * price[start] for start in order}
 
 
 def cost_per_call(runner, exe, map_file, path_objects, mca_cpu, triple, timeout):

@@ -44,6 +44,11 @@ const LANE_WISE: &[&str] = &[
     "arith.select",
 ];
 
+/// Ops other than lane-wise ones that may read a window's result when it is
+/// cut: stores and returns, which take the concatenation as it is.
+const CONSUMERS: &[&str] =
+    &["vector.store", "vector.maskedstore", "vector.transfer_write", "func.return", "scf.yield"];
+
 /// How a window is cut: `pieces` pieces of `lanes` lanes each.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Split {
@@ -74,6 +79,14 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
         }
     }
     let all = *lanes.as_ref()?;
+    // A result that feeds a reshape or a reduction stays whole: LLVM fuses a
+    // widening product into the reduction after it (`smlal`, `vpmaddwd`),
+    // which pieces would hide behind their concatenation.
+    let result = flow.ops[window.root].results[0];
+    let whole = |op: &BlockOp| LANE_WISE.contains(&op.name.as_str()) || CONSUMERS.contains(&op.name.as_str());
+    if flow.ops.iter().any(|op| op.operands.contains(&result) && !whole(op)) {
+        return None;
+    }
     // The piece is sized by what crosses its boundary: the leaves and the result.
     let root_ty = flow.ops[window.root].result_types[0].clone()?;
     if root_ty.bits() <= register_bits {
