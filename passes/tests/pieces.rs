@@ -1,0 +1,77 @@
+//! Width legalization: which windows are cut into register-sized pieces,
+//! and the piece window synthesis sees.
+
+use hydride::synth::attr::Attr;
+use hydride::synth::block::{BlockOp, Dataflow};
+use hydride::synth::pieces::{piece_block, Split};
+use num_bigint::BigInt;
+
+mod common;
+
+fn block(body: &str, args: &str, result: &str) -> Vec<BlockOp> {
+    common::function_blocks(&format!("func.func @f({args}) -> {result} {{\n{body}\n}}")).remove(0)
+}
+
+/// `trunc(min(ext a + ext b, 255))` over `lanes` u8 lanes, ending in `tail`.
+fn saturating_add(lanes: u32, tail: &str, result: &str) -> Vec<BlockOp> {
+    let (n, w) = (format!("vector<{lanes}xi8>"), format!("vector<{lanes}xi16>"));
+    block(
+        &format!(
+            "  %m = arith.constant dense<255> : {w}
+  %0 = arith.extui %a : {n} to {w}
+  %1 = arith.extui %b : {n} to {w}
+  %2 = arith.addi %0, %1 : {w}
+  %3 = arith.minui %2, %m : {w}
+  %4 = arith.trunci %3 : {w} to {n}
+{tail}"
+        ),
+        &format!("%a: {n}, %b: {n}"),
+        result,
+    )
+}
+
+fn cut(ops: &[BlockOp], root: usize, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
+    let flow = Dataflow::new(ops);
+    let window = flow.window(root, 16, 8, &|_| true);
+    piece_block(&flow, &window, register_bits)
+}
+
+#[test]
+fn a_window_wider_than_the_registers_is_cut_into_equal_pieces() {
+    let ops = saturating_add(64, "  return %4 : vector<64xi8>", "vector<64xi8>");
+    let (piece, root, split) = cut(&ops, 5, 256).expect("cut at 256 bits");
+    assert_eq!(split, Split { pieces: 2, lanes: 32 });
+    assert_eq!(piece[root].name, "arith.trunci");
+    for op in &piece {
+        for t in op.operand_types.iter().chain(&op.result_types) {
+            assert_eq!(t.as_ref().unwrap().dims, vec![32], "{op:?}");
+        }
+    }
+    let constant = piece.iter().find(|o| o.name == "arith.constant").unwrap();
+    assert_eq!(constant.attribute("value"), Some(&Attr::Elements(vec![BigInt::from(255); 32])));
+    // At 128 bits, four pieces; at 512 it fits and is not cut.
+    assert_eq!(cut(&ops, 5, 128).unwrap().2, Split { pieces: 4, lanes: 16 });
+    assert!(cut(&ops, 5, 512).is_none());
+}
+
+#[test]
+fn windows_that_are_not_lane_wise_or_feed_a_reduction_stay_whole() {
+    // A constant that differs from piece to piece.
+    let lanes: Vec<String> = (0..64).map(|i| (i % 7).to_string()).collect();
+    let ops = block(
+        &format!(
+            "  %m = arith.constant dense<[{}]> : vector<64xi16>
+  %0 = arith.extui %a : vector<64xi8> to vector<64xi16>
+  %1 = arith.minui %0, %m : vector<64xi16>
+  %2 = arith.trunci %1 : vector<64xi16> to vector<64xi8>
+  return %2 : vector<64xi8>",
+            lanes.join(", ")
+        ),
+        "%a: vector<64xi8>",
+        "vector<64xi8>",
+    );
+    assert!(cut(&ops, 3, 256).is_none());
+    // The result feeds a reduction.
+    let ops = saturating_add(64, "  %r = vector.reduction <add>, %4 : vector<64xi8> into i8\n  return %r : i8", "i8");
+    assert!(cut(&ops, 5, 256).is_none());
+}
