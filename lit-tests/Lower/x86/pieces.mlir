@@ -62,3 +62,23 @@ func.func @varying_constant(%a: vector<32xi16>, %b: vector<32xi16>) -> vector<32
   %t = arith.trunci %c : vector<32xi32> to vector<32xi16>
   return %t : vector<32xi16>
 }
+
+// An n-D window is cut as its row-major flattening (the shape_casts are
+// lane-wise too): 2x32 i16 at 256 bits is four pieces of 16 lanes.
+// CHECK-LABEL: func.func @adds_i16_2x32
+// CHECK-COUNT-4: autollvm.add_sat_s {{.*}} -> vector<16xi16>
+// CHECK-NOT: arith.
+func.func @adds_i16_2x32(%a: vector<64xi16>, %b: vector<64xi16>) -> vector<64xi16> {
+  %lo = arith.constant dense<-32768> : vector<2x32xi32>
+  %hi = arith.constant dense<32767> : vector<2x32xi32>
+  %a2 = vector.shape_cast %a : vector<64xi16> to vector<2x32xi16>
+  %b2 = vector.shape_cast %b : vector<64xi16> to vector<2x32xi16>
+  %ae = arith.extsi %a2 : vector<2x32xi16> to vector<2x32xi32>
+  %be = arith.extsi %b2 : vector<2x32xi16> to vector<2x32xi32>
+  %s = arith.addi %ae, %be : vector<2x32xi32>
+  %c2 = arith.maxsi %s, %lo : vector<2x32xi32>
+  %c3 = arith.minsi %c2, %hi : vector<2x32xi32>
+  %t = arith.trunci %c3 : vector<2x32xi32> to vector<2x32xi16>
+  %r = vector.shape_cast %t : vector<2x32xi16> to vector<64xi16>
+  return %r : vector<64xi16>
+}

@@ -15,7 +15,8 @@ use super::types::Ty;
 use crate::synth::attr::{Attr, NewAttr};
 use std::collections::HashMap;
 
-/// Ops whose result lane `i` is a function of their operands' lane `i` only.
+/// Ops whose result lane `i` is a function of their operands' lane `i` only
+/// (lanes counted row-major: `vector.shape_cast` keeps every lane in place).
 const LANE_WISE: &[&str] = &[
     "arith.constant",
     "arith.addi",
@@ -42,12 +43,12 @@ const LANE_WISE: &[&str] = &[
     "arith.trunci",
     "arith.cmpi",
     "arith.select",
+    "vector.shape_cast",
 ];
 
 /// Ops other than lane-wise ones that may read a window's result when it is
 /// cut: stores and returns, which take the concatenation as it is.
-const CONSUMERS: &[&str] =
-    &["vector.store", "vector.maskedstore", "vector.transfer_write", "func.return", "scf.yield"];
+const CONSUMERS: &[&str] = &["vector.store", "vector.maskedstore", "vector.transfer_write", "func.return", "scf.yield"];
 
 /// How a window is cut: `pieces` pieces of `lanes` lanes each.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,12 +60,15 @@ pub struct Split {
 /// The window as one piece: its ops (in block order, positions renumbered,
 /// values kept) at `split.lanes` lanes, constants cut to their first
 /// piece, and the root's new position. `None` where the window is not
-/// lane-wise over one-dimensional vectors of one lane count, fits the
+/// lane-wise over vectors of one lane count (cut as their row-major
+/// flattenings), fits the
 /// registers already, cannot be cut into a power-of-two count of pieces
 /// whose leaves and result fit a register, or has a constant that differs
 /// from piece to piece.
 pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Option<(Vec<BlockOp>, usize, Split)> {
     let ops: Vec<&BlockOp> = window.ops.iter().map(|&p| &flow.ops[p]).collect();
+    // An n-D window is cut as its row-major flattening: lane-wise, the shape
+    // does not matter, and a shape_cast is the identity on the flattening.
     let mut lanes = None;
     let mut widest = 0;
     for op in &ops {
@@ -73,12 +77,12 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
         }
         for t in op.operand_types.iter().chain(&op.result_types) {
             let t = t.as_ref()?;
-            if t.dims.len() != 1 || *lanes.get_or_insert(t.dims[0]) != t.dims[0] {
+            if t.dims.is_empty() || *lanes.get_or_insert(t.lanes()) != t.lanes() {
                 return None;
             }
         }
     }
-    let all = *lanes.as_ref()?;
+    let all = lanes?;
     // A result that feeds a reshape or a reduction stays whole: LLVM fuses a
     // widening product into the reduction after it (`smlal`, `vpmaddwd`),
     // which pieces would hide behind their concatenation.
@@ -129,7 +133,8 @@ pub fn piece_block(flow: &Dataflow, window: &Window, register_bits: u32) -> Opti
 
 /// The ops that apply a piece's program (`piece_ops`, as
 /// `lower::new_ops` made them over the piece window) to every piece of
-/// the window: each leaf it reads cut into the piece (`vector.shuffle`),
+/// the window: each leaf it reads cut into the piece (`vector.shuffle` of
+/// its flattening),
 /// the program, then the pieces' results concatenated pairwise into the
 /// root's type. `full` gives each leaf's type in the block.
 pub fn instantiate(
@@ -148,7 +153,7 @@ pub fn instantiate(
             if cut.contains_key(&v) {
                 continue;
             }
-            let t = full(v)?;
+            let t = full(v).map(|t| Ty { dims: vec![t.lanes()], elem_bits: t.elem_bits })?;
             let lo = i64::from(p * split.lanes);
             cut.insert(v, out.len());
             out.push(NewOp {
