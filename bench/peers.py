@@ -19,6 +19,7 @@ VENV_PYTHON = os.path.join(ROOT, ".venv", "bin", "python")
 HALIDE_BUILD = os.path.join(ROOT, "bench", "halide", "build.py")
 
 sys.path.insert(0, os.path.join(ROOT, "bench", "halide"))
+import harness  # noqa: E402
 import targets as halide_targets  # noqa: E402  (plain data: does not import Halide)
 
 
@@ -69,6 +70,14 @@ class Halide:
         if "error" in e:
             raise RuntimeError(f"its Halide pipeline did not build: {e['error']}")
         return e
+
+    def path(self, name):
+        """The kernel's Halide path for the harness, its assembly, its object
+        file and its compile time; raises as `entry` does."""
+        e = self.entry(name)
+        with open(e["asm"]) as f:
+            asm = f.read()
+        return harness.Path("halide", e["function"], "halide", e["args"]), asm, os.path.abspath(e["object"]), e["compile_s"]
 
     def describe(self):
         return f"Halide 21 for {self.target.halide}" if not self.missing else f"Halide column missing: {self.missing}"

@@ -121,14 +121,10 @@ def measure(k, work, target, static, halide, proof_ms=None):
     include, halide_link = [], []
     if not halide.missing:
         try:
-            entry = halide.entry(k.name)
+            path, asm["halide"], objects["halide"], row["compile_halide_s"] = halide.path(k.name)
         except (KeyError, RuntimeError) as e:
             raise Failure(str(e))
-        with open(entry["asm"]) as f:
-            asm["halide"] = f.read()
-        objects["halide"] = os.path.abspath(entry["object"])
-        paths.append(harness.Path("halide", entry["function"], "halide", entry["args"]))
-        row["compile_halide_s"] = entry["compile_s"]
+        paths.append(path)
         include = [f"-I{halide.include}"]
         halide_link = ([halide.runtime] if halide.runtime else []) + target.halide_runtime
     paths.append(harness.Path("hydride", f"hydride_{k.name}", "memref"))

@@ -167,14 +167,11 @@ def measure(k, work, runs, timing, target, halide):
     row["compile_halide_s"] = float("nan")
     if not halide.missing:
         try:
-            entry = halide.entry(k.name)
+            path, asm["halide"], obj, row["compile_halide_s"] = halide.path(k.name)
         except (KeyError, RuntimeError) as e:
             raise Failure(str(e))
-        with open(entry["asm"]) as f:
-            asm["halide"] = f.read()
-        objects.append(entry["object"])
-        paths.append(harness.Path("halide", entry["function"], "halide", entry["args"]))
-        row["compile_halide_s"] = entry["compile_s"]
+        objects.append(obj)
+        paths.append(path)
     paths.append(harness.Path("hydride", f"hydride_{k.name}", "memref"))
     for tag in PATHS:
         loop = hot_loop(asm[tag]) if tag in asm else []
