@@ -60,6 +60,14 @@ def check_x86(report):
                               f"isa-specs/x86/validation-record.json (e.g. {stale_record[:5]}): run "
                               "`./target/release/hydride record x86` on a machine with every extension and commit it")
     assert report["validated"] >= 2029, f"validated {report['validated']} < 2029 (unvalidated: {unvalidated[:10]})"
+    lowering = report.get("llvm_lowering")
+    if lowering is not None:
+        assert lowering["instructions"] == lowering["intrinsic_call"] + lowering["generic_ir"] + sum(lowering["none"].values()), \
+            "llvm_lowering: instructions = intrinsic calls + generic IR + none"
+        covered = lowering["intrinsic_call"] + lowering["generic_ir"]
+        assert covered >= 2100, f"llvm_lowering: {covered} instructions with an LLVM lowering < 2100 ({lowering['none']})"
+        print(f"x86 LLVM lowering: {lowering['intrinsic_call']} intrinsic calls + {lowering['generic_ir']} generic IR "
+              f"of {lowering['instructions']} instructions; none: {lowering['none']}")
     host = report["host"]
     print(f"report ok on {host['model']}"
           + (f" (withheld: {' '.join(host['withheld'])})" if host["withheld"] else "")

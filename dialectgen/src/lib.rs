@@ -9,6 +9,7 @@ pub mod fnv;
 pub mod generate;
 pub mod isa;
 pub mod llvm_ir;
+pub mod llvm_snippet;
 pub mod sema;
 pub mod validate;
 pub mod vendor_hash;

@@ -1,4 +1,5 @@
-//! The LLVM call each target op becomes (`generated/x86/llvm-calls.json`),
+//! The LLVM call or generic-IR snippet each target op becomes
+//! (`generated/x86/llvm-calls.json`),
 //! for `convert-hydride-x86-to-llvm` (`crate::ir::to_llvm`).
 
 use dialectgen::isa::x86::llvm_call::LlvmCall;
@@ -8,13 +9,18 @@ use std::sync::OnceLock;
 /// Calls per target op name (`hydride_x86.mm512_dpbusd_epi32`), each read
 /// from its JSON text the first time it is asked for.
 pub struct CallTable {
+    /// FNV-1a of the table's text (part of the grammar's version).
+    pub version: u64,
     calls: HashMap<&'static str, (&'static str, OnceLock<Option<LlvmCall>>)>,
 }
 
 impl CallTable {
     pub fn parse(json: &'static str) -> Result<CallTable, String> {
         let entries = crate::lines::index(json).map_err(|e| format!("LLVM call table: {e}"))?;
-        Ok(CallTable { calls: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect() })
+        Ok(CallTable {
+            version: crate::synth::cache::fnv(json),
+            calls: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect(),
+        })
     }
 
     /// The table built into the plugin.

@@ -127,13 +127,19 @@ fn hvx_call(raw: &str) -> Option<TargetCall> {
 /// first use.
 pub struct TargetCalls {
     isa: Isa,
+    /// FNV-1a of the table's text (part of the grammar's version).
+    pub version: u64,
     calls: HashMap<&'static str, (&'static str, OnceLock<Option<TargetCall>>)>,
 }
 
 impl TargetCalls {
     pub fn parse(isa: Isa, json: &'static str) -> Result<TargetCalls, String> {
         let entries = crate::lines::index(json).map_err(|e| format!("{} LLVM lowering table: {e}", isa.name()))?;
-        Ok(TargetCalls { isa, calls: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect() })
+        Ok(TargetCalls {
+            isa,
+            version: crate::synth::cache::fnv(json),
+            calls: entries.into_iter().map(|(op, v)| (op, (v, OnceLock::new()))).collect(),
+        })
     }
 
     /// The table of `isa` (ARM or HVX) built into the plugin.

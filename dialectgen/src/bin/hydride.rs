@@ -786,6 +786,16 @@ fn gen(
             o.dialect.ops.len(),
             o.dialect.name
         );
+        if let Some(l) = o.report.get("llvm_lowering") {
+            let n = |k: &str| l[k].as_u64().unwrap_or(0);
+            println!(
+                "{name}: LLVM lowering of {} instructions: {} intrinsic calls, {} generic IR, {} none",
+                n("instructions"),
+                n("intrinsic_call"),
+                n("generic_ir"),
+                l["none"].as_object().map(|m| m.values().filter_map(|v| v.as_u64()).sum::<u64>()).unwrap_or(0)
+            );
+        }
     }
     println!(
         "autollvm: {} ops; written to {} in {:.1} s",

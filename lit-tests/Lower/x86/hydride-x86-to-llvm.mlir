@@ -39,9 +39,43 @@ func.func @affine(%x: vector<8xi64>, %a: vector<8xi64>) -> vector<8xi64> {
 
 // -----
 
-// Instructions clang lowers to generic LLVM IR have no intrinsic to call.
+// Instructions clang lowers to generic LLVM IR become that IR, inlined:
+// operands bitcast to clang's vector types, its operations, the result
+// bitcast back.
+// CHECK-LABEL: func.func @generic
+// CHECK-NOT: llvm.call
+// CHECK: %[[A:.*]] = llvm.bitcast %{{.*}} : vector<8xi16> to vector<2xi64>
+// CHECK: %[[B:.*]] = llvm.bitcast %{{.*}} : vector<8xi16> to vector<2xi64>
+// CHECK: %[[A16:.*]] = llvm.bitcast %[[A]] : vector<2xi64> to vector<8xi16>
+// CHECK: %[[B16:.*]] = llvm.bitcast %[[B]] : vector<2xi64> to vector<8xi16>
+// CHECK: %[[S:.*]] = llvm.add %[[B16]], %[[A16]] : vector<8xi16>
+// CHECK: %[[S64:.*]] = llvm.bitcast %[[S]] : vector<8xi16> to vector<2xi64>
+// CHECK: %[[R:.*]] = llvm.bitcast %[[S64]] : vector<2xi64> to vector<8xi16>
+// CHECK: return %[[R]]
 func.func @generic(%a: vector<8xi16>, %b: vector<8xi16>) -> vector<8xi16> {
-  // expected-error @+1 {{cannot be lowered to LLVM: no LLVM lowering for hydride_x86.mm_add_epi16}}
   %0 = "hydride_x86.mm_add_epi16"(%a, %b) : (vector<8xi16>, vector<8xi16>) -> vector<8xi16>
   return %0 : vector<8xi16>
+}
+
+// -----
+
+// A widening and an interleave: one snippet per op, each inlined where it is.
+// CHECK-LABEL: func.func @widen_interleave
+// CHECK: llvm.zext %{{.*}} : vector<16xi8> to vector<16xi16>
+// CHECK: llvm.shufflevector %{{.*}}, %{{.*}} [0, 32, 1, 33, 2, 34, 3, 35, 4, 36, 5, 37, 6, 38, 7, 39, 16, 48, 17, 49, 18, 50, 19, 51, 20, 52, 21, 53, 22, 54, 23, 55] : vector<32xi8>
+func.func @widen_interleave(%a: vector<16xi8>) -> vector<32xi8> {
+  %0 = "hydride_x86.mm256_cvtepu8_epi16"(%a) : (vector<16xi8>) -> vector<16xi16>
+  %1 = vector.bitcast %0 : vector<16xi16> to vector<32xi8>
+  %2 = "hydride_x86.mm256_unpacklo_epi8"(%1, %1) : (vector<32xi8>, vector<32xi8>) -> vector<32xi8>
+  return %2 : vector<32xi8>
+}
+
+// -----
+
+// Clang's IR for a shuffle by an immediate depends on the immediate: no
+// recorded lowering.
+func.func @immediate_shuffle(%a: vector<4xi32>) -> vector<4xi32> {
+  // expected-error @+1 {{cannot be lowered to LLVM: no LLVM lowering for hydride_x86.mm_shuffle_epi32}}
+  %0 = "hydride_x86.mm_shuffle_epi32"(%a) {imm8 = 27 : i32} : (vector<4xi32>) -> vector<4xi32>
+  return %0 : vector<4xi32>
 }

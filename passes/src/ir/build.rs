@@ -134,3 +134,45 @@ impl<'c, 'a> Builder<'c, 'a> {
         )
     }
 }
+
+impl<'c, 'a> Builder<'c, 'a> {
+    /// The body of `function` (one block, ending in `llvm.return`) copied
+    /// before the anchor with its parameters bound to `args`: the value it
+    /// returns.
+    pub fn inline(
+        &self,
+        function: melior::ir::OperationRef<'c, '_>,
+        args: &[Value<'c, 'a>],
+    ) -> Result<Value<'c, 'a>, String> {
+        use melior::ir::block::BlockLike;
+        use melior::ir::RegionLike;
+        let body = function.region(0).ok().and_then(|r| r.first_block()).ok_or("the snippet has no body")?;
+        if body.argument_count() != args.len() {
+            return Err(format!("the snippet takes {} values, the op has {}", body.argument_count(), args.len()));
+        }
+        let block = self.anchor.block().ok_or("the op to rewrite is in no block")?;
+        // Snippet values (by handle) to the values they stand for here.
+        let mut values: std::collections::HashMap<_, Value<'c, 'a>> = std::collections::HashMap::new();
+        for (i, a) in args.iter().enumerate() {
+            let p: Value = body.argument(i).map_err(|e| e.to_string())?.into();
+            values.insert(p.to_raw().ptr, *a);
+        }
+        let mut next = body.first_operation();
+        while let Some(op) = next {
+            next = op.next_in_block();
+            let operands: Vec<Value<'c, 'a>> = op
+                .operands()
+                .map(|v| values.get(&v.to_raw().ptr).copied().ok_or("the snippet uses a value defined outside it"))
+                .collect::<Result<_, _>>()?;
+            if op.name().as_string_ref().as_str() == Ok("llvm.return") {
+                return operands.first().copied().ok_or_else(|| "the snippet returns nothing".to_string());
+            }
+            let copy = block
+                .insert_operation_before(self.anchor, super::raw::clone_with_operands(op, &operands, self.location()));
+            for (old, new) in op.results().zip(copy.results()) {
+                values.insert(Value::from(old).to_raw().ptr, new.into());
+            }
+        }
+        Err("the snippet does not end in llvm.return".into())
+    }
+}

@@ -218,3 +218,22 @@ pub fn erase(op: OperationRef) {
     // afterwards (the callers drop their handles).
     unsafe { mlirOperationDestroy(op.to_raw()) }
 }
+
+/// A copy of `op` (regions included), in no block, whose operands are
+/// `operands` in order, at `location`.
+pub fn clone_with_operands<'c>(
+    op: OperationRef<'c, '_>,
+    operands: &[Value<'c, '_>],
+    location: melior::ir::Location<'c>,
+) -> melior::ir::Operation<'c> {
+    // SAFETY: `op` is live; the clone is a new op owned by the returned
+    // handle, and each operand is a live value of the same context.
+    unsafe {
+        let copy = mlirOperationClone(op.to_raw());
+        for (i, v) in operands.iter().enumerate().take(mlirOperationGetNumOperands(copy) as usize) {
+            mlirOperationSetOperand(copy, i as isize, v.to_raw());
+        }
+        mlirOperationSetLocation(copy, location.to_raw());
+        melior::ir::Operation::from_raw(copy)
+    }
+}

@@ -1,8 +1,9 @@
-//! `convert-hydride-x86-to-llvm`: every hydride_x86 op becomes a call of
-//! the LLVM intrinsic clang emits for its intrinsic (`llvm.call_intrinsic`,
-//! from `generated/x86/llvm-calls.json`): operands bitcast to the
-//! intrinsic's parameter types, immediates as constants, and for AVX-512
-//! mask forms a `select` on the mask.
+//! `convert-hydride-x86-to-llvm`: every hydride_x86 op becomes the LLVM IR
+//! clang emits for its intrinsic (from `generated/x86/llvm-calls.json`):
+//! either a call of one LLVM intrinsic (`llvm.call_intrinsic`), operands
+//! bitcast to the intrinsic's parameter types, immediates as constants, and
+//! for AVX-512 mask forms a `select` on the mask; or clang's generic IR for
+//! it (a recorded `llvm.func` snippet), inlined in place.
 
 use super::build::{self, Builder};
 use super::raw;
@@ -12,9 +13,12 @@ use crate::synth::attr::Attr;
 use crate::synth::types::Ty;
 use dialectgen::isa::x86::llvm_call::{CallArg, LlvmCall, Otherwise};
 use melior::ir::attribute::DenseI32ArrayAttribute;
+use melior::ir::block::BlockLike;
 use melior::ir::operation::OperationLike;
+use melior::ir::Module;
 use melior::ir::{OperationRef, Value, ValueLike};
 use melior::Context;
+use std::collections::HashMap;
 
 pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
     let ops: Vec<OperationRef> = raw::nested_ops(root)
@@ -22,8 +26,9 @@ pub fn run(context: &Context, root: OperationRef) -> Result<(), ()> {
         .filter(|op| op.name().as_string_ref().as_str().is_ok_and(|n| n.starts_with("hydride_x86.")))
         .collect();
     let mut ok = true;
+    let mut snippets = Snippets::default();
     for op in ops {
-        if let Err(e) = convert(context, op) {
+        if let Err(e) = convert(context, op, &mut snippets) {
             raw::emit(&op, false, &e);
             ok = false;
         }
@@ -36,10 +41,28 @@ fn table_type(text: &str) -> Result<Ty, String> {
     Ty::parse(text).ok_or_else(|| format!("the LLVM call table has a type hydride does not model: {text}"))
 }
 
-fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
+/// The snippets of one run, each parsed once (as a module holding its
+/// `llvm.func`).
+#[derive(Default)]
+struct Snippets<'c> {
+    parsed: HashMap<String, Module<'c>>,
+}
+
+impl<'c> Snippets<'c> {
+    fn get(&mut self, context: &'c Context, op: &str, text: &str) -> Result<OperationRef<'c, '_>, String> {
+        if !self.parsed.contains_key(op) {
+            let module = Module::parse(context, text)
+                .ok_or_else(|| format!("the recorded LLVM IR of {op} does not parse in this MLIR"))?;
+            self.parsed.insert(op.to_string(), module);
+        }
+        self.parsed[op].body().first_operation().ok_or_else(|| format!("the recorded LLVM IR of {op} is empty"))
+    }
+}
+
+fn convert<'c>(context: &'c Context, op: OperationRef<'c, '_>, snippets: &mut Snippets<'c>) -> Result<(), String> {
     let name = op.name().as_string_ref().as_str().unwrap_or_default().to_string();
     let call: &LlvmCall = CallTable::embedded()?.get(&name).ok_or_else(|| {
-        format!("cannot be lowered to LLVM: no LLVM lowering for {name}: clang lowers it to generic LLVM IR, not to one intrinsic")
+        format!("cannot be lowered to LLVM: no LLVM lowering for {name}: its LLVM IR depends on its immediates and is not one intrinsic call, or is not one block of pure operations")
     })?;
     let b = Builder::new(context, op);
     let mut args = Vec::new();
@@ -64,7 +87,10 @@ fn convert(context: &Context, op: OperationRef) -> Result<(), String> {
         }
     }
     let result_ty = table_type(&call.signature.result)?;
-    let mut result = b.call_intrinsic(&call.intrinsic, &args, &result_ty)?;
+    let mut result = match &call.snippet {
+        Some(text) => b.inline(snippets.get(context, &name, text)?, &args)?,
+        None => b.call_intrinsic(&call.intrinsic, &args, &result_ty)?,
+    };
     let old: Value = op.result(0).map_err(|e| e.to_string())?.into();
     let op_ty = read::ty(old.r#type()).ok_or("the op's result is not an integer vector")?;
     if let Some(s) = &call.select {

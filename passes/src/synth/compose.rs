@@ -9,6 +9,10 @@
 //! and leaves, or a swizzle of one or two of them. Survivors go to the
 //! proof like one-instruction programs. Second-step instructions with
 //! immediates are not tried (a solver call per pairing is too slow).
+//!
+//! A program has at least one step that is a target intrinsic: instructions
+//! clang lowers to generic IR, and swizzles, are what LLVM's own path starts
+//! from, so programs made only of them are not searched.
 
 use super::program::{Program, Source, Step, StepOp, Swizzle};
 use super::search::{assignments, leaf_options, Screen};
@@ -26,6 +30,8 @@ struct Component {
     reads: Vec<usize>,
     /// How far its sizes are from the window's values' (0 to 2).
     relevance: usize,
+    /// Its step is generic IR or a swizzle, not a target intrinsic.
+    generic: bool,
 }
 
 fn leaves_read(step: &Step) -> Vec<usize> {
@@ -65,7 +71,11 @@ fn components(screen: &Screen) -> Vec<Component> {
         let step = program.steps.into_iter().next()?;
         let reads = leaves_read(&step);
         let relevance = distance(screen, elem_bits) + usize::from(!screen.value_bits.contains(&bits));
-        Some(Component { step, cost, bits, values: values?, reads, relevance })
+        let generic = match &step.op {
+            StepOp::Instr { candidate, .. } => g.candidates[*candidate].generic,
+            StepOp::Swizzle(_) => true,
+        };
+        Some(Component { step, cost, bits, values: values?, reads, relevance, generic })
     };
     let mut found: Vec<Component> = g
         .candidates
@@ -99,6 +109,8 @@ fn components(screen: &Screen) -> Vec<Component> {
             }
         }
     }
+    // A component costing the window's bound leaves no room for a second step.
+    found.retain(|c| c.cost < screen.max_cost);
     found.sort_by_key(|c| (c.cost + c.relevance, c.cost));
     // A value equal to a leaf adds nothing; a value of constants alone is a
     // constant, nothing to compute.
@@ -169,7 +181,8 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
         }
         let c_score = distance(screen, c.result.elem_bits)
             + c.operands.iter().map(|(_, t)| distance(screen, t.elem_bits)).sum::<usize>();
-        for (pi, part) in parts.iter().enumerate() {
+        let affordable = |p: &Component| c.cost + p.cost < screen.max_cost;
+        for (pi, part) in parts.iter().enumerate().filter(|(_, p)| !(c.generic && p.generic) && affordable(p)) {
             let mut options = leaf_options(c, &screen.leaf_types);
             for (k, (_, t)) in c.operands.iter().enumerate() {
                 if t.bits() == part.bits {
@@ -216,8 +229,11 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     // Second step a swizzle of one component (checked on the component's
     // values first, without running its instruction again).
     let first_defined = screen.expected.iter().position(Option::is_some);
-    for a in &parts {
-        for z in Swizzle::family(a.bits, 1).into_iter().filter(|z| z.result_bits() == screen.root_bits) {
+    for a in parts.iter().filter(|p| !p.generic) {
+        for z in Swizzle::family(a.bits, 1)
+            .into_iter()
+            .filter(|z| a.cost + z.cost() < screen.max_cost && z.result_bits() == screen.root_bits)
+        {
             let plausible = first_defined.is_some_and(|i| {
                 Some(&z.apply(&mut dialectgen::eval::Concrete, std::slice::from_ref(&a.values[i])))
                     == screen.expected[i].as_ref()
@@ -240,10 +256,10 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
     let Some(first) = screen.expected.iter().position(Option::is_some) else { return out };
     let want = screen.expected[first].as_ref().expect("a defined sample");
     // (bits, value on the first sample, leaves read, the step computing it or the leaf)
-    let mut pieces: Vec<(u32, &BigUint, Vec<usize>, Result<&Step, usize>)> =
-        parts.iter().map(|p| (p.bits, &p.values[first], p.reads.clone(), Ok(&p.step))).collect();
+    let mut pieces: Vec<(u32, &BigUint, Vec<usize>, Result<&Step, usize>, bool)> =
+        parts.iter().map(|p| (p.bits, &p.values[first], p.reads.clone(), Ok(&p.step), p.generic)).collect();
     for l in 0..screen.variable {
-        pieces.push((screen.leaf_types[l].bits(), &screen.inputs[first][l], vec![l], Err(l)));
+        pieces.push((screen.leaf_types[l].bits(), &screen.inputs[first][l], vec![l], Err(l), true));
     }
     let mut operand_bits: Vec<u32> = pieces.iter().map(|p| p.0).collect();
     operand_bits.sort_unstable();
@@ -265,7 +281,7 @@ pub fn two_steps(screen: &Screen) -> Vec<Program> {
             for a in pieces.iter().filter(|p| p.0 == bits && key(p.1, &mut reads0.iter().map(|r| r.1)) == wanted0) {
                 for b in seconds.iter().map(|&i| &pieces[i]) {
                     let all: Vec<usize> = a.2.iter().chain(&b.2).copied().collect();
-                    if !covers(&all, &[]) || (a.3.is_err() && b.3.is_err()) {
+                    if !covers(&all, &[]) || (a.4 && b.4) {
                         continue;
                     }
                     let mut steps = Vec::new();

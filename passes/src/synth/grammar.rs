@@ -1,11 +1,12 @@
 //! The instructions synthesis may use for one ISA: members of that ISA in
 //! the embedded class database (the classes of all ISAs together) that have
-//! an LLVM lowering hydride emits and no mask form, each with its semantics,
-//! its cost, and the autollvm op that stands for it.
+//! an LLVM lowering hydride emits (an intrinsic call or, on x86, clang's
+//! generic IR) and no mask form, each with its semantics, its cost, and the
+//! autollvm op that stands for it.
 
 use super::attr::NewAttr;
-use super::types::Ty;
 use super::target::Isa;
+use super::types::Ty;
 use crate::llvm_calls::CallTable;
 use crate::target_calls::{TargetCall, TargetCalls};
 use crate::variants::VariantTable;
@@ -36,6 +37,9 @@ pub struct Candidate {
     pub cpuid: Vec<String>,
     /// Attributes fixed by the member.
     pub fixed_attributes: Vec<(String, NewAttr)>,
+    /// Its LLVM lowering is clang's generic IR (a snippet), not a call of
+    /// a target intrinsic: no better than the ops it replaces one for one.
+    pub generic: bool,
     /// Template arguments that are immediates: position, attribute name, bits.
     pub immediates: Vec<(usize, String, u32)>,
     /// Template arguments that are operands: position and type.
@@ -191,7 +195,8 @@ fn member_signature(head: &TemplateHead, m: &ClassMember) -> (Vec<Arg>, Arg) {
 pub struct Grammar {
     pub isa: Isa,
     pub candidates: Vec<Candidate>,
-    /// Identifies the database (part of every cache key).
+    /// Identifies the database and the lowering table (part of every cache
+    /// key: what the grammar holds depends on both).
     pub version: u64,
 }
 
@@ -242,12 +247,14 @@ impl Grammar {
             }
             None => serde_json::from_str::<Database>(database).map_err(bad)?.classes,
         };
-        let per_class: Vec<Vec<Candidate>> = classes
-            .into_par_iter()
-            .map(|c| class_candidates(c, isa, variants, lowerings))
-            .collect::<Result<_, _>>()?;
+        let per_class: Vec<Vec<Candidate>> =
+            classes.into_par_iter().map(|c| class_candidates(c, isa, variants, lowerings)).collect::<Result<_, _>>()?;
         let candidates = per_class.into_iter().flatten().collect();
-        Ok(Grammar { isa, candidates, version: super::cache::fnv(database) })
+        let table = match lowerings {
+            Lowerings::X86(calls) => calls.version,
+            Lowerings::Other(calls) => calls.version,
+        };
+        Ok(Grammar { isa, candidates, version: super::cache::fnv(database) ^ table.rotate_left(1) })
     }
 }
 
@@ -273,23 +280,26 @@ fn class_lines(database: &'static str) -> Option<Vec<&'static str>> {
 }
 
 /// What a member needs to run, if it has a lowering hydride emits for these
-/// operand and result types and this many immediates (after the operands).
+/// operand and result types and this many immediates (after the operands),
+/// and whether that lowering is generic IR.
 fn lowering_features(
     lowerings: &Lowerings,
     target: &str,
     operands: &[Ty],
     immediates: usize,
     result: &Ty,
-) -> Option<Vec<String>> {
+) -> Option<(Vec<String>, bool)> {
     match lowerings {
-        Lowerings::X86(calls) => calls.get(target).map(|c| c.cpuid.clone()),
+        Lowerings::X86(calls) => calls.get(target).map(|c| (c.cpuid.clone(), c.snippet.is_some())),
         Lowerings::Other(calls) => {
             let call = calls.get(target)?;
             // An immediate is passed as the last parameter, a scalar.
             let mut args = operands.to_vec();
             args.extend((0..immediates).map(|_| Ty { dims: Vec::new(), elem_bits: 32 }));
             let fits = match call {
-                TargetCall::Binary { .. } => immediates == 0 && operands.len() == 2 && operands.iter().all(|a| a == result),
+                TargetCall::Binary { .. } => {
+                    immediates == 0 && operands.len() == 2 && operands.iter().all(|a| a == result)
+                }
                 TargetCall::Intrinsic { .. } => {
                     immediates <= 1
                         && call.signature(&args, result).is_some_and(|(params, r)| {
@@ -300,7 +310,7 @@ fn lowering_features(
                         })
                 }
             };
-            fits.then(|| call.features())
+            fits.then(|| (call.features(), false))
         }
     }
 }
@@ -356,7 +366,9 @@ fn class_candidates(
         {
             continue;
         }
-        let Some(cpuid) = lowering_features(lowerings, &target, &types, immediates.len(), &result) else { continue };
+        let Some((cpuid, generic)) = lowering_features(lowerings, &target, &types, immediates.len(), &result) else {
+            continue;
+        };
         // Classes with both optional operand groups size them (as the
         // dialect's generated examples do): no pass-through, no mask.
         if class.maskings.contains(&Masking::Merge) {
@@ -372,6 +384,7 @@ fn class_candidates(
             semantics: OnceLock::new(),
             cost: cost.max(1),
             cpuid,
+            generic,
             fixed_attributes,
             immediates,
             operands: operand_args.into_iter().zip(types).collect(),

@@ -257,6 +257,9 @@ pub struct Screen<'a> {
     pub inputs: Vec<Vec<BigUint>>,
     /// The window's result per sample, `None` where it is undefined.
     pub expected: Vec<Option<BigUint>>,
+    /// Programs costing more are no gain over the window as written (see
+    /// the rule in `synthesize`); the search does not evaluate them.
+    pub max_cost: usize,
     pub started: std::time::Instant,
     pub out_of_time: std::sync::atomic::AtomicBool,
 }
@@ -347,7 +350,18 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
         v
     };
     let (elem_bits, value_bits) = (sizes(|t| t.elem_bits), sizes(|t| t.bits()));
+    // A program must be cheaper than the window as written (one instruction
+    // per op that computes), or, for a window of one op, as cheap and a
+    // single instruction lowered to a target intrinsic. A tie with more ops
+    // is no gain: LLVM may well do better with the ops (a product by a power
+    // of two is a shift); nor is one op for one instruction of generic IR.
+    let window_cost = window
+        .ops
+        .iter()
+        .filter(|&&p| !matches!(flow.ops[p].name.as_str(), "arith.constant" | "vector.shape_cast" | "vector.bitcast"))
+        .count();
     let screen = Screen {
+        max_cost: window_cost.max(1),
         grammar,
         limits,
         leaf_types,
@@ -386,7 +400,8 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
             survivors.len()
         );
     }
-    if survivors.is_empty() && limits.evaluations > 0 && !screen.expired() {
+    // Two steps cost at least one instruction: no gain over a window of one op.
+    if survivors.is_empty() && limits.evaluations > 0 && window_cost >= 2 && !screen.expired() {
         survivors = super::compose::two_steps(&screen);
         if trace {
             eprintln!("hydride: two steps: {:?} in all; {} survive", screen.started.elapsed(), survivors.len());
@@ -402,19 +417,14 @@ pub fn synthesize(flow: &Dataflow, window: &Window, grammar: &Grammar, limits: &
             "no program of one or two target instructions computes this window on sample inputs".into(),
         );
     }
-    // A program must be cheaper than the window as written (one instruction
-    // per op that computes), or, for a window of one op, as cheap and a
-    // single instruction. A tie with more ops is no gain: LLVM may well do
-    // better with the ops (a product by a power of two is a shift).
-    let window_cost = window
-        .ops
-        .iter()
-        .filter(|&&p| !matches!(flow.ops[p].name.as_str(), "arith.constant" | "vector.shape_cast" | "vector.bitcast"))
-        .count();
     let cheapest = survivors.iter().map(|p| p.cost(grammar)).min().unwrap_or(0);
     survivors.retain(|p| {
         let cost = p.cost(grammar);
-        cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1)
+        let intrinsic = p.steps.iter().all(|s| match &s.op {
+            super::program::StepOp::Instr { candidate, .. } => !grammar.candidates[*candidate].generic,
+            super::program::StepOp::Swizzle(_) => false,
+        });
+        cost < window_cost || (cost == window_cost && window_cost == 1 && p.steps.len() == 1 && intrinsic)
     });
     if survivors.is_empty() {
         return Outcome::Unchanged(format!(

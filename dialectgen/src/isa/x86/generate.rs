@@ -73,13 +73,16 @@ impl Isa for X86 {
         let db = class_database("x86", &[("cost_source", &cost_source)], &classes, |n| lowerings.get(n))?;
         let dialect = build::target_dialect("hydride_x86", "x86", &semantics, GENERATED_BY);
         let calls = crate::isa::x86::llvm_call::llvm_calls(&dialect.name, &classes, &semantics, &lowerings, &cpuids);
+        let coverage = crate::isa::x86::llvm_call::coverage(&dialect.name, &semantics, &lowerings, &calls);
         let calls = one_entry_per_line(calls.iter().map(|(k, v)| (k.clone(), v)))?;
+        let mut report = serde_json::to_value(&s.report)?;
+        report["llvm_lowering"] = serde_json::to_value(&coverage)?;
         Ok(IsaOutput {
             semantics,
             classes,
             stats,
             dialect,
-            report: serde_json::to_value(&s.report)?,
+            report,
             files: vec![("x86/class-database.json".into(), db), ("x86/llvm-calls.json".into(), calls)],
         })
     }

@@ -2,12 +2,15 @@
 //! becomes, and the machine instructions it costs on a target CPU.
 //!
 //! Each intrinsic is compiled alone (immediates set to 1) by `clang-22 -O1`,
-//! once to LLVM IR and once to assembly for `-march=<cpu>`; the cost of an
-//! instruction is the number of machine instructions of that function
-//! (without `ret`/`vzeroupper`), which is what the lowering passes minimize.
+//! once to LLVM IR and once to assembly for `-march=<cpu>`; the IR is also
+//! imported into MLIR's LLVM dialect, for the generic-IR lowerings the x86
+//! lowering pass inlines. The cost of an instruction is the number of
+//! machine instructions of that function (without `ret`/`vzeroupper`), which
+//! is what the lowering passes minimize.
 
 pub use crate::llvm_ir::IntrinsicSignature;
 use crate::llvm_ir::{calls_and_ops, parse_declaration, split_ir};
+use crate::llvm_snippet::{self, Snippet};
 use crate::sema::ir::{Arg, ArgKind, Semantics};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -29,6 +32,10 @@ pub struct Lowering {
     /// its LLVM declaration (when they are integers or integer vectors).
     #[serde(skip)]
     pub intrinsic_signature: Option<IntrinsicSignature>,
+    /// Clang's IR for the intrinsic as an LLVM-dialect function, when it is
+    /// one block of pure operations.
+    #[serde(skip)]
+    pub snippet: Option<Snippet>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -127,6 +134,8 @@ pub fn lowerings(
     let ir_bodies = split_ir(&ir);
     let declarations: BTreeMap<String, IntrinsicSignature> = ir.lines().filter_map(parse_declaration).collect();
     let asm_bodies = split_asm(&asm);
+    let translate = llvm_snippet::mlir_translate_for(compiler);
+    let mut snippets = llvm_snippet::snippets(&llvm_snippet::import(&translate, &ll_path)?);
     let mut result = BTreeMap::new();
     for (k, sem) in live.iter().enumerate() {
         let name = format!("hydride_f{k}");
@@ -135,6 +144,7 @@ pub fn lowerings(
         if let [only] = l.llvm_intrinsics.as_slice() {
             l.intrinsic_signature = declarations.get(only).cloned();
         }
+        l.snippet = snippets.remove(&name);
         l.machine = asm_bodies.get(&name).cloned().unwrap_or_default();
         l.cost = l.machine.len();
         result.insert(sem.name.clone(), l);
